@@ -1,0 +1,5 @@
+import sys
+
+from kernelkit.cli import main
+
+sys.exit(main())

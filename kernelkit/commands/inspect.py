@@ -1,0 +1,56 @@
+"""`kernelkit inspect FILE [--json]`: detect the format of a binary or text and describe it.
+
+Formats register in ``INSPECTORS`` (tried in order). Each module provides
+``detect(data: bytes, path: str) -> bool``, ``inspect(data: bytes, path: str) -> dict``
+(the JSON document, ``{"format": ..., ...}``) and ``render(info: dict) -> str`` (readable listing).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import sys
+
+from kernelkit.errors import FormatError
+
+INSPECTORS = [
+    "kernelkit.formats.amdcl2.inspect",   # ELF, e_machine 0xaf5a/0xaf5b: before amdgpu
+    "kernelkit.formats.amdil.inspect",    # AMD IL text and Catalyst binaries with ;ARGSTART blocks
+    "kernelkit.formats.amdgpu.inspect",   # code objects, offload bundles, host objects with fat binaries
+    "kernelkit.formats.visa.inspect",     # .isa / .visaasm
+    "kernelkit.targets.host.inspect",     # host binaries
+]
+
+
+def find_inspector(data: bytes, path: str):
+    for name in INSPECTORS:
+        if importlib.util.find_spec(name) is None:
+            continue
+        module = importlib.import_module(name)
+        if module.detect(data, path):
+            return module
+    raise FormatError(f"{path}: not a format kernelkit knows (tried {len(INSPECTORS)} readers)",
+                      offset=0, field="magic")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("inspect", help="describe a binary: kernels, arguments, resources")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the KernelInfo document as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    with open(args.file, "rb") as f:
+        data = f.read()
+    module = find_inspector(data, args.file)
+    info = module.inspect(data, args.file)
+    if args.json:
+        json.dump(info, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(module.render(info))
+        if not module.render(info).endswith("\n"):
+            sys.stdout.write("\n")
+    return 0
