@@ -1,0 +1,16 @@
+// Work-group sum reduction in __local memory; one partial sum per work-group.
+__kernel void reduce_sum(__global const float *in, __global float *partial,
+                         __local float *scratch)
+{
+    size_t lid = get_local_id(0);
+    size_t n = get_local_size(0);
+    scratch[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = n / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
