@@ -1,0 +1,1 @@
+"""AMDGPU HSA code objects (spec 001): tables, target IDs, notes, descriptors, metadata, bundles."""
