@@ -1,0 +1,170 @@
+"""OpenCL C -> SPIR-flavoured LLVM IR through clang (``compile_opencl``).
+
+Every compile includes kernelkit's own base header (``include/kernelkit_opencl.h``) and uses
+clang's ``-fdeclare-opencl-builtins`` for the builtin declarations and ``-cl-kernel-arg-info``
+for the kernel_arg_* metadata. The IR uses SPIR address spaces (1 global, 2 constant, 3 local,
+4 generic). Results are cached on disk (``kernelkit.cache``) unless ``use_cache=False``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgpack
+
+from kernelkit.errors import CompileError
+from kernelkit.frontend import clang
+from kernelkit.frontend.diagnostics import Diagnostic, clean_log, first_error, parse_diagnostics
+from kernelkit.frontend.options import BuildOptions, parse_options
+
+BASE_HEADER = Path(__file__).parent / "include" / "kernelkit_opencl.h"
+DEFAULT_TRIPLE = "spir64-unknown-unknown"
+CACHE_NAMESPACE = "frontend-v1"
+
+# clang arguments common to every compile (after the options' own arguments).
+_FIXED_ARGS = ("-x", "cl", "-cl-no-stdinc", "-nostdinc", "-Xclang", "-fdeclare-opencl-builtins",
+               "-cl-kernel-arg-info", "-S", "-emit-llvm", "-fno-color-diagnostics",
+               "-fno-caret-diagnostics")
+
+
+@dataclass
+class CompiledSource:
+    """The frontend's output for one source: LLVM IR text and clang's log (warnings)."""
+
+    ir_text: str
+    log: str
+    triple: str = DEFAULT_TRIPLE
+    options: BuildOptions = field(default_factory=BuildOptions)
+    filename: str = "<source>"
+    from_cache: bool = False
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return parse_diagnostics(self.log)
+
+    def module(self):
+        """The IR parsed into kernelkit's IR model."""
+        from kernelkit import ir
+
+        return ir.parse(self.ir_text)
+
+
+def _source_file_name(filename: str) -> str:
+    """A safe name for the temporary copy of the source (it appears as the IR's source_filename)."""
+    base = os.path.basename(filename)
+    return base if re.fullmatch(r"[A-Za-z0-9_.+-]+", base) and base not in (".", "..") else "source.cl"
+
+
+def _line_directive(filename: str) -> str:
+    escaped = filename.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return f'#line 1 "{escaped}"\n'
+
+
+def _read_deps(depfile: Path, exclude: set[str]) -> list[tuple[str, str]]:
+    """(path, sha256) of the files the compile read, from clang's make-style dependency file."""
+    try:
+        text = depfile.read_text("utf-8", "replace")
+    except OSError:
+        return []
+    text = text.replace("\\\n", " ")
+    _, _, rest = text.partition(": ")
+    paths = [p.replace("\\ ", " ") for p in re.findall(r"(?:\\ |[^\s])+", rest)]
+    deps = []
+    for p in paths:
+        full = os.path.realpath(p)
+        if full in exclude:
+            continue
+        deps.append((full, _file_digest(full)))
+    return deps
+
+
+def _file_digest(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str) -> str:
+    from kernelkit import __version__
+    from kernelkit.cache import make_key
+
+    return make_key(source, filename, triple, "\0".join(opts.canonical()), BASE_HEADER.read_bytes(),
+                    clang.clang_version(), __version__, os.path.dirname(os.path.abspath(filename)))
+
+
+def _from_cache(cache, key: str) -> tuple[str, str] | None:
+    payload = cache.get(key)
+    if payload is None:
+        return None
+    try:
+        entry = msgpack.unpackb(payload)
+        ir_text, log, deps = entry["ir"], entry["log"], entry["deps"]
+        if any(_file_digest(path) != digest for path, digest in deps):
+            return None  # an included header changed since
+        return ir_text, log
+    except (ValueError, KeyError, TypeError, msgpack.UnpackException):
+        return None
+
+
+def _run(source: str, filename: str, opts: BuildOptions, triple: str) -> tuple[str, str, list]:
+    with tempfile.TemporaryDirectory(prefix="kernelkit-cl-") as tmp:
+        name = _source_file_name(filename)
+        src = Path(tmp) / name
+        src.write_text(_line_directive(filename) + source, encoding="utf-8")
+        args = [*opts.clang_args(), *_FIXED_ARGS, "-target", triple, "-include", str(BASE_HEADER),
+                "-MD", "-MF", "deps.d", "-o", "out.ll", name]
+        source_dir = os.path.dirname(os.path.abspath(filename))
+        if filename != "<source>" and os.path.isdir(source_dir):
+            args[:0] = ["-iquote", source_dir]
+        result = clang.run_clang(args, cwd=tmp)
+        log = clean_log(result.stderr)
+        out = Path(tmp) / "out.ll"
+        if result.returncode != 0 or not out.exists():
+            diagnostics = parse_diagnostics(log)
+            first = first_error(diagnostics) or f"clang failed with exit code {result.returncode}"
+            raise CompileError(first, log=log, diagnostics=diagnostics)
+        deps = _read_deps(Path(tmp) / "deps.d", {os.path.realpath(src), os.path.realpath(BASE_HEADER)})
+        return out.read_text("utf-8"), log, deps
+
+
+def compile_opencl(source: str, options: str | Sequence[str] = (), *, filename: str = "<source>",
+                   triple: str = DEFAULT_TRIPLE, use_cache: bool = True) -> CompiledSource:
+    """Compile OpenCL C ``source`` to LLVM IR text for ``triple`` (spir64 or spir for 32-bit).
+
+    ``options`` are OpenCL build options (a list or one string): ``-D``, ``-I``, ``-cl-std=``,
+    ``-O0``..``-O3`` and the spec's ``-cl-*`` options. ``filename`` names the source in
+    diagnostics (and its directory is searched for ``#include "..."``). Raises CompileError
+    carrying clang's diagnostics and full log.
+    """
+    opts = parse_options(options)
+    cache = key = None
+    if use_cache and os.environ.get("KERNELKIT_NO_CACHE", "") in ("", "0"):
+        from kernelkit.cache import Cache
+
+        cache = Cache(CACHE_NAMESPACE)
+        key = _cache_key(source, filename, opts, triple)
+        hit = _from_cache(cache, key)
+        if hit is not None:
+            return CompiledSource(hit[0], hit[1], triple, opts, filename, from_cache=True)
+    ir_text, log, deps = _run(source, filename, opts, triple)
+    if cache is not None and key is not None:
+        cache.put(key, msgpack.packb({"ir": ir_text, "log": log, "deps": deps}))
+    return CompiledSource(ir_text, log, triple, opts, filename)
+
+
+def compile_opencl_file(path: str | os.PathLike, options: str | Sequence[str] = (), *,
+                        triple: str = DEFAULT_TRIPLE, use_cache: bool = True) -> CompiledSource:
+    """``compile_opencl`` on a file's contents, named by its path in diagnostics."""
+    p = Path(path)
+    try:
+        source = p.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CompileError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return compile_opencl(source, options, filename=str(p), triple=triple, use_cache=use_cache)
