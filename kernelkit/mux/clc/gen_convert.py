@@ -1,0 +1,142 @@
+"""OpenCL C source for the explicit conversions convert_<type><n>[_sat][_<rounding>].
+
+OpenCL C 3.0 s6.4.3: conversions to integer types round toward zero by default, to
+floating-point types to nearest even; `_sat` clamps out-of-range values (NaN -> 0). Our
+non-saturating float -> integer conversion also clamps (the spec leaves it
+implementation-defined; clamping avoids undefined behaviour in LLVM IR).
+"""
+
+from __future__ import annotations
+
+from kernelkit.mux.clc.types import SCALAR_TYPES, VECTOR_WIDTHS, ScalarType, elementwise, vec
+
+# OpenCL C 3.0 s6.4.3.2: rounding-mode suffixes, and the library's mode constant for each.
+ROUNDING_SUFFIXES: tuple[str, ...] = ("", "_rte", "_rtz", "_rtp", "_rtn")
+_MODE = {"_rte": "KK_RTE", "_rtz": "KK_RTZ", "_rtp": "KK_RTP", "_rtn": "KK_RTN"}
+# C library function that rounds a float to an integral value in each mode.
+_ROUND_FN = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
+
+
+def _int_literal(value: int, ctype: str) -> str:
+    """A C expression of type ctype for value (also for the most negative long)."""
+    if value == -(1 << 63):
+        return f"({ctype})(-0x7fffffffffffffffL - 1)"
+    return f"({ctype}){value}{'UL' if value > 0 else 'L'}"
+
+
+def _int_from_int(dst: ScalarType, src: ScalarType, sat: bool) -> str:
+    if not sat or (src.min >= dst.min and src.max <= dst.max):
+        return f"return ({dst.name})x;"
+    lines = []
+    if src.min < dst.min:
+        lines.append(f"if (x < {_int_literal(dst.min, src.name)}) return {_int_literal(dst.min, dst.name)};")
+    if src.max > dst.max:
+        lines.append(f"if (x > {_int_literal(dst.max, src.name)}) return {_int_literal(dst.max, dst.name)};")
+    lines.append(f"return ({dst.name})x;")
+    return " ".join(lines)
+
+
+def _int_from_float(dst: ScalarType, src: ScalarType, rnd: str) -> str:
+    work = "float" if src.name == "half" else src.name
+    pre = "float v = kk_half_to_float(x);" if src.name == "half" else f"{work} v = x;"
+    fn = _ROUND_FN.get(rnd or "_rtz")
+    suffix = "f" if work == "float" else ""
+    hi = f"0x1p{dst.bits - 1 if dst.signed else dst.bits}{suffix}"
+    lo = f"-0x1p{dst.bits - 1}{suffix}" if dst.signed else f"0.0{suffix}"
+    return (
+        f"{pre} v = __builtin_{fn}{suffix}(v); if (v != v) return 0; "
+        f"if (v >= {hi}) return {_int_literal(dst.max, dst.name)}; "
+        f"if (v < {lo}) return {_int_literal(dst.min, dst.name)}; return ({dst.name})v;"
+    )
+
+
+def _float_from_int(dst: ScalarType, src: ScalarType, rnd: str) -> str:
+    if dst.name == "half":
+        mode = _MODE.get(rnd, "KK_RTE")
+        inner = f"convert_float{rnd or '_rte'}(x)"
+        return f"return kk_float_to_half({inner}, {mode});"
+    mantissa = 24 if dst.name == "float" else 53
+    if rnd in ("", "_rte") or src.bits <= mantissa:
+        return f"return ({dst.name})x;"
+    mode = _MODE[rnd]
+    f = "f" if dst.name == "float" else "d"
+    wide = "long" if src.signed else "ulong"
+    limit = f"0x1p{src.bits - 1 if src.signed else src.bits}"
+    # cmp = sign(r - x), exactly: r is an integer value; beyond the source range r > x.
+    return (
+        f"{dst.name} r = ({dst.name})x; int cmp; "
+        f"if (r >= {limit}) cmp = 1; "
+        f"else {{ {wide} ri = ({wide})r; {wide} xi = ({wide})x; cmp = ri > xi ? 1 : (ri < xi ? -1 : 0); }} "
+        f"return kk_fix_round_{f}(r, cmp, x < 0, {mode});"
+    )
+
+
+def _float_from_float(dst: ScalarType, src: ScalarType, rnd: str) -> str:
+    mode = _MODE.get(rnd, "KK_RTE")
+    if dst.name == src.name:
+        return "return x;"
+    if src.name == "half":
+        return f"return ({dst.name})kk_half_to_float(x);"
+    if dst.name == "half":
+        return f"return kk_{src.name}_to_half(x, {mode});"
+    if dst.bits > src.bits:
+        return f"return ({dst.name})x;"
+    if rnd in ("", "_rte"):
+        return "return (float)x;"
+    # double -> float in a directed mode
+    return (
+        "float r = (float)x; double rd = (double)r; "
+        "int cmp = rd > x ? 1 : (rd < x ? -1 : 0); "
+        f"return kk_fix_round_f(r, cmp, x < 0, {mode});"
+    )
+
+
+def scalar_body(dst: ScalarType, src: ScalarType, sat: bool, rnd: str) -> str:
+    if not dst.is_float and not src.is_float:
+        return _int_from_int(dst, src, sat)
+    if not dst.is_float:
+        return _int_from_float(dst, src, rnd)
+    if not src.is_float:
+        return _float_from_int(dst, src, rnd)
+    return _float_from_float(dst, src, rnd)
+
+
+def _variants(dst: ScalarType) -> list[tuple[bool, str]]:
+    sats = (False,) if dst.is_float else (False, True)
+    return [(sat, rnd) for sat in sats for rnd in ROUNDING_SUFFIXES]
+
+
+def _vector_is_plain(dst: ScalarType, src: ScalarType, sat: bool, rnd: str) -> bool:
+    """True when __builtin_convertvector (LLVM's trunc/ext/itofp/fpext/fptrunc) is exact."""
+    if "half" in (dst.name, src.name):
+        return False
+    if not dst.is_float and not src.is_float:
+        return not sat
+    if dst.is_float and not src.is_float:
+        return rnd in ("", "_rte") or src.bits <= (24 if dst.name == "float" else 53)
+    if dst.is_float and src.is_float:
+        return rnd in ("", "_rte") or dst.bits >= src.bits
+    return False
+
+
+def source() -> str:
+    out = ['#include "clc.h"', ""]
+    # Scalar conversions first (half last: it goes through float): vectors call them.
+    for dst in sorted(SCALAR_TYPES, key=lambda t: t.name == "half"):
+        for src in SCALAR_TYPES:
+            for sat, rnd in _variants(dst):
+                name = f"convert_{dst.name}{'_sat' if sat else ''}{rnd}"
+                out.append(f"OVL {dst.name} {name}({src.name} x) {{ {scalar_body(dst, src, sat, rnd)} }}")
+    for dst in SCALAR_TYPES:
+        for src in SCALAR_TYPES:
+            for sat, rnd in _variants(dst):
+                for n in VECTOR_WIDTHS:
+                    d, s = vec(dst.name, n), vec(src.name, n)
+                    name = f"convert_{d}{'_sat' if sat else ''}{rnd}"
+                    scalar = f"convert_{dst.name}{'_sat' if sat else ''}{rnd}"
+                    if _vector_is_plain(dst, src, sat, rnd):
+                        body = f"return __builtin_convertvector(x, {d});"
+                    else:
+                        body = "return " + elementwise(n, scalar + "(x{i})", d) + ";"
+                    out.append(f"OVL {d} {name}({s} x) {{ {body} }}")
+    return "\n".join(out) + "\n"

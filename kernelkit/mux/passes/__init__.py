@@ -1,0 +1,1 @@
+"""Target-independent ComputeMux passes on ``kernelkit.ir`` modules and the finalize pipeline."""
