@@ -2,42 +2,25 @@
 
 ``Info`` -> ``Target`` -> ``Module`` -> ``Kernel``; errors are ``MuxError`` carrying a ``Result``.
 Targets list their ``Info``s in ``kernelkit/targets/<name>/info.py:get_compilers()``;
-``kernelkit.mux.registry`` collects them. Names load lazily so importing is cheap.
+``kernelkit.mux.registry`` collects them. These modules are light: clang and LLVM load only
+when a module is compiled or finalized.
 """
 
 from __future__ import annotations
 
-import importlib
+from kernelkit.mux.context import Context
+from kernelkit.mux.device import BuiltinCapabilities, DeviceInfo
+from kernelkit.mux.info import Info
+from kernelkit.mux.kernel import Kernel, NDRangeOptions
+from kernelkit.mux.module import InputHeader, Module, ProgramInfo
+from kernelkit.mux.options import CompilationOption, parse_compilation_options, validate_compilation_options
+from kernelkit.mux.registry import build_binary, find_compiler, get_compilers
+from kernelkit.mux.result import MuxCompileError, MuxError, Result
+from kernelkit.mux.target import Target
 
-_LAZY = {
-    "Result": "kernelkit.mux.result",
-    "MuxError": "kernelkit.mux.result",
-    "MuxCompileError": "kernelkit.mux.result",
-    "Context": "kernelkit.mux.context",
-    "DeviceInfo": "kernelkit.mux.device",
-    "BuiltinCapabilities": "kernelkit.mux.device",
-    "Info": "kernelkit.mux.info",
-    "Target": "kernelkit.mux.target",
-    "Module": "kernelkit.mux.module",
-    "ProgramInfo": "kernelkit.mux.module",
-    "InputHeader": "kernelkit.mux.module",
-    "Kernel": "kernelkit.mux.kernel",
-    "NDRangeOptions": "kernelkit.mux.kernel",
-    "CompilationOption": "kernelkit.mux.options",
-    "parse_compilation_options": "kernelkit.mux.options",
-    "validate_compilation_options": "kernelkit.mux.options",
-    "get_compilers": "kernelkit.mux.registry",
-    "find_compiler": "kernelkit.mux.registry",
-    "build_binary": "kernelkit.mux.registry",
-}
-
-__all__ = list(_LAZY)
-
-
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kernelkit.mux' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__all__ = [
+    "BuiltinCapabilities", "CompilationOption", "Context", "DeviceInfo", "InputHeader", "Info", "Kernel",
+    "Module", "MuxCompileError", "MuxError", "NDRangeOptions", "ProgramInfo", "Result", "Target",
+    "build_binary", "find_compiler", "get_compilers", "parse_compilation_options",
+    "validate_compilation_options",
+]
