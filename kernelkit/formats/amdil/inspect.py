@@ -1,0 +1,144 @@
+"""``kernelkit inspect`` for AMD IL: IL text programs and binaries carrying metadata blocks
+(AMD Catalyst ``.clo``). ``detect/inspect/render`` as ``kernelkit.commands.inspect`` expects."""
+
+from __future__ import annotations
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdil import records as r
+from kernelkit.formats.amdil.catalyst import START, find_metadata_blocks
+from kernelkit.formats.amdil.link import required_ids
+from kernelkit.formats.amdil.program import MetadataBlock, Program, parse_program
+
+
+def detect(data: bytes, path: str) -> bool:
+    head = data[:64].lstrip()
+    return head.startswith(b"il_") or path.endswith(".il") or START in data
+
+
+def _arg(rec, block: MetadataBlock, reflections: dict[int, str], consts: set[str],
+         arg_samplers: set[str], index: int) -> dict:
+    base = {"index": index, "name": rec.name, "cb": rec.cb, "offset": rec.offset}
+    if isinstance(rec, r.Value):
+        kind = "sampler" if (rec.type == "sampler" or rec.name in arg_samplers) else "value"
+        base.update(kind=kind, type=rec.type)
+        if rec.type in ("struct", "union"):
+            base["size"] = rec.count
+        else:
+            base["count"] = rec.count
+    elif isinstance(rec, r.Pointer):
+        base.update(kind="pointer", type=rec.type, memory=rec.memory, buffer=rec.buffer,
+                    align=rec.align)
+        if rec.access is not None:
+            base["access"] = rec.access
+        if rec.volatile is not None:
+            base.update(volatile=rec.volatile, restrict=rec.restrict)
+    elif isinstance(rec, r.Image):
+        base.update(kind="image", type=rec.dimension, access=rec.access, id=rec.id)
+    elif isinstance(rec, r.Counter):
+        base.update(kind="counter", type=f"counter{rec.bits}", bits=rec.bits, id=rec.id)
+    else:
+        base.update(kind="sema", type="sema", id=rec.id)
+    if index in reflections:
+        base["type_name"] = reflections[index]
+    if rec.name in consts:
+        base["const"] = True
+    return base
+
+
+def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
+    reflections = {rec.index: rec.type_name for rec in block.of(r.Reflection)}
+    consts = {rec.name for rec in block.of(r.ConstArg)}
+    samplers = block.of(r.Sampler)
+    arg_samplers = {s.name for s in samplers if s.location == 0}
+    args = [_arg(rec, block, reflections, consts, arg_samplers, i)
+            for i, rec in enumerate(block.arguments)]
+    functions, intrinsics = list(block.functions), list(block.intrinsics)
+    printf = []
+    if program is not None and block.uniqueid is not None:
+        needed, intr = required_ids(program, block.uniqueid)
+        functions = sorted(needed - {block.uniqueid})
+        intrinsics = sorted(intr)
+        blocks = [program.metadata_for(f) for f in sorted(needed)]
+    else:
+        blocks = [block]
+    for b in blocks:
+        for rec in b.of(r.PrintfFormat) if b else []:
+            printf.append({"id": rec.id, "arg_sizes": rec.arg_sizes, "format": rec.format})
+    info: dict = {"name": block.source_name, "symbol": block.name, "uniqueid": block.uniqueid,
+                  "memory": block.memory(), "args": args, "functions": functions,
+                  "intrinsics": intrinsics, "printf": printf}
+    cws = block.first("cws")
+    info["cws"] = [cws.x, cws.y, cws.z] if cws else None
+    lws = block.first("lws")
+    if lws:
+        info["lws"] = lws.size
+    if block.first("limitgroupsize"):
+        info["limitgroupsize"] = True
+    info["samplers"] = [{"name": s.name, "id": s.id, "location": s.location, "value": s.value}
+                        for s in samplers]
+    for tag in ("uavid", "printfid", "cbid", "privateid", "enqueue_kernel", "kernel_index"):
+        rec = block.first(tag)
+        if rec is not None:
+            info[tag] = rec.value
+    messages = block.of(r.Message)
+    if messages:
+        info["errors"] = [m.message for m in messages if m.tag == "error"]
+        info["warnings"] = [m.message for m in messages if m.tag == "warning"]
+    return info
+
+
+def _segments(program: Program) -> list[dict]:
+    return [{"cb": s.cb, "size": s.size,
+             "entries": [{"type": e.type, "offset": e.offset, "values": e.values} for e in s.entries]}
+            for s in program.data_segments]
+
+
+def inspect(data: bytes, path: str) -> dict:
+    if data.startswith(b"\x7fELF") or b"\x00" in data[:4096]:
+        blocks = [e.block for e in find_metadata_blocks(data)]
+        program = None
+        container = "binary"
+    else:
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise FormatError("AMD IL text holds non-ASCII bytes", offset=exc.start,
+                              field="text") from None
+        program = parse_program(text)
+        blocks = program.metadata
+        container = "il"
+    kernels = [b for b in blocks if b.is_kernel]
+    first = kernels[0] if kernels else None
+    version = ":".join(map(str, first.version)) if first and first.version else None
+    return {
+        "format": "amdil",
+        "container": container,
+        "version": version,
+        "device": first.device if first else None,
+        "kernels": [kernel_info(b, program) for b in kernels],
+        "data_segments": _segments(program) if program else [],
+        "debug_sections": len(program.debug_sections) if program else 0,
+        "functions": [{"id": f.id, "name": f.name} for f in program.functions] if program else [],
+    }
+
+
+def render(info: dict) -> str:
+    out = [f"AMD IL ({info['container']}), metadata version {info['version']}, "
+           f"device {info['device']}"]
+    for k in info["kernels"]:
+        mem = ", ".join(f"{s}={v}" for s, v in k["memory"].items())
+        out.append(f"kernel {k['name']} (uniqueid {k['uniqueid']}; memory {mem})")
+        for a in k["args"]:
+            extra = f" {a['type_name']}" if "type_name" in a else ""
+            out.append(f"  arg {a['index']:2} {a['kind']:7} {a['name']:12} {a['type']:8} "
+                       f"cb{a['cb']}[{a['offset']}]{extra}")
+        if k["functions"]:
+            out.append(f"  functions: {' '.join(map(str, k['functions']))}")
+        if k["intrinsics"]:
+            out.append(f"  intrinsics: {' '.join(map(str, k['intrinsics']))}")
+        for p in k["printf"]:
+            out.append(f"  printf {p['id']}: {p['format']!r}")
+    for s in info["data_segments"]:
+        where = "global" if s["cb"] is None else f"cb{s['cb']}"
+        out.append(f"data segment {where}: {s['size']} bytes, {len(s['entries'])} entries")
+    return "\n".join(out) + "\n"

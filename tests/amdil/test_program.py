@@ -1,0 +1,188 @@
+"""AMD IL program model and metadata codec against AMD's own output (reference/amdil)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdil import parse_metadata_line, parse_program
+from kernelkit.formats.amdil import records as r
+from kernelkit.formats.amdil.catalyst import find_metadata_blocks
+from kernelkit.formats.amdil.datasegment import DataSegment, parse_data_entry
+
+
+def il_files(reference):
+    files = sorted((reference / "amdil" / "hlc-juniper").glob("*.il"))
+    assert len(files) == 24
+    return files
+
+
+def test_every_reference_program_round_trips_byte_for_byte(reference):
+    for path in il_files(reference):
+        text = path.read_text()
+        program = parse_program(text)
+        assert program.to_text() == text, path.name
+        assert program.functions, path.name
+
+
+def test_every_metadata_line_rebuilds_from_its_record(reference):
+    kinds = set()
+    for path in il_files(reference):
+        for line in path.read_text().splitlines():
+            if line.startswith(";") and re.match(r";[a-z_]+:", line) and not line.startswith(";ARG"):
+                if line.startswith((";DEBUG_VALUE", ";.")):
+                    continue
+                rec = parse_metadata_line(line)
+                kinds.add(rec.kind)
+                assert rec.to_line() == line
+    assert {"version", "device", "uniqueid", "memory", "pointer", "value", "image", "function",
+            "sampler", "uavid"} <= kinds
+
+
+def test_copyimage_kernel_metadata_is_typed(reference):
+    text = (reference / "amdil" / "hlc-juniper" / "copyImage2D.01.unlinked.il").read_text()
+    program = parse_program(text)
+    assert [k.source_name for k in program.kernels] == [
+        "copyImage2D", "copyImage2D3D", "copyImage3D2D", "copyImage3D"]
+    k = program.find_kernel("copyImage2D")
+    assert k.version == (1, 4, 53) and k.device == "juniper" and k.uniqueid == 1120
+    src, dst = k.of(r.Image)
+    assert (src.name, src.dimension, src.access, src.id, src.cb, src.offset) == ("src", "2D", "RO", 0, 1, 0)
+    assert (dst.access, dst.id, dst.offset) == ("WO", 2, 32)
+    assert [(v.name, v.type, v.count, v.offset) for v in k.of(r.Value)] == [
+        ("srcOrigin", "i32", 4, 64), ("dstOrigin", "i32", 4, 80), ("size", "i32", 4, 96)]
+    assert k.functions == [1131]
+    assert k.of(r.Sampler) == [r.Sampler("unknown_22", 0, 1, 22)]
+    assert k.memory() == {"hwprivate": 0, "hwlocal": 0}
+    assert len(program.debug_sections) == 5
+    # spec: debug sections lie between ;DEBUGSTART and ;DEBUGEND
+    assert all(s.lines[0] == ";DEBUGSTART" and s.lines[-1] == ";DEBUGEND"
+               for s in program.debug_sections)
+
+
+def test_pointer_field_generations():
+    old = parse_metadata_line(";pointer:dst:i32:1:1:0:uav:1:4")
+    assert old.field_count == 8 and old.memory == "uav" and old.align == 4
+    mid = parse_metadata_line(";pointer:a:float:1:1:16:hl:1:4:RO")
+    assert mid.field_count == 9 and mid.access == "RO"
+    new = parse_metadata_line(";pointer:v68:u8:1:1:2032:uav:11:1:RW:1:0")
+    assert new.field_count == 11 and new.volatile is True and new.restrict is False
+    for rec in (old, mid, new):
+        assert parse_metadata_line(rec.to_line()) == rec
+
+
+def test_records_build_lines_as_the_spec_writes_them():
+    assert r.Value("x", "float", 1, 1, 96).to_line() == ";value:x:float:1:1:96"
+    assert r.Value("s", "struct", 24, 1, 0).to_line() == ";value:s:struct:24:1:0"
+    assert r.Counter("c", 32, 0, 1, 16).to_line() == ";counter:c:32:0:1:16"
+    assert r.Sema("s", 1, 1, 32).to_line() == ";sema:s:1:1:32"
+    assert r.IdList("intrinsic", [5, 7]).to_line() == ";intrinsic:2:5:7"
+    assert r.Memory("compilerwrite").to_line() == ";memory:compilerwrite"
+    assert r.Memory("datareqd").is_flag
+    assert r.GroupSize("cws", 64, 1, 1).to_line() == ";cws:64:1:1"
+    assert r.Lws(256).to_line() == ";lws:256"
+    assert parse_metadata_line(";limitgroupsize") == r.LimitGroupSize()
+    for line in (";error:E001 something failed", ";warning:W002 careful: here",
+                 ";enqueue_kernel:0", ";kernel_index:3", ";cbid:10", ";printfid:9",
+                 ";privateid:8", ";constarg:61:v61", ";reflection:67:typ1", ";version:3:1:111",
+                 ";memory:64bitABI", ";image:v57:1DB:RO:4:1:1776"):
+        assert parse_metadata_line(line).to_line() == line
+
+
+def test_printf_escapes_follow_the_spec_examples():
+    # spec 000 "Printf information" examples
+    a = parse_metadata_line(r";printf_fmt:0:0:23:!---initizeWSDeque---!\n;")
+    assert a.format == "!---initizeWSDeque---!\n" and a.length == 23 and a.arg_sizes == []
+    b = parse_metadata_line(r";printf_fmt:4:3:4:4:4:35:Bottom: %d Top: %d InitialSize: %d\n;")
+    assert b.id == 4 and b.arg_sizes == [4, 4, 4] and b.format == "Bottom: %d Top: %d InitialSize: %d\n"
+    built = r.PrintfFormat.from_format(4, [4, 4, 4], "Bottom: %d Top: %d InitialSize: %d\n")
+    assert built.to_line() == b.to_line()
+    assert r.PrintfFormat.from_format(1, [], "a\r\nb").to_line() == r";printf_fmt:1:0:4:a\r\nb;"
+
+
+@pytest.mark.parametrize("line, field", [
+    (";pointer:a:i32:1:1:0:uav:1", "pointer.fields"),
+    (";pointer:a:i32:1:1:zero:uav:1:4", "pointer.offset"),
+    (";pointer:a:i32:1:1:0:xyz:1:4", "pointer.memory"),
+    (";value:a:quad:1:1:0", "value.type"),
+    (";image:a:4D:RO:0:1:0", "image.dimension"),
+    (";function:2:1128", "function.fields"),
+    (";version:1:4", "version.fields"),
+    (";memory:shared:4", "memory.space"),
+    (";counter:c:16:0:1:0", "counter.bits"),
+    (";printf_fmt:0:0:5:abc;", "printf_fmt.strLen"),
+    (";bogus:1", "kind"),
+])
+def test_malformed_lines_name_line_and_field(line, field):
+    text = f"il_cs_2_0\n;ARGSTART:k\n;version:1:4:53\n{line}\n;ARGEND:k\nend\n"
+    with pytest.raises(FormatError) as exc:
+        parse_program(text)
+    assert exc.value.line == 4 and exc.value.field == field
+
+
+def test_unclosed_blocks_are_format_errors():
+    for text, field, line in (("func 1 ; f\nmov r0, r1\n", "endfunc", 1),
+                              (";ARGSTART:k\n;uniqueid:1\n", "ARGEND", 1),
+                              (";ARGSTART:k\n;ARGEND:j\n", "ARGEND", 2),
+                              (";DEBUGSTART\nxx\n", "DEBUGEND", 1),
+                              (";#DATASTART:16\n;#i32:0:4:0:1:2:3\n", "DATAEND", 1)):
+        with pytest.raises(FormatError) as exc:
+            parse_program(text)
+        assert exc.value.field == field and exc.value.line == line
+
+
+def test_data_segments_follow_the_spec_examples():
+    # spec 000 "Data Segment", examples 1-3
+    text = (";#DATASTART:16\n;#i32:0:4:0:1:2:3\n;#DATAEND:0\n"
+            ";#DATASTART:2:24\n;#i32:0:3:20:9123:124\n;#float:16:2:42B60000:448C8000\n;#DATAEND:2\n"
+            ";#DATASTART:32\n;#v3i32:0:8:1:2:3:0:4:5:6:0\n;#DATAEND\n")
+    program = parse_program(text)
+    assert program.to_text() == text
+    a, b, c = program.data_segments
+    assert a.cb is None and a.size == 16 and a.to_bytes() == bytes([0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0])
+    assert b.cb == 2 and b.entries[1].values == [0x42B60000, 0x448C8000]
+    import struct
+    assert struct.unpack_from("<2f", b.to_bytes(), 16) == (91.0, 1124.0)
+    assert c.end_cb is None and c.entries[0].values == [1, 2, 3, 0, 4, 5, 6, 0]
+    built = DataSegment.from_values([("v3i32", 0, [1, 2, 3, 4, 5, 6])])
+    assert built.lines() == [";#DATASTART:32", ";#v3i32:0:8:1:2:3:0:4:5:6:0", ";#DATAEND:0"]
+    fl = DataSegment.from_values([("float", 16, [91.0, 1124.0])], cb=2, size=24)
+    assert fl.lines()[1] == ";#float:16:2:42B60000:448C8000"
+    with pytest.raises(FormatError):
+        parse_data_entry(";#i32:0:3:1:2", 7)
+
+
+def _source_types(reference):
+    src = (reference / "amdil" / "catalyst-clo" / "alltypes.cl").read_text()
+    params = src[src.index("myKernel(") + 9:src.index(")\n{")]
+    params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
+    out = []
+    for p in params.replace("\n", " ").split(","):
+        words = p.split()
+        out.append((words[-1], words))
+    return out
+
+
+@pytest.mark.parametrize("name, bits", [("alltypes.clo", 32), ("alltypes_64.clo", 64)])
+def test_catalyst_binary_blocks_match_the_source(reference, name, bits):
+    data = (reference / "amdil" / "catalyst-clo" / name).read_bytes()
+    blocks = find_metadata_blocks(data)
+    assert len(blocks) == 1 and data[blocks[0].offset:].startswith(b";ARGSTART:__OpenCL_myKernel_kernel")
+    block = blocks[0].block
+    assert block.version == (3, 1, 111) and block.device == "pitcairn"
+    assert ("64bitABI" in block.memory()) == (bits == 64)
+    params = _source_types(reference)
+    assert [a.name for a in block.arguments] == [p[0] for p in params]   # v0..v70 in source order
+    refl = {x.index: x.type_name for x in block.of(r.Reflection)}
+    for i, (_, words) in enumerate(params):
+        tname = words[-2]
+        assert refl[i] == ("void*" if "void*" in words else tname.rstrip("*")), i
+    ptrs = {p.name: p for p in block.of(r.Pointer)}
+    assert ptrs["v68"].volatile and not ptrs["v68"].restrict and ptrs["v69"].restrict
+    assert ptrs["v63"].memory == "hl" and ptrs["v65"].memory == "c" and ptrs["v61"].memory == "uav"
+    assert {c.name for c in block.of(r.ConstArg)} == {"v61", "v63", "v65"}
+    assert [(c.name, c.bits) for c in block.of(r.Counter)] == [("v70", 32)]
+    # every line rebuilds from its record
+    assert "\n".join(block.lines()) + "\n" == blocks[0].text
