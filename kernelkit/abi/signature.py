@@ -1,0 +1,375 @@
+"""KernelSignature: one description of a kernel's interface, as the OpenCL C source declares it.
+
+``signatures_from_ir(module)`` reads it from the frontend's SPIR IR (kernel_arg_* metadata,
+kernel attributes, parameter types); ``signatures_from_source`` compiles first. Every ABI
+layout (HSA kernarg, AMD IL cb1, CL2, vISA payload, host) starts from a KernelSignature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from kernelkit.abi.opencl_types import (
+    IMAGE_DIMS,
+    OPAQUE_KINDS,
+    ir_size_align,
+    parse_value_type,
+    value_size,
+    value_type_name,
+)
+from kernelkit.errors import FormatError
+
+# kernel_arg_addr_space values (SPIR address spaces) -> KernelArg.address_space.
+SPIR_ADDRESS_SPACES: dict[int, str] = {0: "private", 1: "global", 2: "constant", 3: "local"}
+# Canonical order of KernelArg.type_qualifiers (kernel_arg_type_qual words).
+TYPE_QUALIFIERS: tuple[str, ...] = ("const", "restrict", "volatile", "pipe")
+ACCESS_QUALIFIERS: tuple[str, ...] = ("none", "read_only", "write_only", "read_write")
+ARG_KINDS: tuple[str, ...] = ("scalar", "vector", "struct", "union", "pointer", "image", "sampler",
+                              "queue", "event", "pipe")
+
+
+@dataclass
+class KernelArg:
+    """One kernel argument.
+
+    ``size``/``align`` are those of the value the kernel receives (a pointer for pointers and
+    for image/sampler/queue/event/pipe handles; the aggregate itself for structs and unions).
+    ``element``/``vector_width`` describe the value for scalars and vectors and the pointee for
+    pointers to scalars/vectors (and a pipe's packet type); ``pointee`` is the pointee's type
+    name for pointers.
+    """
+
+    index: int
+    name: str
+    type_name: str                    # kernel_arg_type, e.g. "float4*", "struct P", "image2d_t"
+    base_type: str                    # kernel_arg_base_type with vectors spelled "float4"
+    address_space: str                # "global" | "constant" | "local" | "private"
+    access_qualifier: str = "none"    # "none" | "read_only" | "write_only" | "read_write"
+    type_qualifiers: tuple[str, ...] = ()
+    size: int = 0
+    align: int = 0
+    kind: str = "scalar"
+    element: str | None = None
+    vector_width: int = 1
+    pointee: str | None = None
+    pointee_size: int | None = None
+    pointee_align: int | None = None
+    image_dim: str | None = None      # "1d", "2d", "3d", "1d_buffer", "2d_array", "2d_depth", ...
+
+    @property
+    def is_pointer(self) -> bool:
+        return self.kind == "pointer"
+
+    @property
+    def is_local_pointer(self) -> bool:
+        return self.kind == "pointer" and self.address_space == "local"
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["type_qualifiers"] = list(self.type_qualifiers)
+        return d
+
+
+@dataclass
+class KernelSignature:
+    """A kernel: its arguments in order and its attributes."""
+
+    name: str
+    args: list[KernelArg] = field(default_factory=list)
+    reqd_work_group_size: tuple[int, int, int] | None = None
+    work_group_size_hint: tuple[int, int, int] | None = None
+    vec_type_hint: str | None = None          # e.g. "float4"
+    intel_reqd_sub_group_size: int | None = None
+    static_local_mem: int = 0                  # bytes of __local variables declared in the kernel
+    pointer_size: int = 8
+
+    def arg(self, name: str) -> KernelArg:
+        for a in self.args:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def to_json(self) -> dict:
+        """The document ``kernelkit signature --json`` prints for this kernel."""
+        return {
+            "name": self.name,
+            "args": [a.to_json() for a in self.args],
+            "reqd_work_group_size": list(self.reqd_work_group_size) if self.reqd_work_group_size else None,
+            "work_group_size_hint": list(self.work_group_size_hint) if self.work_group_size_hint else None,
+            "vec_type_hint": self.vec_type_hint,
+            "intel_reqd_sub_group_size": self.intel_reqd_sub_group_size,
+            "static_local_mem": self.static_local_mem,
+        }
+
+
+def signatures_from_ir(module) -> list[KernelSignature]:
+    """The signature of every kernel (spir_kernel function) in an ``ir.Module``, in module order.
+
+    Raises FormatError when a kernel lacks the kernel_arg_* metadata (compile with
+    ``-cl-kernel-arg-info``, as the frontend always does) or the metadata contradicts the IR.
+    """
+    pointer_size = _pointer_size(module)
+    return [_kernel_signature(module, f, pointer_size) for f in module.kernels()
+            if f.calling_conv == "spir_kernel"]
+
+
+def _pointer_size(module) -> int:
+    """Pointer size of the module: from the triple (spir = 32-bit) or the datalayout's ``p:``."""
+    triple = module.triple or ""
+    if triple.startswith(("spir-", "spirv32")):
+        return 4
+    for spec in (module.data_layout or "").split("-"):
+        if spec.startswith("p:") or spec.startswith("p0:"):
+            return int(spec.split(":")[1]) // 8
+    return 8
+
+
+def _md_strings(function, key: str, count: int) -> list[str]:
+    from kernelkit.ir.metadata import md_string_values
+
+    node = function.metadata.get(key)
+    if node is None:
+        raise FormatError(f"kernel {function.name} has no !{key} metadata (compile with -cl-kernel-arg-info)",
+                          field=key)
+    values = md_string_values(node)
+    if len(values) != count or any(v is None for v in values):
+        raise FormatError(f"kernel {function.name}: !{key} has {len(values)} strings for {count} arguments",
+                          field=key)
+    return [v for v in values if v is not None]
+
+
+def _md_ints(function, key: str) -> list[int] | None:
+    from kernelkit.ir.metadata import md_int_values
+
+    node = function.metadata.get(key)
+    if node is None:
+        return None
+    values = md_int_values(node)
+    if any(v is None for v in values):
+        raise FormatError(f"kernel {function.name}: !{key} is not a list of integers", field=key)
+    return [v for v in values if v is not None]
+
+
+def _kernel_signature(module, function, pointer_size: int) -> KernelSignature:
+    n = len(function.args)
+    addr = _md_ints(function, "kernel_arg_addr_space")
+    if addr is None or len(addr) != n:
+        raise FormatError(f"kernel {function.name} has no usable !kernel_arg_addr_space metadata",
+                          field="kernel_arg_addr_space")
+    md = {key: _md_strings(function, f"kernel_arg_{key}", n)
+          for key in ("access_qual", "type", "base_type", "type_qual", "name")}
+    args = [_kernel_arg(module, function, i, addr[i], {k: v[i] for k, v in md.items()}, pointer_size)
+            for i in range(n)]
+    sig = KernelSignature(function.name, args, pointer_size=pointer_size)
+    for key in ("reqd_work_group_size", "work_group_size_hint"):
+        values = _md_ints(function, key)
+        if values is not None:
+            if len(values) != 3:
+                raise FormatError(f"kernel {function.name}: !{key} needs 3 values", field=key)
+            setattr(sig, key, (values[0], values[1], values[2]))
+    sub_group = _md_ints(function, "intel_reqd_sub_group_size")
+    if sub_group:
+        sig.intel_reqd_sub_group_size = sub_group[0]
+    sig.vec_type_hint = _vec_type_hint(function)
+    sig.static_local_mem = _static_local_mem(function, pointer_size)
+    return sig
+
+
+def _vec_type_hint(function) -> str | None:
+    """``!vec_type_hint !{<4 x float> poison, i32 signed}`` -> "float4"."""
+    from kernelkit.ir import types as T
+    from kernelkit.ir.metadata import ValueAsMetadata, md_int_values
+
+    node = function.metadata.get("vec_type_hint")
+    if node is None:
+        return None
+    first = node.operands[0] if node.operands else None
+    signed = md_int_values(node)[1:2]
+    if not isinstance(first, ValueAsMetadata):
+        raise FormatError(f"kernel {function.name}: !vec_type_hint has no type", field="vec_type_hint")
+    ty = first.value.type
+    width = ty.count if isinstance(ty, T.VectorType) else 1
+    element_ty = ty.element if isinstance(ty, T.VectorType) else ty
+    if isinstance(element_ty, T.FloatType):
+        element = element_ty.kind
+    elif isinstance(element_ty, T.IntType) and element_ty.bits in _INT_NAMES:
+        element = _INT_NAMES[element_ty.bits]
+        if signed and signed[0] == 0:
+            element = "u" + element
+    else:
+        raise FormatError(f"kernel {function.name}: !vec_type_hint type {ty} is not an OpenCL type",
+                          field="vec_type_hint")
+    return value_type_name(element, width)
+
+
+# LLVM integer width -> signed OpenCL C scalar name (for !vec_type_hint).
+_INT_NAMES: dict[int, str] = {8: "char", 16: "short", 32: "int", 64: "long"}
+
+
+def _static_local_mem(kernel, pointer_size: int) -> int:
+    """Bytes of the __local variables (addrspace(3) globals) the kernel and its callees use."""
+    from kernelkit.ir.module import Function, GlobalVariable
+    from kernelkit.ir.values import walk_constant_operands
+
+    seen: set[int] = set()
+    found: dict[int, GlobalVariable] = {}
+    stack = [kernel]
+    while stack:
+        function = stack.pop()
+        if id(function) in seen:
+            continue
+        seen.add(id(function))
+        for inst in function.instructions():
+            for op in inst.operands:
+                for v in walk_constant_operands(op):
+                    if isinstance(v, GlobalVariable) and v.addrspace == 3 and not v.is_declaration:
+                        found[id(v)] = v
+                    elif isinstance(v, Function) and not v.is_declaration:
+                        stack.append(v)
+    total = 0
+    for var in found.values():
+        size, align = ir_size_align(var.value_type, pointer_size)
+        align = max(align, var.align or 1)
+        total = (total + align - 1) // align * align + size
+    return total
+
+
+def _kernel_arg(module, function, index: int, addr_space: int, md: dict[str, str],
+                pointer_size: int) -> KernelArg:
+    """One argument from its IR parameter and its kernel_arg_* metadata strings."""
+    from kernelkit.ir import types as T
+
+    param = function.args[index]
+    where = f"kernel {function.name} argument {index}"
+    if addr_space not in SPIR_ADDRESS_SPACES:
+        raise FormatError(f"{where}: address space {addr_space} is not a SPIR address space",
+                          field="kernel_arg_addr_space")
+    if md["access_qual"] not in ACCESS_QUALIFIERS:
+        raise FormatError(f"{where}: access qualifier {md['access_qual']!r}", field="kernel_arg_access_qual")
+    words = md["type_qual"].split()
+    if any(w not in TYPE_QUALIFIERS for w in words):
+        raise FormatError(f"{where}: type qualifiers {md['type_qual']!r}", field="kernel_arg_type_qual")
+    base = md["base_type"]
+    parsed = parse_value_type(base)
+    arg = KernelArg(index=index, name=md["name"], type_name=md["type"],
+                    base_type=value_type_name(*parsed) if parsed else base,
+                    address_space=SPIR_ADDRESS_SPACES[addr_space], access_qualifier=md["access_qual"],
+                    type_qualifiers=tuple(q for q in TYPE_QUALIFIERS if q in words))
+    ty = param.type
+    byval = _byval_type(module, param)
+    if isinstance(ty, T.TargetExtType):
+        _opaque_arg(arg, ty, where, pointer_size)
+    elif byval is not None:
+        arg.kind = "union" if base.startswith("union ") or byval.name.startswith("union.") else "struct"
+        arg.size, arg.align = ir_size_align(byval, pointer_size)
+        arg.align = max(arg.align, _align_attribute(param) or 1)
+    elif isinstance(ty, T.PointerType):
+        arg.kind = "pointer"
+        arg.size = arg.align = pointer_size
+        _pointee(module, arg, base, pointer_size)
+    elif parsed is not None:
+        arg.element, arg.vector_width = parsed
+        arg.kind = "scalar" if arg.vector_width == 1 else "vector"
+        arg.size = arg.align = value_size(*parsed)
+    elif isinstance(ty, T.LiteralStructType | T.NamedStructType | T.ArrayType):
+        arg.kind = "union" if base.startswith("union ") else "struct"
+        arg.size, arg.align = ir_size_align(ty, pointer_size)
+    else:
+        raise FormatError(f"{where}: cannot classify type {base!r} (IR type {ty})", field="kernel_arg_base_type")
+    return arg
+
+
+def _opaque_arg(arg: KernelArg, ty, where: str, pointer_size: int) -> None:
+    """Images, samplers, pipes, queues and events: handles of pointer size."""
+    arg.size = arg.align = pointer_size
+    if "pipe" in arg.type_qualifiers or ty.name == "spirv.Pipe":
+        arg.kind = "pipe"
+        parsed = parse_value_type(arg.base_type)
+        if parsed:
+            arg.element, arg.vector_width = parsed
+    elif arg.base_type in IMAGE_DIMS:
+        arg.kind = "image"
+        arg.image_dim = IMAGE_DIMS[arg.base_type]
+    elif arg.base_type in OPAQUE_KINDS:
+        arg.kind = OPAQUE_KINDS[arg.base_type]
+    else:
+        raise FormatError(f"{where}: unknown opaque type {arg.base_type!r} ({ty})", field="kernel_arg_base_type")
+
+
+def _pointee(module, arg: KernelArg, base: str, pointer_size: int) -> None:
+    """Pointee type name, element, width, size and alignment of a pointer argument."""
+    pointee = base[:-1].strip() if base.endswith("*") else base
+    arg.pointee = pointee
+    inner = pointee[len("_Atomic("):-1] if pointee.startswith("_Atomic(") and pointee.endswith(")") else pointee
+    parsed = parse_value_type(inner)
+    if parsed:
+        arg.element, arg.vector_width = parsed
+        arg.pointee = value_type_name(*parsed) if inner == pointee else f"_Atomic({value_type_name(*parsed)})"
+        arg.pointee_size = arg.pointee_align = value_size(*parsed)
+        return
+    struct = _struct_for(module, inner)
+    if struct is not None and struct.elements is not None:
+        arg.pointee_size, arg.pointee_align = ir_size_align(struct, pointer_size)
+
+
+def _struct_for(module, c_name: str):
+    """The IR struct type clang made for a C type name (``struct P`` -> %struct.P, ``S`` ->
+    %struct.S or %union.S)."""
+    name = c_name.split()[-1] if c_name.startswith(("struct ", "union ")) else c_name
+    kinds = ("union",) if c_name.startswith("union ") else ("struct",) if c_name.startswith("struct ") \
+        else ("struct", "union")
+    for kind in kinds:
+        st = module.struct_types.get(f"{kind}.{name}")
+        if st is not None:
+            return st
+    return None
+
+
+def _byval_type(module, param):
+    """The struct type of a ``byval(%struct.X)`` parameter attribute, else None."""
+    for attr in param.attributes:
+        text = str(attr)
+        if text.startswith("byval(") and text.endswith(")"):
+            name = text[len("byval("):-1].strip()
+            if name.startswith("%"):
+                from kernelkit.ir.names import unescape
+
+                plain = name[1:]
+                if plain.startswith('"') and plain.endswith('"'):
+                    plain = unescape(plain[1:-1]).decode("utf-8", "replace")
+                st = module.struct_types.get(plain)
+                if st is not None:
+                    return st
+            raise FormatError(f"argument {param.index}: byval type {name} is not a named struct",
+                              field="byval")
+    return None
+
+
+def _align_attribute(param) -> int | None:
+    for attr in param.attributes:
+        text = str(attr)
+        if text.startswith("align "):
+            return int(text.split()[1])
+    return None
+
+
+def signatures_from_source(path_or_source: str, options: str | Sequence[str] = (), *,
+                           pointer_size: int = 8, use_cache: bool = True) -> list[KernelSignature]:
+    """Compile OpenCL C (a path to a file, or source text) and read its kernels' signatures.
+
+    ``pointer_size`` 8 compiles for spir64, 4 for spir (32-bit).
+    """
+    import os
+
+    from kernelkit import ir
+    from kernelkit.frontend import compile_opencl, compile_opencl_file
+
+    if pointer_size not in (4, 8):
+        raise ValueError(f"pointer_size must be 4 or 8, not {pointer_size}")
+    triple = "spir64-unknown-unknown" if pointer_size == 8 else "spir-unknown-unknown"
+    if "\n" not in path_or_source and os.path.isfile(path_or_source):
+        compiled = compile_opencl_file(path_or_source, options, triple=triple, use_cache=use_cache)
+    else:
+        compiled = compile_opencl(path_or_source, options, triple=triple, use_cache=use_cache)
+    return signatures_from_ir(ir.parse(compiled.ir_text))
