@@ -1,0 +1,90 @@
+"""YAML text as LLVM's YAML I/O writes it (code object V2 ``NT_AMD_HSA_METADATA``).
+
+LLVM style: ``---``/``...`` document markers, keys padded to 16 columns, two-space indents,
+``- `` sequence items, flow sequences of scalars ``[ 1, 0 ]``, scalars quoted only when needed.
+Reading goes through ``yaml.safe_load``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from kernelkit.errors import FormatError
+
+_SAFE = set("_-^., \t")
+_RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off", "y", "n", "True", "False", "Null",
+             "NULL", "TRUE", "FALSE", "Yes", "No", "YES", "NO", "On", "Off", "ON", "OFF"}
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return s.lower().startswith(("0x", "0o", "-0x", ".inf", "-.inf", ".nan"))
+    return True
+
+
+def quote(s: str) -> str:
+    """LLVM's ``needsQuotes``: single quotes when needed, double quotes for control characters."""
+    if s == "" or s[0] in " " or s[-1] in " " or s in _RESERVED or _is_number(s):
+        return "'" + s.replace("'", "''") + "'"
+    need = "none"
+    if s[0] in "-?:\\,[]{}#&*!|>'\"%@`":
+        need = "single"
+    for ch in s:
+        if ch.isascii() and ch.isalnum() or ch in _SAFE or ord(ch) >= 0x80:
+            continue
+        if ord(ch) < 0x20 or ord(ch) == 0x7F:
+            return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+        need = "single"
+    return s if need == "none" else "'" + s.replace("'", "''") + "'"
+
+
+def _scalar(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return quote(str(v))
+
+
+def _key(k: str) -> str:
+    return k + ":" + (" " * (16 - len(k)) if len(k) < 16 else " ")
+
+
+def _emit_map(m: dict, indent: int, out: list[str], first_prefix: str | None = None) -> None:
+    for i, (k, v) in enumerate(m.items()):
+        lead = first_prefix if (i == 0 and first_prefix is not None) else " " * indent
+        if isinstance(v, dict):
+            out.append(lead + k + ":")
+            _emit_map(v, indent + 2, out)
+        elif isinstance(v, list) and v and all(not isinstance(x, (dict, list)) for x in v) and \
+                all(isinstance(x, (int, float)) for x in v):
+            out.append(lead + _key(k) + "[ " + ", ".join(_scalar(x) for x in v) + " ]")
+        elif isinstance(v, list):
+            out.append(lead + k + ":")
+            for item in v:
+                if isinstance(item, dict):
+                    _emit_map(item, indent + 4, out, " " * (indent + 2) + "- ")
+                else:
+                    out.append(" " * (indent + 2) + "- " + _scalar(item))
+        else:
+            out.append(lead + _key(k) + _scalar(v))
+
+
+def dump(document: dict) -> str:
+    out = ["---"]
+    _emit_map(document, 0, out)
+    out.append("...")
+    return "\n".join(out) + "\n"
+
+
+def load(text: str, *, offset: int | None = None) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        raise FormatError(f"bad YAML metadata: {exc}".splitlines()[0], offset=offset,
+                          line=None if line is None else line + 1, field="NT_AMD_HSA_METADATA") from exc
