@@ -1,1 +1,68 @@
-"""kernelkit.ir"""
+"""kernelkit.ir — an LLVM IR object model: parse text, edit, print text.
+
+`parse(text) -> Module`; `str(module)` prints LLVM IR that llvmlite parses and verifies.
+"""
+
+from __future__ import annotations
+
+from kernelkit.ir import types
+from kernelkit.ir.instructions import (
+    AggregateOpInst,
+    AllocaInst,
+    AtomicRMWInst,
+    BinaryOp,
+    BranchInst,
+    CallInst,
+    CastInst,
+    CmpXchgInst,
+    CompareInst,
+    FenceInst,
+    FreezeInst,
+    GetElementPtrInst,
+    Instruction,
+    LoadInst,
+    PhiInst,
+    ReturnInst,
+    SelectInst,
+    StoreInst,
+    SwitchInst,
+    UnreachableInst,
+    VectorOpInst,
+)
+from kernelkit.ir.metadata import MDNode, MDString, Metadata, MetadataAsValue, ValueAsMetadata
+from kernelkit.ir.module import (
+    Argument,
+    AttributeGroup,
+    BasicBlock,
+    Function,
+    GlobalAlias,
+    GlobalValue,
+    GlobalVariable,
+    Module,
+    NamedMetadata,
+)
+from kernelkit.ir.parser import parse
+from kernelkit.ir.values import (
+    Constant,
+    ConstantAggregate,
+    ConstantBytes,
+    ConstantExpr,
+    ConstantFP,
+    ConstantInt,
+    ConstantSimple,
+    ConstantSplat,
+    Use,
+    User,
+    Value,
+)
+
+__all__ = [
+    "AggregateOpInst", "AllocaInst", "Argument", "AtomicRMWInst", "AttributeGroup", "BasicBlock",
+    "BinaryOp", "BranchInst", "CallInst", "CastInst", "CmpXchgInst", "CompareInst", "Constant",
+    "ConstantAggregate", "ConstantBytes", "ConstantExpr", "ConstantFP", "ConstantInt",
+    "ConstantSimple", "ConstantSplat", "FenceInst", "FreezeInst", "Function", "GetElementPtrInst",
+    "GlobalAlias", "GlobalValue", "GlobalVariable", "Instruction", "LoadInst", "MDNode", "MDString",
+    "Metadata", "MetadataAsValue", "Module", "NamedMetadata", "PhiInst", "ReturnInst",
+    "SelectInst", "StoreInst", "SwitchInst", "UnreachableInst", "Use", "User", "Value",
+    "ValueAsMetadata", "VectorOpInst", "parse", "types",
+]

@@ -1,0 +1,79 @@
+"""Tokenizer for LLVM IR text: one regular expression, tokens as parallel lists."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelkit.errors import FormatError
+
+_NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*'
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\n]+|;[^\n]*)
+  | (?P<label>(?:[-a-zA-Z$._0-9]+|"[^"]*"):(?!:))
+  | (?P<local>%(?:""" + _NAME + r"""|\d+|"[^"]*"))
+  | (?P<global>@(?:""" + _NAME + r"""|\d+|"[^"]*"))
+  | (?P<mdstr>!"[^"]*")
+  | (?P<mdnum>!\d+)
+  | (?P<mdname>![-a-zA-Z$._\\][-a-zA-Z$._0-9\\]*)
+  | (?P<excl>!)
+  | (?P<attrgrp>\#\d+)
+  | (?P<dbgrec>\#dbg_[a-z_]+)
+  | (?P<comdat>\$(?:""" + _NAME + r"""|"[^"]*"))
+  | (?P<cstr>c"[^"]*")
+  | (?P<str>"[^"]*")
+  | (?P<float>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?|[-+]?0x[KLMHR]?[0-9A-Fa-f]+)
+  | (?P<hexint>[us]0x[0-9A-Fa-f]+)
+  | (?P<int>-?\d+)
+  | (?P<ident>[a-zA-Z_][a-zA-Z0-9_.]*)
+  | (?P<punct>\.\.\.|[=,*()\[\]{}<>|:])
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(slots=True)
+class Tokens:
+    text: str
+    kinds: list[str]
+    values: list[str]
+    starts: list[int]
+    ends: list[int]
+
+    def line_of(self, index: int) -> int:
+        pos = self.starts[index] if index < len(self.starts) else len(self.text)
+        return self.text.count("\n", 0, pos) + 1
+
+
+def tokenize(text: str) -> Tokens:
+    kinds: list[str] = []
+    values: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    n = len(text)
+    match = _TOKEN.match
+    while pos < n:
+        m = match(text, pos)
+        if m is None:
+            line = text.count("\n", 0, pos) + 1
+            raise FormatError(f"unexpected character {text[pos]!r} in LLVM IR", line=line,
+                              offset=pos, field="token")
+        kind = m.lastgroup
+        end = m.end()
+        if kind != "ws":
+            if kind == "punct":
+                kind = m.group()
+            elif kind == "hexint":
+                kind = "int"
+            kinds.append(kind)  # type: ignore[arg-type]
+            values.append(m.group())
+            starts.append(pos)
+            ends.append(end)
+        pos = end
+    kinds.append("eof")
+    values.append("")
+    starts.append(n)
+    ends.append(n)
+    return Tokens(text, kinds, values, starts, ends)
