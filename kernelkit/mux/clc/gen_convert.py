@@ -119,14 +119,28 @@ def _vector_is_plain(dst: ScalarType, src: ScalarType, sat: bool, rnd: str) -> b
     return False
 
 
-def source() -> str:
-    out = ['#include "clc.h"', ""]
-    # Scalar conversions first (half last: it goes through float): vectors call them.
+def _scalar_definitions() -> list[tuple[str, str]]:
+    """(prototype, body) of every scalar conversion; half last (it goes through float)."""
+    defs = []
     for dst in sorted(SCALAR_TYPES, key=lambda t: t.name == "half"):
         for src in SCALAR_TYPES:
             for sat, rnd in _variants(dst):
                 name = f"convert_{dst.name}{'_sat' if sat else ''}{rnd}"
-                out.append(f"OVL {dst.name} {name}({src.name} x) {{ {scalar_body(dst, src, sat, rnd)} }}")
+                defs.append((f"OVL {dst.name} {name}({src.name} x)", scalar_body(dst, src, sat, rnd)))
+    return defs
+
+
+def scalar_source() -> str:
+    out = ['#include "clc.h"', ""]
+    out += [f"{proto} {{ {body} }}" for proto, body in _scalar_definitions()]
+    return "\n".join(out) + "\n"
+
+
+def vector_source() -> str:
+    """Vector conversions: one translation unit apart from the scalar ones, so clang does
+    not inline 16 copies of a scalar conversion into each (the kernel's optimiser may)."""
+    out = ['#include "clc.h"', ""]
+    out += [f"{proto};" for proto, _ in _scalar_definitions()]
     for dst in SCALAR_TYPES:
         for src in SCALAR_TYPES:
             for sat, rnd in _variants(dst):

@@ -28,11 +28,17 @@ def mux_passes(target: Target) -> list[Pass]:
     from kernelkit.mux.passes.lower_builtins import lower_opencl_builtins
     from kernelkit.mux.passes.subgroups import mark_no_subgroups
 
-    return [
+    passes = [
+        Pass("lower-opencl-builtins", lower_opencl_builtins),
         Pass("mark-kernels", mark_kernels),
-        Pass("lower-opencl-builtins", lambda m: lower_opencl_builtins(m, pointer_size=target.pointer_size)),
         Pass("mark-no-subgroups", mark_no_subgroups),
     ]
+    params = target.scheduling_parameters()
+    if params:
+        from kernelkit.mux.passes.scheduling import add_scheduling_parameters
+
+        passes.append(Pass("add-scheduling-parameters", lambda m: add_scheduling_parameters(m, params)))
+    return passes
 
 
 def pipeline(target: Target) -> list[Pass]:

@@ -56,7 +56,8 @@ KK_INLINE float kk_half_bits_to_float(ushort h) {
   return as_float(sign | ((e + 112u) << 23) | (m << 13));
 }
 
-KK_INLINE ushort kk_double_to_half_bits(double x, int mode) {
+/* Not inlined: vectors of 16 conversions would otherwise be huge. */
+static __attribute__((noinline)) ushort kk_double_to_half_bits(double x, int mode) {
   ulong b = as_ulong(x);
   ushort sign = (ushort)((b >> 48) & 0x8000u);
   int neg = sign != 0;

@@ -1,0 +1,39 @@
+"""The OpenCL C builtin function library (target independent), in OpenCL C.
+
+Kernels compiled with kernelkit's base header and ``-fdeclare-opencl-builtins`` call
+declared-but-undefined overloaded builtins by their Itanium-mangled names (``_Z3sinf``,
+``_Z14convert_int_rtDv4_f``...).  ``library_ir(triple)`` gives LLVM IR that defines them,
+for linking into the kernel module before optimisation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kernelkit.mux.clc.build import SPIR_TRIPLE, build, defined_names, families, subset
+
+__all__ = ["library_ir", "defined_builtins", "family_names", "subset"]
+
+
+def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str] | None = None,
+               only: Sequence[str] | None = None, use_cache: bool = True) -> str:
+    """LLVM IR text of the builtin library for triple.
+
+    opts are extra clang flags (e.g. ``-cl-fast-relaxed-math``, ``-cl-denorms-are-zero``);
+    families restricts the library to some translation units (see family_names()).
+    only keeps just the definitions reachable from those (mangled) names.
+    Results are cached on disk (``$KERNELKIT_CACHE`` or the user cache directory).
+    """
+    text = build(triple, tuple(opts), None if families is None else tuple(families), use_cache=use_cache)
+    return text if only is None else subset(text, only)
+
+
+def family_names() -> tuple[str, ...]:
+    return tuple(f.name for f in families())
+
+
+@lru_cache(maxsize=4)
+def defined_builtins(triple: str = SPIR_TRIPLE) -> frozenset[str]:
+    """Mangled names of every builtin the library defines for triple."""
+    return frozenset(n for n in defined_names(library_ir(triple)) if n.startswith("_Z"))

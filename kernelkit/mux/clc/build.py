@@ -1,0 +1,219 @@
+"""Compile the builtin library with clang (the ziglang wheel) for a target triple, cached.
+
+Each family is one OpenCL C translation unit (a file in ``src/`` or the text a generator
+returns); they are compiled separately (in parallel) and linked with llvmlite.
+
+Mangling: kernels are compiled for SPIR (``spir64-unknown-unknown``), so their calls name
+builtins with SPIR's address-space mangling (private = plain, global AS1, constant AS2,
+local AS3, generic AS4).  For triples that are neither SPIR nor AMDGPU (the host), the
+library is therefore compiled for SPIR too and retargeted (triple, data layout, calling
+convention), keeping SPIR address spaces exactly like the kernel IR it is linked with.
+AMDGPU has its own address-space mangling, so for amdgcn the library is compiled natively.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from kernelkit.errors import CompileError
+
+HERE = Path(__file__).resolve().parent
+INCLUDE = HERE / "include"
+SRC = HERE / "src"
+
+SPIR_TRIPLE = "spir64-unknown-unknown"
+# Flags every library translation unit is compiled with (see include/clc.h).
+BASE_FLAGS: tuple[str, ...] = ("-cl-std=CL3.0", "-cl-ext=+all", "-O2", "-ffp-contract=on")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One translation unit of the library."""
+
+    name: str
+    text: Callable[[], str]
+
+
+def _file(name: str) -> Callable[[], str]:
+    return lambda: (SRC / name).read_text()
+
+
+def families() -> tuple[Family, ...]:
+    from kernelkit.mux.clc import gen_convert
+
+    return (
+        Family("convert_scalar", gen_convert.scalar_source),
+        Family("convert_vector", gen_convert.vector_source),
+    )
+
+
+def compile_triple(triple: str) -> str:
+    """The triple clang compiles the library for (see module docstring)."""
+    if triple.startswith(("spir", "amdgcn")):
+        return triple
+    return SPIR_TRIPLE.replace("spir64", "spir64" if _pointer_bits(triple) == 64 else "spir")
+
+
+def _pointer_bits(triple: str) -> int:
+    arch = triple.split("-", 1)[0]
+    return 32 if arch in ("i386", "i686", "x86", "arm", "armv7", "spir", "riscv32") else 64
+
+
+def target_macros(triple: str) -> list[str]:
+    """Preprocessor switches telling the sources what the final target is."""
+    if triple.startswith("amdgcn"):
+        return ["-DKK_TARGET_AMDGPU=1"]
+    if triple.startswith("spir"):
+        return ["-DKK_TARGET_SPIR=1"]
+    return ["-DKK_TARGET_HOST=1"]
+
+
+def _clang_version() -> str:
+    try:
+        return metadata.version("ziglang")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _cache_dir() -> Path:
+    env = os.environ.get("KERNELKIT_CACHE")
+    if env:
+        return Path(env) / "clc"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("kernelkit")) / "clc"
+
+
+def _headers_text() -> str:
+    return "".join(p.read_text() for p in sorted(INCLUDE.glob("*.h")))
+
+
+def _flags(triple: str, opts: Sequence[str]) -> list[str]:
+    return [*BASE_FLAGS, *target_macros(triple), *opts]
+
+
+def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, text: str | None = None) -> str:
+    """LLVM IR text of one family, compiled for compile_triple(triple) (not retargeted)."""
+    text = family.text() if text is None else text
+    ctriple = compile_triple(triple)
+    with tempfile.TemporaryDirectory(prefix="kk-clc-") as tmp:
+        src = Path(tmp) / f"{family.name}.cl"
+        out = Path(tmp) / f"{family.name}.ll"
+        src.write_text(text)
+        cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", ctriple,
+               *_flags(triple, opts), "-I", str(INCLUDE), "-emit-llvm", "-o", str(out), str(src)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(f"builtin library family {family.name!r} ({ctriple}): {proc.stderr.strip()}")
+        return out.read_text()
+
+
+def retarget(ir_text: str, triple: str) -> str:
+    """SPIR IR -> IR for triple: data layout, triple and calling convention."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    tm = llvm.Target.from_triple(triple).create_target_machine()
+    layout = str(tm.target_data)
+    ir_text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{layout}"', ir_text, flags=re.M)
+    ir_text = re.sub(r'^target triple = ".*"$', f'target triple = "{triple}"', ir_text, flags=re.M)
+    return ir_text.replace(" spir_func ", " ")
+
+
+def _link(texts: Sequence[str]) -> str:
+    import llvmlite.binding as llvm
+
+    modules = [llvm.parse_assembly(t) for t in texts]
+    main = modules[0]
+    for other in modules[1:]:
+        main.link_in(other)
+    main.verify()
+    return str(main)
+
+
+def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
+          *, use_cache: bool = True) -> str:
+    """Linked library IR for triple (all families, or the ones named)."""
+    fams = [f for f in families() if names is None or f.name in names]
+    if names is not None and len(fams) != len(set(names)):
+        known = sorted(f.name for f in families())
+        raise ValueError(f"unknown builtin library family in {list(names)} (known: {known})")
+    texts = {f.name: f.text() for f in fams}
+    key_src = "\0".join([triple, *opts, _clang_version(), _headers_text(), *(f"{n}\0{t}" for n, t in texts.items())])
+    key = hashlib.sha256(key_src.encode()).hexdigest()[:24]
+    path = _cache_dir() / f"{key}.ll"
+    if use_cache and path.exists():
+        return path.read_text()
+    with ThreadPoolExecutor(max_workers=max(1, min(len(fams), os.cpu_count() or 1))) as pool:
+        parts = list(pool.map(lambda f: compile_family(f, triple, opts, text=texts[f.name]), fams))
+    ir_text = _link(parts)
+    if compile_triple(triple) != triple:
+        ir_text = retarget(ir_text, triple)
+    if use_cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(ir_text)
+        tmp.replace(path)
+    return ir_text
+
+
+_DEFINE = re.compile(r"^define\s+(?!internal|private)[^@]*@(\"?[\w.$]+\"?)\(", re.M)
+
+
+def defined_names(ir_text: str) -> frozenset[str]:
+    """Externally visible functions an IR text defines."""
+    return frozenset(m.group(1).strip('"') for m in _DEFINE.finditer(ir_text))
+
+
+_TOP_DEFINE = re.compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(", re.M)
+_REF = re.compile(r"@(\"[^\"]+\"|[\w.$-]+)")
+
+
+def subset(ir_text: str, roots: Sequence[str]) -> str:
+    """The IR text with only the function definitions reachable from roots (by name).
+
+    Everything that is not a function definition (globals, declarations, attribute groups,
+    metadata) is kept; unreachable definitions are dropped.  Lets a target link only the
+    builtins a kernel references instead of the whole library.
+    """
+    starts = [(m.start(), m.group(1).strip('"')) for m in _TOP_DEFINE.finditer(ir_text)]
+    bodies: dict[str, tuple[int, int]] = {}
+    for start, name in starts:
+        end = ir_text.find("\n}\n", start)
+        end = len(ir_text) if end < 0 else end + 3
+        if ir_text.startswith("\n", end):
+            end += 1
+        prev = ir_text.rfind("\n", 0, start - 1) + 1
+        if ir_text.startswith("; Function Attrs", prev):
+            start = prev
+        bodies[name] = (start, end)
+    keep: set[str] = set()
+    todo = [r for r in roots if r in bodies]
+    while todo:
+        name = todo.pop()
+        if name in keep:
+            continue
+        keep.add(name)
+        start, end = bodies[name]
+        for ref in _REF.findall(ir_text, start, end):
+            ref = ref.strip('"')
+            if ref in bodies and ref not in keep:
+                todo.append(ref)
+    pieces, pos = [], 0
+    for name, (start, end) in sorted(bodies.items(), key=lambda kv: kv[1][0]):
+        if name not in keep:
+            pieces.append(ir_text[pos:start])
+            pos = end
+    pieces.append(ir_text[pos:])
+    return "".join(pieces)
