@@ -1,0 +1,95 @@
+"""Compile OpenCL C test wrappers the way kernels are compiled (clang, SPIR,
+-fdeclare-opencl-builtins), link the builtins they reference from the library and JIT the
+result for this CPU with llvmlite, so tests call builtins through ctypes."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from kernelkit.mux.clc import library_ir
+from kernelkit.mux.clc.build import retarget
+
+HOST_TRIPLE = "x86_64-unknown-linux-gnu"
+
+# What a kernel sees: vector typedefs as a base header declares them (clang declares the
+# builtins themselves with -fdeclare-opencl-builtins).
+WRAPPER_HEADER = """
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+typedef unsigned char uchar; typedef unsigned short ushort; typedef unsigned int uint;
+typedef unsigned long ulong; typedef __SIZE_TYPE__ size_t;
+#define V(T) typedef T T##2 __attribute__((ext_vector_type(2))); \\
+  typedef T T##3 __attribute__((ext_vector_type(3))); typedef T T##4 __attribute__((ext_vector_type(4))); \\
+  typedef T T##8 __attribute__((ext_vector_type(8))); typedef T T##16 __attribute__((ext_vector_type(16)));
+V(char) V(uchar) V(short) V(ushort) V(int) V(uint) V(long) V(ulong) V(float) V(double) V(half)
+typedef enum memory_order { memory_order_relaxed = __ATOMIC_RELAXED, memory_order_acquire = __ATOMIC_ACQUIRE,
+  memory_order_release = __ATOMIC_RELEASE, memory_order_acq_rel = __ATOMIC_ACQ_REL,
+  memory_order_seq_cst = __ATOMIC_SEQ_CST } memory_order;
+typedef enum memory_scope { memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,
+  memory_scope_work_group = __OPENCL_MEMORY_SCOPE_WORK_GROUP, memory_scope_device = __OPENCL_MEMORY_SCOPE_DEVICE,
+  memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES,
+  memory_scope_sub_group = __OPENCL_MEMORY_SCOPE_SUB_GROUP } memory_scope;
+typedef uint cl_mem_fence_flags;
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+"""
+
+
+def kernel_ir(source: str, *, std: str = "CL3.0", named_as: bool = True, triple: str = "spir64-unknown-unknown",
+              extra: tuple[str, ...] = ()) -> str:
+    """LLVM IR of OpenCL C source compiled as kernels are (builtins declared by clang)."""
+    flags = ["-D__opencl_c_named_address_space_builtins=1"] if named_as else []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "w.cl"
+        src.write_text(WRAPPER_HEADER + source)
+        cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", triple, f"-cl-std={std}",
+               "-fdeclare-opencl-builtins", "-cl-ext=+all", *flags, *extra, "-O1", "-emit-llvm", "-o", "-", str(src)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr)
+        return proc.stdout
+
+
+def declared_builtins(ir_text: str) -> set[str]:
+    return set(re.findall(r"^declare\b[^@]*@(_Z[\w.$]+)\(", ir_text, re.M))
+
+
+@lru_cache(maxsize=1)
+def _target_machine() -> llvm.TargetMachine:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(HOST_TRIPLE)
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(),
+                                        features=llvm.get_host_cpu_features().flatten(), opt=2)
+
+
+class Jit:
+    """Wrapper functions (plain C ABI: pointers and scalars) compiled with the library."""
+
+    def __init__(self, source: str, **kw) -> None:
+        wrappers = kernel_ir(source, **kw)
+        needed = sorted(declared_builtins(wrappers))
+        lib = library_ir(HOST_TRIPLE, only=needed)
+        module = llvm.parse_assembly(lib)
+        module.link_in(llvm.parse_assembly(retarget(wrappers, HOST_TRIPLE)))
+        module.verify()
+        self.missing = sorted(n for n in needed if module.get_function(n).is_declaration)
+        self.engine = llvm.create_mcjit_compiler(module, _target_machine())
+        self.engine.finalize_object()
+
+    def fn(self, name: str, restype, *argtypes):
+        addr = self.engine.get_function_address(name)
+        assert addr, name
+        return ctypes.CFUNCTYPE(restype, *argtypes)(addr)
+
+
+def ptr(array) -> ctypes.c_void_p:
+    return ctypes.c_void_p(array.ctypes.data)
