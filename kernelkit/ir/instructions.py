@@ -10,7 +10,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.values import User, Value
 
 if TYPE_CHECKING:
-    from kernelkit.ir.metadata import MDNode
+    from kernelkit.ir.metadata import DebugRecord, MDNode
     from kernelkit.ir.module import BasicBlock, Function
 
 
@@ -24,7 +24,7 @@ class Instruction(User):
         self.parent: BasicBlock | None = None
         self.flags: list[str] = list(flags)  # nuw/nsw/exact/disjoint/nneg/samesign/fast-math
         self.metadata: dict[str, MDNode] = {}
-        self.debug_records: list[str] = []  # `#dbg_*(...)` lines before this instruction, verbatim
+        self.debug_records: list[DebugRecord] = []  # `#dbg_*(...)` before this instruction
 
     @property
     def function(self) -> Function | None:

@@ -87,6 +87,20 @@ class MetadataAsValue(Value):
         return writer(self.metadata) if writer else repr(self.metadata)
 
 
+class DebugRecord:
+    """`#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`, `#dbg_label(...)` before an
+    instruction; operands are metadata (values inside are ValueAsMetadata, so RAUW reaches them)."""
+
+    __slots__ = ("kind", "operands")
+
+    def __init__(self, kind: str, operands: Iterable[Metadata | None]) -> None:
+        self.kind = kind
+        self.operands = list(operands)
+
+    def __repr__(self) -> str:
+        return f"DebugRecord({self.kind})"
+
+
 def md_tuple(items: Iterable[Metadata | None]) -> MDNode:
     return MDNode(items)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import Tokens
+from kernelkit.ir.metadata import DebugRecord
 from kernelkit.ir.module import Argument, BasicBlock, Function, Module
 from kernelkit.ir.opcodes import (
     ATOMICRMW_OPS,
@@ -81,9 +82,7 @@ class FunctionParser(ParserBase):
                 block = self.start_block(f, name)
                 continue
             if kind == "dbgrec":
-                start = self.pos
-                self.pos = self.balanced_end(self.pos + 1)
-                pending_records.append(self.source_between(start, self.pos))
+                pending_records.append(self.parse_debug_record())
                 continue
             if block is None or (block.instructions and block.instructions[-1].is_terminator):
                 block = self.start_block(f, "")
@@ -97,6 +96,18 @@ class FunctionParser(ParserBase):
             name = next(iter(self.forward))
             self.error(f"use of undefined value %{name} in @{f.name}", "value")
         self.function = None
+
+    def parse_debug_record(self) -> DebugRecord:
+        kind = self.next()[1:]
+        self.expect("(")
+        ops: list = []
+        if not self.accept(")"):
+            while True:
+                ops.append(None if self.accept_word("null") else self.parse_metadata())
+                if self.accept(")"):
+                    break
+                self.expect(",")
+        return DebugRecord(kind, ops)
 
     def start_block(self, f: Function, name: str) -> BasicBlock:
         key = name or str(self.next_number)

@@ -86,7 +86,7 @@ class ModulePrinter:
         if md is None:
             return "null"
         if isinstance(md, MDNode):
-            if md.kind == "DIArgList":
+            if md.kind in _INLINE_KINDS or (md.kind is None and not md.operands and not md.distinct):
                 return self.md_body(md)
             slot = self.md_slots.get(id(md))
             if slot is None:
@@ -114,12 +114,15 @@ class ModulePrinter:
         slots = self.md_slots
         while stack:
             md = stack.pop()
-            if not isinstance(md, MDNode) or id(md) in slots or md.kind == "DIArgList":
+            if not isinstance(md, MDNode) or id(md) in slots:
+                continue
+            if md.kind in _INLINE_KINDS or (md.kind is None and not md.operands and not md.distinct):
+                stack.extend(md.children())
                 continue
             slots[id(md)] = len(self.md_order)
             self.md_order.append(md)
             stack.extend(reversed(list(md.children())))
-        return slots[id(root)]
+        return slots.get(id(root), -1)
 
     def attrs_text(self, attrs: list) -> str:
         out = []
@@ -271,7 +274,8 @@ class ModulePrinter:
                 lines.append(format_local_name(self.local_names[id(block)])[1:] + ":")
             for inst in block.instructions:
                 for rec in inst.debug_records:
-                    lines.append("    " + rec)
+                    ops = ", ".join(self.metadata_ref(op) for op in rec.operands)
+                    lines.append(f"    #{rec.kind}({ops})")
                 lines.append("  " + self.instruction_text(inst))
         lines.append("}\n")
         return "\n".join(lines)
@@ -285,6 +289,10 @@ class ModulePrinter:
         for k, v in inst.metadata.items():
             body += f", !{_md_name(k)} {self.metadata_ref(v)}"
         return body
+
+
+# Nodes LLVM always writes inline (never numbered).
+_INLINE_KINDS = frozenset({"DIArgList", "DIExpression"})
 
 
 def _md_name(name: str) -> str:
