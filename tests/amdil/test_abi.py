@@ -1,0 +1,284 @@
+"""AMD IL runtime ABI: cb0 per the spec's table, cb1 slots per the spec's rules and AMD's real
+metadata (reference/amdil), UAV ids, cb1 bytes for a dispatch, devices and -mattr."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import numpy as np
+import pytest
+
+from kernelkit.abi.amdil import (
+    ImageDesc,
+    LocalArg,
+    allocate,
+    fill_cb1,
+    image_constants,
+    layout_from_metadata,
+)
+from kernelkit.abi.amdil_cb0 import (
+    Dispatch,
+    fill_cb0,
+    hardware_local_offsets,
+    local_offset,
+    private_offset,
+)
+from kernelkit.abi.amdil_slots import assign_uavs, value_slots
+from kernelkit.abi.opencl_types import parse_value_type
+from kernelkit.abi.signature import KernelArg, KernelSignature
+from kernelkit.cli import main
+from kernelkit.errors import KernelkitError
+from kernelkit.formats.amdil import parse_program
+from kernelkit.formats.amdil import records as r
+from kernelkit.formats.amdil.catalyst import find_metadata_blocks
+from kernelkit.mux.result import MuxError
+from kernelkit.targets.amdil.info import DEVICES, parse_mattr, resolve_device, sc_version
+
+SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "long": 8,
+         "ulong": 8, "float": 4, "double": 8, "half": 2}
+
+
+def val(i, name, tname):
+    element, width = parse_value_type(tname)
+    return KernelArg(i, name, tname, tname, "private", size=SIZES[element] * (4 if width == 3 else width),
+                     kind="vector" if width > 1 else "scalar", element=element, vector_width=width)
+
+
+def ptr(i, name, space, element="int", quals=()):
+    return KernelArg(i, name, f"{element}*", f"{element}*", space, type_qualifiers=quals, size=4,
+                     kind="pointer", element=None if element == "void" else element,
+                     pointee=element, pointee_size=SIZES.get(element, 1) if element != "void" else None)
+
+
+def image(i, name, dim, access):
+    return KernelArg(i, name, f"image{dim}_t", f"image{dim}_t", "global", access_qualifier=access,
+                     size=4, kind="image", image_dim=dim)
+
+
+# --- cb0 -----------------------------------------------------------------------------------
+
+def words(cb0):
+    return struct.unpack("<36I", cb0)
+
+
+def test_cb0_ndrange_follows_the_spec_table():
+    d = Dispatch.ndrange((64, 32), (16, 8), offset=(2, 3), private_ring_offset=4096,
+                         private_per_thread=48, local_ring_offset=512, local_per_group=256,
+                         math_table_pointer=0x1000, data_segment_offset=0x2000,
+                         printf_offset=0x3000, printf_size=1024)
+    cb0 = fill_cb0(d)
+    w = words(cb0)
+    assert len(cb0) == 144
+    assert w[0:4] == (64, 32, 1, 2)              # global_work_size[0..2], work_dim
+    assert w[4:8] == (16, 8, 1, 0)               # local_work_size, 0
+    assert w[8:12] == (4, 4, 1, 0)               # global/local, 0
+    assert w[12:16] == (4096, 48, 0, 0)          # private ring offset, per thread, 0, 0
+    assert w[16:20] == (512, 256, 0, 0x1000)     # local ring, per group, 0, math tables
+    assert struct.unpack_from("<4f", cb0, 80) == (0.0, 0.5, 1.0, 2.0)
+    assert w[24:28] == (2, 3, 0, 0)              # global offset x, y, z, x*y*z
+    assert w[32:35] == (0x2000, 0x3000, 1024)    # data segment, printf offset, printf size
+
+
+def test_cb0_task_follows_the_spec_table():
+    w = words(fill_cb0(Dispatch.ndrange((64,), (16,)), task=True))
+    assert w[0:4] == (1, 1, 1, 0) and w[4:7] == (1, 1, 1) and w[8:11] == (1, 1, 1)
+    assert struct.unpack_from("<4f", fill_cb0(Dispatch(), task=True), 80) == (0.0, 0.5, 1.0, 2.0)
+
+
+def test_offset_formulas_and_hardware_local_offsets():
+    cb0 = bytearray(fill_cb0(Dispatch(private_ring_offset=100, private_per_thread=16,
+                                      local_ring_offset=200, local_per_group=64)))
+    # cb0[3].z / cb0[4].z are 0 per the table: every thread/group lands on the ring base
+    assert private_offset(bytes(cb0), 7, 4) == 104
+    struct.pack_into("<I", cb0, 56, 0xFFFFFFFF)
+    struct.pack_into("<I", cb0, 72, 0xFFFFFFFF)
+    assert private_offset(bytes(cb0), 7, 4) == 7 * 16 + 100 + 4
+    assert local_offset(bytes(cb0), 3, 8) == 3 * 64 + 200 + 8
+    # spec example simple_rw_mix_local: __local int e[64] (256 bytes) then the local pointer d
+    assert hardware_local_offsets(256, [128, 30, 4]) == [256, 384, 416]
+
+
+# --- slots against AMD's metadata ----------------------------------------------------------
+
+def test_juniper_kernels_lay_out_exactly_as_amds_compiler(reference):
+    d = reference / "amdil" / "hlc-juniper"
+    program = parse_program((d / "copyImage2D.01.unlinked.il").read_text())
+    for block in program.kernels:
+        src_dim, dst_dim = (b.dimension.lower() for b in block.of(r.Image))
+        sig = KernelSignature(block.source_name, [
+            image(0, "src", src_dim, "read_only"), image(1, "dst", dst_dim, "write_only"),
+            val(2, "srcOrigin", "int4"), val(3, "dstOrigin", "int4"), val(4, "size", "int4")])
+        assert allocate(sig, "juniper").metadata_records() == block.arguments
+        assert allocate(sig, "juniper").cb1_slots == 7   # the program declares dcl_cb cb1[7]
+    program = parse_program((d / "test_thread_dimension_atomic.01.unlinked.il").read_text())
+    sig = KernelSignature("test_thread_dimension_atomic", [
+        ptr(0, "dst", "global", "uint"), val(1, "final_x_size", "uint"), val(2, "final_y_size", "uint"),
+        val(3, "final_z_size", "uint"), val(4, "start_address", "ulong"), val(5, "end_address", "ulong")])
+    assert allocate(sig, "juniper").metadata_records() == program.find_kernel(sig.name).arguments
+    sig = KernelSignature("clear_memory", [ptr(0, "dst", "global", "uint")])
+    assert allocate(sig, "juniper").metadata_records() == program.find_kernel("clear_memory").arguments
+    assert "dcl_cb cb1[1]" in (d / "clear_memory.01.linked.il").read_text()
+
+
+def alltypes_signature(reference):
+    src = (reference / "amdil" / "catalyst-clo" / "alltypes.cl").read_text()
+    params = src[src.index("myKernel(") + 9:src.index(")\n{")]
+    params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
+    args = []
+    for i, p in enumerate(params.replace("\n", " ").split(",")):
+        words_ = p.replace("*", " * ").split()
+        name = words_[-1]
+        if "*" in words_:
+            space = {"global": "global", "local": "local", "constant": "constant"}[
+                next(w for w in words_ if w in ("global", "local", "constant"))]
+            quals = tuple(q for q in ("const", "restrict", "volatile") if q in words_)
+            args.append(ptr(i, name, space, "void", quals))
+        elif words_[-2].startswith("image"):
+            dim = words_[-2][5:-2]
+            args.append(image(i, name, dim, "write_only" if "write_only" in words_ else "read_only"))
+        elif words_[-2] == "sampler_t":
+            args.append(KernelArg(i, name, "sampler_t", "sampler_t", "private", size=4, kind="sampler"))
+        elif words_[-2] == "counter32_t":
+            args.append(KernelArg(i, name, "counter32_t", "counter32_t", "global", size=4, kind="pointer",
+                                  pointee="counter32_t"))
+        else:
+            args.append(val(i, name, "ulong4" if words_[-2] == "typ1" else words_[-2]))
+    return KernelSignature("myKernel", args)
+
+
+def test_every_alltypes_argument_offset_matches_the_catalyst_binary(reference):
+    """Scalars, vectors of every width (incl. 3 and >128 bits), 8/16-bit vectors past 4
+    components, samplers, images (two slots), pointers, counters: 71 offsets from AMD's compiler."""
+    data = (reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes()
+    block = find_metadata_blocks(data)[0].block
+    ours = allocate(alltypes_signature(reference), "cayman", version_major=3)
+    real = block.arguments
+    assert [(a.name, a.offset) for a in ours.args] == [(x.name, x.offset) for x in real]
+    for mine, theirs in zip(ours.metadata_records(), real, strict=True):
+        assert mine.kind == theirs.kind
+        if isinstance(theirs, r.Value):
+            assert (mine.type, mine.count) == (theirs.type, theirs.count)
+        if isinstance(theirs, r.Pointer):
+            assert (mine.type, mine.align, mine.access, mine.volatile, mine.restrict) == (
+                theirs.type, theirs.align, theirs.access, theirs.volatile, theirs.restrict)
+        if isinstance(theirs, r.Image):
+            assert (mine.dimension, mine.access) == (theirs.dimension, theirs.access)
+    # the layout read back from the binary's metadata agrees slot for slot
+    from_md = layout_from_metadata(block, "cayman")
+    assert [(a.offset, a.slots) for a in from_md.args] == [(a.offset, a.slots) for a in ours.args]
+
+
+@pytest.mark.parametrize("bits, width, slots", [
+    (32, 1, 1), (64, 1, 1), (32, 4, 1), (64, 2, 1), (32, 8, 2), (64, 8, 4), (32, 16, 4),
+    (64, 16, 8), (8, 3, 1), (8, 4, 1), (8, 8, 2), (8, 16, 4), (16, 8, 2), (16, 16, 4), (64, 3, 1)])
+def test_value_slot_rules(bits, width, slots):
+    assert value_slots(bits, width) == slots
+
+
+def test_aggregates_round_to_16_bytes():
+    sig = KernelSignature("k", [KernelArg(0, "s", "struct S", "struct S", "private", size=20, kind="struct"),
+                                KernelArg(1, "u", "union U", "union U", "private", size=4, kind="union"),
+                                val(2, "x", "float")])
+    lay = allocate(sig, "cypress")
+    assert [(a.offset, a.slots) for a in lay.args] == [(0, 2), (32, 1), (48, 1)]
+    assert lay.args[0].record.to_line() == ";value:s:struct:20:1:0"
+
+
+def test_uav_assignment():
+    assert assign_uavs("Evergreen", 7).write_image_uavs == [2, 3, 4, 5, 6, 7, 8]
+    eight = assign_uavs("Evergreen", 8)
+    assert eight.write_image_uavs == list(range(1, 9)) and eight.raw_uav is None
+    assert assign_uavs("Evergreen", 0).raw_uav == 1 and assign_uavs("7XX", 0).arena_uav is None
+    assert assign_uavs("Evergreen", 0).arena_uav_spec == 0
+    with pytest.raises(KernelkitError):
+        assign_uavs("7XX", 1)
+    with pytest.raises(KernelkitError):
+        assign_uavs("Evergreen", 9)
+
+
+def test_pointers_per_family():
+    sig = KernelSignature("k", [ptr(0, "g", "global"), ptr(1, "l", "local", "float"),
+                                ptr(2, "c", "constant", "double")])
+    eg = [rec.to_line() for rec in allocate(sig, "juniper").metadata_records()]
+    assert eg == [";pointer:g:i32:1:1:0:uav:1:4", ";pointer:l:float:1:1:16:hl:1:4",
+                  ";pointer:c:double:1:1:32:c:1:8"]
+    r7 = [rec.memory for rec in allocate(sig, "rv770").metadata_records()]
+    assert r7 == ["uav", "l", "c"]
+
+
+# --- cb1 bytes -----------------------------------------------------------------------------
+
+def test_fill_cb1_packs_values_as_the_spec_says():
+    sig = KernelSignature("k", [val(0, "a", "long"), val(1, "b", "char8"), val(2, "c", "float3"),
+                                ptr(3, "p", "global"), ptr(4, "lp", "local"), val(5, "d", "short16"),
+                                KernelArg(6, "s", "sampler_t", "sampler_t", "private", size=4, kind="sampler"),
+                                image(7, "img", "2d", "read_only")], static_local_mem=256)
+    lay = allocate(sig, "juniper")
+    cb1 = fill_cb1(lay, {"a": -2, "b": np.arange(1, 9), "c": [1.5, 2.5, 3.5], "p": 0x40,
+                         "lp": LocalArg(64), "d": np.arange(16), "s": 0x15,
+                         "img": ImageDesc(64, 32, data_type=13, channel_order=8)})
+    assert struct.unpack_from("<II", cb1, 0) == (0xFFFFFFFE, 0xFFFFFFFF)  # low word first
+    assert cb1[16:20] == bytes([1, 2, 3, 4]) and cb1[32:36] == bytes([5, 6, 7, 8])  # 4 per slot
+    assert struct.unpack_from("<3f", cb1, 48) == (1.5, 2.5, 3.5)
+    assert struct.unpack_from("<I", cb1, 64) == (0x40,)
+    assert struct.unpack_from("<I", cb1, 80) == (256,)     # after the kernel's own local memory
+    assert struct.unpack_from("<4h", cb1, 96) == (0, 1, 2, 3)
+    assert struct.unpack_from("<4h", cb1, 112) == (4, 5, 6, 7)
+    assert struct.unpack_from("<I", cb1, 160) == (0x15,)
+    assert struct.unpack_from("<4I3fI", cb1, 176) == (64, 32, 1, 13, 1 / 64, 1 / 32, 1.0, 8)
+
+
+def test_image_constants_7xx_and_8xx():
+    img = ImageDesc(16, 8, 1, data_type=3, channel_order=5, row_pitch=64, slice_pitch=512, offset=7)
+    assert struct.unpack("<8I", image_constants(img, "7XX")) == (16, 8, 1, 7, 3, 5, 64, 512)
+    assert struct.unpack("<4I3fI", image_constants(img, "Evergreen")) == (16, 8, 1, 3, 1 / 16, 1 / 8, 1.0, 5)
+
+
+# --- devices and -mattr ----------------------------------------------------------------------
+
+def test_devices_families_and_aliases():
+    spec = {"rv710": "7XX", "rv730": "7XX", "rv770": "7XX", "cypress": "Evergreen",
+            "juniper": "Evergreen", "redwood": "Evergreen", "cedar": "Evergreen",
+            "cayman": "Northern Islands", "barts": "Northern Islands", "turks": "Northern Islands",
+            "caicos": "Northern Islands"}
+    for name, family in spec.items():
+        assert resolve_device(name).family == family
+    assert {d.name for d in DEVICES} == set(spec) | {"kauai", "test"}
+    for alias in ("rv740", "rv790", "rv700"):
+        assert resolve_device(alias).name == "rv770"
+    assert resolve_device("juniper").eight_xx_mode_of == "barts"
+    with pytest.raises(MuxError):
+        resolve_device("tahiti")
+
+
+def test_mattr_parsing_and_rules():
+    a = parse_mattr("mwgs-3-64-2-2,+cal=982,+fp64,-noinline", "cypress")
+    assert a.max_work_group_size == (64, 2, 2) and a.cal == 982 and a.sc_version == "SC_136"
+    assert a.features == {"fp64": True, "noinline": False}
+    assert parse_mattr("mwgs-1-256", "juniper").max_work_group_size == (256, 1, 1)
+    assert (sc_version(950), sc_version(1331), sc_version(900)) == ("SC_135", "SC_137", None)
+    for feature in ("byte_addressable_store", "images", "multi_uav"):
+        with pytest.raises(MuxError):
+            parse_mattr(f"+{feature}", "rv770")       # Evergreen or later only
+        assert parse_mattr(f"-{feature}", "rv770").features == {feature: False}
+    with pytest.raises(MuxError):
+        parse_mattr("+cal=592,+images", "juniper")    # only after CAL 592
+    assert parse_mattr("+cal=593,+images,+byte_addressable_store", "juniper").cal == 593
+    for bad in ("mwgs-2-64", "mwgs-4-1-1-1-1", "+fastmath", "cal=x"):
+        with pytest.raises(MuxError):
+            parse_mattr(bad, "juniper")
+    for ok in ("+barrier_detect", "+macrodb", "+noalias", "+noinline", "+multi_uav"):
+        parse_mattr(ok, "barts")
+
+
+def test_layout_cli_from_a_program(reference, capsys):
+    path = reference / "amdil" / "hlc-juniper" / "copyImage2D.01.unlinked.il"
+    assert main(["layout", str(path), "-t", "amdil:juniper", "-k", "copyImage2D3D", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["cb1"]["slots"] == 7 and doc["family"] == "Evergreen"
+    assert [a["offset"] for a in doc["cb1"]["args"]] == [0, 32, 64, 80, 96]
+    assert doc["cb0"]["reserved"][20]["ndrange"] == "f:0.0"
+    assert main(["layout", str(path), "-t", "amdil:juniper", "-k", "copyImage2D"]) == 0
+    assert "cb1[7]" in capsys.readouterr().out
