@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import require_reference
 
 CASES = ["tgllp_simple/simple", "tgllp_saxpy/saxpy", "skl_saxpy/saxpy", "dg2-g10_saxpy/saxpy"]
