@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import tokenize
+from kernelkit.ir.metadata import MDNode
 from kernelkit.ir.module import (
     Argument,
     Function,
@@ -270,6 +271,9 @@ class ModuleParser(FunctionParser):
 
     # ---------------------------------------------------------------- functions
     def parse_function(self, is_definition: bool) -> None:
+        leading: list[tuple[str, MDNode]] = []
+        while self.kinds[self.pos] == "mdname":  # `declare !dbg !5 ...`
+            leading.append(self.parse_attachment())
         probe = GlobalVariable("", T.void)
         self.parse_linkage_prefix(probe)
         cconv = ""
@@ -307,6 +311,7 @@ class ModuleParser(FunctionParser):
         self.copy_prefix(probe, f)
         f.calling_conv = cconv
         f.return_attributes = ret_attrs
+        f.metadata.update(leading)
         self.parse_function_trailer(f)
         self.define_global(f)
         self.module.functions.append(f)

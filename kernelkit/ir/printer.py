@@ -262,10 +262,13 @@ class ModulePrinter:
             text += f' gc "{quote_string(f.gc)}"'
         for kw, op in zip(f.special_operands, f.operands, strict=True):
             text += f" {kw} {self.typed(op)}"
+        if not f.blocks:  # a declaration's attachments go right after `declare`
+            if f.metadata:
+                attached = " ".join(f"!{_md_name(k)} {self.metadata_ref(v)}" for k, v in f.metadata.items())
+                text = text.replace("declare", f"declare {attached}", 1)
+            return text + "\n"
         for k, v in f.metadata.items():
             text += f" !{_md_name(k)} {self.metadata_ref(v)}"
-        if not f.blocks:
-            return text + "\n"
         lines = [text + " {"]
         for n, block in enumerate(f.blocks):
             if n:
