@@ -71,6 +71,10 @@ class OclType:
         return OclType("pointer", element=elem, address_space=address_space, qualifiers=frozenset(qualifiers))
 
     @staticmethod
+    def atomic(element: str | OclType) -> OclType:
+        return OclType("atomic", element=OclType.scalar(element) if isinstance(element, str) else element)
+
+    @staticmethod
     def named(name: str) -> OclType:
         return OclType("named", name)
 
@@ -89,6 +93,8 @@ class OclType:
             return self.name
         if self.kind == "vector":
             return f"{self.element}{self.width}"
+        if self.kind == "atomic":
+            return f"atomic_{self.element}"
         quals = "".join(f"{q} " for _, q in QUALIFIER_CODES[::-1] if q in self.qualifiers)
         space = ADDRESS_SPACE_NAMES.get(self.address_space, f"AS{self.address_space}")
         space = f"__{space} " if self.address_space else ""
@@ -103,6 +109,8 @@ class OclType:
         assert self.element is not None
         if self.kind == "vector":
             return f"{self.element.itanium_text()} vector[{self.width}]"
+        if self.kind == "atomic":
+            return f"{self.element.itanium_text()} _Atomic"
         quals = "".join(f" {q}" for _, q in QUALIFIER_CODES[::-1] if q in self.qualifiers)
         space = f" AS{self.address_space}" if self.address_space else ""
         return f"{self.element.itanium_text()}{quals}{space}*"
@@ -139,6 +147,9 @@ class _Mangler:
             text = f"Dv{t.width}_{self.type(t.element)}"
         elif t.kind == "named":
             text = f"{len(t.name)}{t.name}"
+        elif t.kind == "atomic":
+            assert t.element is not None
+            text = "U7_Atomic" + self.type(t.element)
         elif t.kind == "pointer":
             assert t.element is not None
             text = "P" + self.qualified(t.element, t.address_space, t.qualifiers)
@@ -230,6 +241,9 @@ class _Demangler:
             self.pos += 1
             pointee, space, quals = self.qualified()
             t = OclType.pointer(pointee, space, *quals)
+        elif self.text.startswith("U7_Atomic", self.pos):
+            self.pos += 9
+            t = OclType.atomic(self.type())
         elif c.isdigit():
             t = OclType.named(self.source_name())
         elif c == "":
@@ -247,7 +261,7 @@ class _Demangler:
                 return entry[1], entry[2], entry[3]
             self.pos = save
         space = 0
-        if self.peek() == "U":
+        if self.peek() == "U" and not self.text.startswith("U7_Atomic", self.pos):
             self.pos += 1
             vendor = self.source_name()
             if not vendor.startswith("AS") or not vendor[2:].isdigit():
