@@ -260,7 +260,8 @@ V2_REQUIRED = {"top": ("Version", "Kernels"), "kernel": ("Name", "SymbolName"),
                               "MaxFlatWorkGroupSize")}
 
 # spec 001 "AMDHSA Code Object V3 Metadata Map", "... V3 Kernel Metadata Map", "... V3 Kernel
-# Argument Metadata Map", V4 and V5 changes: key -> (type, first code object version with it)
+# Argument Metadata Map", V4 and V5 changes: key -> (type, first code object version with it);
+# "flag" = boolean that LLVM writes as integer 0/1 (.workgroup_processor_mode in the references)
 V3_KEYS = {
     "top": {"amdhsa.version": ("seq", 3), "amdhsa.printf": ("seq", 3), "amdhsa.kernels": ("seq", 3),
             "amdhsa.target": ("str", 4)},
@@ -273,7 +274,7 @@ V3_KEYS = {
                ".sgpr_count": ("int", 3), ".vgpr_count": ("int", 3), ".agpr_count": ("int", 3),
                ".max_flat_workgroup_size": ("int", 3), ".sgpr_spill_count": ("int", 3),
                ".vgpr_spill_count": ("int", 3), ".kind": ("str", 3), ".uses_dynamic_stack": ("bool", 5),
-               ".workgroup_processor_mode": ("bool", 5), ".uniform_work_group_size": ("int", 5)},
+               ".workgroup_processor_mode": ("flag", 5), ".uniform_work_group_size": ("flag", 5)},
     "arg": {".name": ("str", 3), ".type_name": ("str", 3), ".size": ("int", 3), ".offset": ("int", 3),
             ".value_kind": ("str", 3), ".value_type": ("str", 3), ".pointee_align": ("int", 3),
             ".address_space": ("str", 3), ".access": ("str", 3), ".actual_access": ("str", 3),
