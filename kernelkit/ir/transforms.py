@@ -1,0 +1,180 @@
+"""Editing helpers passes share: clone instructions and functions (with value remapping),
+add/remove function parameters (updating direct call sites), find call sites."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import DebugRecord, Metadata, ValueAsMetadata
+from kernelkit.ir.module import Argument, BasicBlock, Function, Module
+from kernelkit.ir.values import Value
+
+_SLOTS_CACHE: dict[type, tuple[str, ...]] = {}
+# Slots holding values/links that clone_instruction rebuilds instead of copying.
+_REBUILT = frozenset({"uses", "operands", "parent", "debug_records"})
+
+
+def _all_slots(cls: type) -> tuple[str, ...]:
+    slots = _SLOTS_CACHE.get(cls)
+    if slots is None:
+        names: list[str] = []
+        for klass in cls.__mro__:
+            for s in getattr(klass, "__slots__", ()):
+                if s not in names and s not in _REBUILT:
+                    names.append(s)
+        slots = _SLOTS_CACHE[cls] = tuple(names)
+    return slots
+
+
+def _remap_metadata(md: Metadata | None, vmap: Mapping[Value, Value]) -> Metadata | None:
+    if isinstance(md, ValueAsMetadata) and md.value in vmap:
+        return ValueAsMetadata(vmap[md.value])
+    return md
+
+
+def clone_instruction(inst: I.Instruction, vmap: Mapping[Value, Value] | None = None) -> I.Instruction:
+    """A detached copy of `inst`; operands found in `vmap` are replaced by their mapping."""
+    vmap = vmap or {}
+    cls = type(inst)
+    new = cls.__new__(cls)
+    for slot in _all_slots(cls):
+        value = getattr(inst, slot)
+        if isinstance(value, list | dict):
+            value = copy.deepcopy(value) if slot == "arg_attributes" else copy.copy(value)
+        setattr(new, slot, value)
+    new.uses = []
+    new.operands = []
+    new.parent = None
+    new.debug_records = [DebugRecord(r.kind, [_remap_metadata(op, vmap) for op in r.operands])
+                         for r in inst.debug_records]
+    for op in inst.operands:
+        new.append_operand(vmap.get(op, op))
+    return new
+
+
+def clone_function(f: Function, name: str, module: Module | None = None,
+                   vmap: dict[Value, Value] | None = None) -> Function:
+    """Copy `f` (signature, attributes, metadata, body) as a new function `name`, added to
+    `module` (default: f's module). `vmap` receives old -> new for arguments, blocks and
+    instructions; entries present beforehand remap references (e.g. globals of another module)."""
+    vmap = {} if vmap is None else vmap
+    new = Function(name, f.function_type, addrspace=f.addrspace)
+    for attr in ("linkage", "preemption", "visibility", "dll_storage", "unnamed_addr", "section",
+                 "partition", "comdat", "align", "calling_conv", "gc"):
+        setattr(new, attr, getattr(f, attr))
+    new.return_attributes = list(f.return_attributes)
+    new.attributes = list(f.attributes)
+    new.metadata = dict(f.metadata)
+    new.extra = list(f.extra)
+    for kw, op in zip(f.special_operands, f.operands, strict=True):
+        new.special_operands.append(kw)
+        new.append_operand(vmap.get(op, op))
+    for old_arg, new_arg in zip(f.args, new.args, strict=True):
+        new_arg.name = old_arg.name
+        new_arg.attributes = list(old_arg.attributes)
+        vmap[old_arg] = new_arg
+    for block in f.blocks:
+        vmap[block] = new.append_block(block.name)
+    clones: list[I.Instruction] = []
+    for block in f.blocks:
+        target = vmap[block]
+        for inst in block.instructions:
+            c = clone_instruction(inst, vmap)
+            target.append(c)  # type: ignore[attr-defined]
+            vmap[inst] = c
+            clones.append(c)
+    for c in clones:  # forward references (phis, later blocks) now have their mapping
+        for i, op in enumerate(c.operands):
+            mapped = vmap.get(op)
+            if mapped is not None and mapped is not op:
+                c.set_operand(i, mapped)
+        for rec in c.debug_records:
+            rec.operands = [_remap_metadata(op, vmap) for op in rec.operands]
+    (module or f.module or Module()).add_function(new)
+    return new
+
+
+def call_sites(f: Function) -> list[I.CallInst]:
+    """Calls whose callee is `f` itself."""
+    return [u.user for u in f.uses if isinstance(u.user, I.CallInst) and u.index == 0]  # type: ignore[misc]
+
+
+def add_parameters(f: Function, params: Sequence[tuple[T.Type, str]],
+                   attributes: Sequence[Iterable[str]] | None = None,
+                   call_args: Callable[[I.CallInst], Sequence[Value]] | None = None) -> list[Argument]:
+    """Append parameters (type, name) to `f`. Direct calls get the values `call_args(call)`
+    returns (required when `f` is called)."""
+    sites = call_sites(f)
+    if sites and call_args is None:
+        raise ValueError(f"@{f.name} has {len(sites)} call sites: pass call_args")
+    new_args = []
+    for i, (ty, name) in enumerate(params):
+        attrs = list(attributes[i]) if attributes is not None else []
+        new_args.append(Argument(ty, name, 0, attrs))
+    old = f.function_type
+    fnty = T.FunctionType(old.return_type, old.params + tuple(t for t, _ in params), old.vararg)
+    f.set_signature(fnty, [*f.args, *new_args])
+    for call in sites:
+        values = list(call_args(call))  # type: ignore[misc]
+        if len(values) != len(params):
+            raise ValueError(f"call_args gave {len(values)} values for {len(params)} parameters")
+        _rebuild_call(call, fnty, [*call.args, *values],
+                      [*call.arg_attributes, *([] for _ in values)])
+    return new_args
+
+
+def remove_parameters(f: Function, indices: Iterable[int]) -> None:
+    """Remove the parameters at `indices` (each must be unused in the body) from `f` and
+    the matching arguments from every direct call."""
+    drop = set(indices)
+    for i in drop:
+        if f.args[i].uses:
+            raise ValueError(f"parameter {i} of @{f.name} is still used")
+    keep = [i for i in range(len(f.args)) if i not in drop]
+    old = f.function_type
+    fnty = T.FunctionType(old.return_type, tuple(old.params[i] for i in keep), old.vararg)
+    for call in call_sites(f):
+        args = call.args
+        _rebuild_call(call, fnty, [args[i] for i in keep] + args[len(old.params):],
+                      [call.arg_attributes[i] for i in keep] + call.arg_attributes[len(old.params):])
+    f.set_signature(fnty, [f.args[i] for i in keep])
+
+
+def _rebuild_call(call: I.CallInst, fnty: T.FunctionType, args: list[Value],
+                  arg_attrs: list[list[str]]) -> None:
+    n = call.num_args
+    bundles = call.operands[1 + n:]
+    call.set_operands([call.operands[0], *args, *bundles])
+    call.arg_attributes = [list(a) for a in arg_attrs]
+    call.function_type = fnty
+
+
+def replace_instruction(inst: I.Instruction, value: Value) -> None:
+    """Replace every use of `inst` by `value`, then erase `inst`."""
+    inst.replace_all_uses_with(value)
+    inst.erase()
+
+
+def remove_unreachable_blocks(f: Function) -> int:
+    """Erase blocks not reachable from the entry; returns how many were removed."""
+    if not f.blocks:
+        return 0
+    seen: set[int] = set()
+    stack: list[BasicBlock] = [f.blocks[0]]
+    while stack:
+        b = stack.pop()
+        if id(b) in seen:
+            continue
+        seen.add(id(b))
+        stack.extend(b.successors)
+    dead = [b for b in f.blocks if id(b) not in seen]
+    for b in dead:
+        for succ in b.successors:
+            for phi in succ.phis():
+                phi.remove_incoming(b)  # type: ignore[attr-defined]
+    for b in dead:
+        b.erase()
+    return len(dead)
