@@ -15,15 +15,16 @@ def _run(folder: Path, args: list[str]) -> subprocess.CompletedProcess:
 
 
 def normalise(asm: str) -> list[str]:
-    """Instruction lines of a Gen assembly listing, comments dropped, labels renamed L0, L1, ..."""
+    """Instruction lines of a Gen assembly listing: comments dropped, labels renamed L0, L1, ...
+    in order of definition, runs of blanks collapsed (label names change the column widths)."""
     lines = [ln.split("//", 1)[0].rstrip() for ln in asm.splitlines()]
     lines = [ln for ln in lines if ln.strip()]
     labels = [ln[:-1] for ln in lines if re.fullmatch(r"[\w$.]+:", ln)]
     names = {name: f"L{i}" for i, name in enumerate(labels)}
     if not names:
-        return lines
+        return [" ".join(ln.split()) for ln in lines]
     pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
-    return [pattern.sub(lambda m: names[m.group(1)], ln) for ln in lines]
+    return [" ".join(pattern.sub(lambda m: names[m.group(1)], ln).split()) for ln in lines]
 
 
 def finalize_text(text: str, platform: str) -> tuple[list[str], str]:

@@ -146,3 +146,17 @@ class VisaObject:
     @property
     def version(self) -> str:
         return f"{self.major}.{self.minor}"
+
+
+def element_size(routine: Routine, index: int) -> int:
+    """Byte size of one element of general variable ``index`` (predefined ones included)."""
+    from kernelkit.formats.visa.tables import (
+        NUM_PREDEFINED_VARIABLES,
+        PREDEFINED_VARIABLES,
+        TYPE_BY_NAME,
+        TYPES,
+    )
+    if index < NUM_PREDEFINED_VARIABLES:
+        name = PREDEFINED_VARIABLES[index][1] if index < len(PREDEFINED_VARIABLES) else "ud"
+        return TYPES[TYPE_BY_NAME[name]][1]
+    return TYPES[routine.variables[index - NUM_PREDEFINED_VARIABLES].type][1]

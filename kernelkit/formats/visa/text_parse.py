@@ -12,7 +12,16 @@ import struct
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.visa.instructions import Instruction
-from kernelkit.formats.visa.model import Attribute, Input, Label, Routine, SymbolVar, Variable, VisaObject
+from kernelkit.formats.visa.model import (
+    Attribute,
+    Input,
+    Label,
+    Routine,
+    SymbolVar,
+    Variable,
+    VisaObject,
+    element_size,
+)
 from kernelkit.formats.visa.opcodes import OPCODE_BY_NAME
 from kernelkit.formats.visa.operands import (
     ADDRESS,
@@ -31,6 +40,7 @@ from kernelkit.formats.visa.tables import (
     BINDLESS_SAMPLER,
     EMASKS,
     EXEC_CODES,
+    GRF_BYTES,
     IMPLICIT_DIRECTIVES,
     LSC_ADDR_SIZES,
     LSC_ADDR_TYPES,
@@ -220,6 +230,8 @@ class RoutineBuilder:
         imm = self.imm(text)
         if imm is not None:
             return imm
+        if text.startswith("&"):
+            return self.address_of(text)
         mod = 0
         for mtext, code in MODIFIER_BY_TEXT.items():
             if text.startswith(mtext):
@@ -243,6 +255,19 @@ class RoutineBuilder:
         if kind == "P":
             return VectorOperand(PREDICATE, index, mod)
         return VectorOperand(STATE, index, mod, offset=int(a or 0), state_class=0 if kind == "T" else 1)
+
+    def address_of(self, text: str) -> VectorOperand:
+        """``&V[byte offset]`` (addr_add's first source): a general operand whose row/column give
+        the byte offset (GRF rows of 32 bytes, columns of the variable's element size)."""
+        m = re.fullmatch(r"&([%\w.]+)(?:\[(\d+)\])?", text)
+        if not m:
+            raise self.err(f"cannot parse address-of operand {text!r}")
+        kind, index = self.lookup(m.group(1), "GT")
+        offset = int(m.group(2) or 0)
+        if kind == "T":
+            return VectorOperand(STATE, index, offset=offset // 4, state_class=0)
+        size = element_size(self.r, index)
+        return VectorOperand(GENERAL, index, 0, offset // GRF_BYTES, (offset % GRF_BYTES) // size, region=0x121)
 
     def raw(self, text: str) -> RawOperand:
         m = re.fullmatch(r"([%\w]+)(?:\.(\d+))?", text)

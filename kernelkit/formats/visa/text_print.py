@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.visa.instructions import Instruction
-from kernelkit.formats.visa.model import Attribute, Routine, VisaObject
+from kernelkit.formats.visa.model import Attribute, Routine, VisaObject, element_size
 from kernelkit.formats.visa.opcodes import OPCODES, SVM_SUBOPS
 from kernelkit.formats.visa.operands import (
     ADDRESS,
@@ -27,6 +27,7 @@ from kernelkit.formats.visa.tables import (
     EMASKS,
     EXEC_SIZES,
     FENCE_FLAGS,
+    GRF_BYTES,
     IMPLICIT_DIRECTIVES,
     LSC_ADDR_SIZES,
     LSC_ADDR_TYPES,
@@ -150,8 +151,16 @@ class Printer:
             ops = [dsts[0], dsts[1], *srcs]
         else:
             ops = [*dsts, *srcs]
-        return (f"{self.pred(f.get('pred'))}{inst.name}{sat} {self.exec(f['exec'])} "
-                + " ".join(self.vec(o) for o in ops))
+        texts = [self.vec(o) for o in ops]
+        if inst.name == "addr_add" and srcs[0].cls in (GENERAL, STATE):
+            texts[1] = self.address_of(srcs[0])
+        return f"{self.pred(f.get('pred'))}{inst.name}{sat} {self.exec(f['exec'])} " + " ".join(texts)
+
+    def address_of(self, op: VectorOperand) -> str:
+        if op.cls == STATE:
+            return f"&{self.surface(op.index)}[{op.offset * 4}]"
+        offset = op.row * GRF_BYTES + op.col * element_size(self.r, op.index)
+        return f"&{self.var(op.index)}[{offset}]"
 
     def _i_minmax(self, inst: Instruction) -> str:
         f = inst.fields
