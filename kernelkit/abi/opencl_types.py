@@ -115,3 +115,15 @@ def ir_size_align(ty, pointer_size: int) -> tuple[int, int]:
             max_align = max(max_align, align)
         return (offset + max_align - 1) // max_align * max_align, max_align
     raise ValueError(f"type {ty} has no size")
+
+
+def normalize_type_name(name: str) -> str:
+    """clang's spelling of a kernel argument base type in OpenCL terms: vectors as ``float4``,
+    unsigned scalars as ``uint``, also inside ``_Atomic(...)`` and before a pointer's ``*``."""
+    name = " ".join(name.split())
+    if name.endswith("*"):
+        return normalize_type_name(name[:-1]) + "*"
+    if name.startswith("_Atomic(") and name.endswith(")"):
+        return f"_Atomic({normalize_type_name(name[len('_Atomic('):-1])})"
+    parsed = parse_value_type(name)
+    return value_type_name(*parsed) if parsed else name

@@ -14,6 +14,7 @@ from kernelkit.abi.opencl_types import (
     IMAGE_DIMS,
     OPAQUE_KINDS,
     ir_size_align,
+    normalize_type_name,
     parse_value_type,
     value_size,
     value_type_name,
@@ -253,7 +254,7 @@ def _kernel_arg(module, function, index: int, addr_space: int, md: dict[str, str
     base = md["base_type"]
     parsed = parse_value_type(base)
     arg = KernelArg(index=index, name=md["name"], type_name=md["type"],
-                    base_type=value_type_name(*parsed) if parsed else base,
+                    base_type=normalize_type_name(base),
                     address_space=SPIR_ADDRESS_SPACES[addr_space], access_qualifier=md["access_qual"],
                     type_qualifiers=tuple(q for q in TYPE_QUALIFIERS if q in words))
     ty = param.type
@@ -299,13 +300,12 @@ def _opaque_arg(arg: KernelArg, ty, where: str, pointer_size: int) -> None:
 
 def _pointee(module, arg: KernelArg, base: str, pointer_size: int) -> None:
     """Pointee type name, element, width, size and alignment of a pointer argument."""
-    pointee = base[:-1].strip() if base.endswith("*") else base
+    pointee = normalize_type_name(base[:-1] if base.endswith("*") else base)
     arg.pointee = pointee
     inner = pointee[len("_Atomic("):-1] if pointee.startswith("_Atomic(") and pointee.endswith(")") else pointee
     parsed = parse_value_type(inner)
     if parsed:
         arg.element, arg.vector_width = parsed
-        arg.pointee = value_type_name(*parsed) if inner == pointee else f"_Atomic({value_type_name(*parsed)})"
         arg.pointee_size = arg.pointee_align = value_size(*parsed)
         return
     struct = _struct_for(module, inner)

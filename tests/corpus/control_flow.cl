@@ -41,7 +41,7 @@ kernel void horner(global const float *x, constant float *coef, int degree, glob
   y[gid] = poly(x[gid], coef, degree);
 }
 
-kernel void nested_loops(global float *m, int rows, int cols) {
+kernel void nested_loops(global const float *m, global float *out, int rows, int cols) {
   size_t gid = get_global_id(0);
   float acc = 0.0f;
   for (int r = 0; r < rows; ++r) {
@@ -58,5 +58,5 @@ kernel void nested_loops(global float *m, int rows, int cols) {
     acc *= 0.5f;
     k++;
   } while (k < 3);
-  m[gid] = acc;
+  out[gid] = acc;
 }

@@ -1,0 +1,137 @@
+"""KernelSignature of every corpus kernel against the hand-written manifest (tests/corpus/manifest.yaml).
+
+The manifest states, from reading each .cl file, every argument's type name, address space,
+qualifiers, size and alignment and every kernel attribute; the sizes follow the OpenCL C spec
+(scalar sizes 6.3.1, 3-vectors as 4-vectors 6.3.5, C struct layout).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+import yaml
+from conftest import CORPUS
+
+from kernelkit import FormatError, ir
+from kernelkit.abi.signature import KernelArg, signatures_from_ir, signatures_from_source
+from kernelkit.frontend import compile_opencl_file
+
+MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+FILES = sorted(MANIFEST)
+
+
+@cache
+def _signatures(name: str, opt: str, pointer_size: int):
+    entry = MANIFEST[name]
+    sigs = signatures_from_source(str(CORPUS / name), [f"-cl-std={entry['cl_std']}", opt],
+                                  pointer_size=pointer_size)
+    return {s.name: s for s in sigs}, [s.name for s in sigs]
+
+
+def _expected_arg(spec: dict, pointer_size: int) -> dict:
+    """The manifest's argument with its documented defaults filled in."""
+    kind = spec["kind"]
+    pointer_sized = kind in ("pointer", "image", "sampler", "queue", "event", "pipe")
+    out = {
+        "name": spec["name"], "type_name": spec["type"], "base_type": spec.get("base", spec["type"]),
+        "address_space": spec.get("space", "private"), "access_qualifier": spec.get("access", "none"),
+        "type_qualifiers": tuple(spec.get("quals", ())), "kind": kind,
+        "size": pointer_size if pointer_sized else spec["size"],
+        "align": pointer_size if pointer_sized else spec["align"],
+        "image_dim": spec.get("image_dim"),
+    }
+    if kind in ("scalar", "vector"):
+        out["element"], out["vector_width"] = spec["element"], spec["width"]
+    if kind == "pointer":
+        out["pointee"] = spec["pointee"]
+        out["pointee_size"], out["pointee_align"] = spec["pointee_size"], spec["pointee_align"]
+        # the pointee's element and width, spelled in its name ("float4", "_Atomic(int)")
+        m = re.fullmatch(r"(?:_Atomic\()?([a-z]+?)(2|3|4|8|16)?\)?", spec["pointee"])
+        assert m, spec
+        out["element"], out["vector_width"] = m[1], int(m[2] or 1)
+    return out
+
+
+def _actual_arg(arg: KernelArg, expected: dict) -> dict:
+    return {key: getattr(arg, key) for key in expected}
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O3"])
+@pytest.mark.parametrize("name", FILES)
+def test_signatures_match_manifest(name, opt):
+    by_name, order = _signatures(name, opt, 8)
+    kernels = MANIFEST[name]["kernels"]
+    assert order == [k["name"] for k in kernels]
+    for k in kernels:
+        sig = by_name[k["name"]]
+        assert len(sig.args) == len(k["args"]), k["name"]
+        for index, (arg, spec) in enumerate(zip(sig.args, k["args"], strict=True)):
+            expected = _expected_arg(spec, 8)
+            assert arg.index == index
+            assert _actual_arg(arg, expected) == expected, f"{k['name']} argument {index}"
+        for attr in ("reqd_work_group_size", "work_group_size_hint"):
+            value = k.get(attr)
+            assert getattr(sig, attr) == (tuple(value) if value else None), (k["name"], attr)
+        assert sig.vec_type_hint == k.get("vec_type_hint")
+        assert sig.intel_reqd_sub_group_size == k.get("intel_reqd_sub_group_size")
+        assert sig.static_local_mem == k.get("static_local_mem", 0), k["name"]
+
+
+@pytest.mark.parametrize("name", ["struct_args.cl", "address_spaces.cl", "images.cl", "vector_types.cl"])
+def test_signatures_32bit_spir(name):
+    """For spir (32-bit) pointers, images and samplers are 4 bytes; nothing else changes."""
+    by_name, _ = _signatures(name, "-O2", 4)
+    for k in MANIFEST[name]["kernels"]:
+        sig = by_name[k["name"]]
+        assert sig.pointer_size == 4
+        for arg, spec in zip(sig.args, k["args"], strict=True):
+            expected = _expected_arg(spec, 4)
+            assert _actual_arg(arg, expected) == expected
+
+
+def test_corpus_covers_issue_point_4():
+    """At least 40 kernels; every scalar and vector type as an argument; each listed feature."""
+    kernels = [k for entry in MANIFEST.values() for k in entry["kernels"]]
+    assert len(kernels) >= 40
+    arg_types = {a["type"] for k in kernels for a in k["args"]}
+    scalars = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double"]
+    for s in scalars:
+        assert s in arg_types
+        for n in (2, 3, 4, 8, 16):
+            assert f"{s}{n}" in arg_types
+    kinds = {a["kind"] for k in kernels for a in k["args"]}
+    assert {"struct", "union", "pointer", "image", "sampler", "scalar", "vector"} <= kinds
+    spaces = {(a.get("space"), a["kind"]) for k in kernels for a in k["args"]}
+    assert {("global", "pointer"), ("constant", "pointer"), ("local", "pointer")} <= spaces
+    quals = {q for k in kernels for a in k["args"] for q in a.get("quals", ())}
+    assert {"const", "restrict", "volatile"} <= quals
+    for attr in ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint", "intel_reqd_sub_group_size"):
+        assert any(attr in k for k in kernels), attr
+    source = "\n".join(p.read_text() for p in sorted(CORPUS.glob("*.cl")))
+    features = [r"\bfor \(", r"\bwhile \(", r"\bswitch \(", r"\bstatic \w+ \w+\(", r"\bbarrier\(",
+                r"\batomic_inc\(", r"\batomic_fetch_add_explicit\(", r"\bprintf\(", r"\.wzyx\b",
+                r"\bconvert_\w+\(", r"\bas_\w+\(", r"\bsin\(", r"^constant float \w+\[",
+                r"\bwork_group_reduce_add\(", r"\bwork_group_scan_inclusive_add\("]
+    for pattern in features:
+        assert re.search(pattern, source, re.MULTILINE), pattern
+    per_file = [len(entry["kernels"]) for entry in MANIFEST.values()]
+    assert max(per_file) >= 3
+
+
+def test_missing_arg_metadata_is_a_format_error():
+    text = compile_opencl_file(CORPUS / "qualifiers.cl").ir_text
+    stripped = re.sub(r" !kernel_arg_type !\d+", "", text)
+    with pytest.raises(FormatError, match="kernel_arg_type"):
+        signatures_from_ir(ir.parse(stripped))
+
+
+def test_to_json_document():
+    by_name, _ = _signatures("attributes.cl", "-O0", 8)
+    doc = by_name["all_attributes"].to_json()
+    assert doc["reqd_work_group_size"] == [8, 8, 1]
+    assert doc["vec_type_hint"] == "char16"
+    assert doc["args"][0]["type_qualifiers"] == []
+    assert {"name", "type_name", "base_type", "address_space", "access_qualifier", "type_qualifiers",
+            "size", "align"} <= set(doc["args"][0])
