@@ -1,0 +1,126 @@
+"""Format the printf records a launch wrote (OpenCL C 1.2 s6.12.13 printf).
+
+OpenCL's printf is C99's plus the vector specifier ``v<n>`` (elements formatted one by one,
+separated by ``,``) with the length modifiers ``hh``/``h``/``hl``/``l`` that, for vectors, name
+the element size; ``%s`` takes only string literals.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+import struct
+
+from kernelkit.targets.host.passes.printf import RECORD_HEADER, type_size
+
+_SPEC_RE = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+|\*)?(?:\.(?P<prec>\d+|\*))?"
+                      r"(?P<vec>v(?:2|3|4|8|16))?(?P<len>hh|hl|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
+
+
+def _scalar_values(ty: str, raw: bytes) -> list:
+    m = re.fullmatch(r"<(\d+) x (.+)>", ty)
+    if m:
+        n, ety = int(m.group(1)), m.group(2)
+        size = type_size(ety)
+        return [_scalar_values(ety, raw[i * size:(i + 1) * size])[0] for i in range(n)]
+    if ty == "float":
+        return [struct.unpack("<f", raw[:4])[0]]
+    if ty == "double":
+        return [struct.unpack("<d", raw[:8])[0]]
+    if ty == "half":
+        return [struct.unpack("<e", raw[:2])[0]]
+    if ty.startswith("ptr"):
+        return [int.from_bytes(raw[:8], "little")]
+    bits = int(ty[1:])
+    return [int.from_bytes(raw[:max(1, bits // 8)], "little", signed=True)]
+
+
+def _int_bits(length: str | None, ty_bits: int) -> int:
+    return {"hh": 8, "h": 16, "hl": 32, "l": 64, "ll": 64}.get(length or "", ty_bits)
+
+
+def _format_one(flags: str, width: str | None, prec: str | None, length: str | None, conv: str, value,
+                ty_bits: int) -> str:
+    spec = "%" + flags + (width or "") + (f".{prec}" if prec is not None else "")
+    if conv in "di":
+        bits = _int_bits(length, ty_bits)
+        v = int(value) & ((1 << bits) - 1)
+        if v >= 1 << (bits - 1):
+            v -= 1 << bits
+        return (spec + "d") % v
+    if conv in "ouxX":
+        bits = _int_bits(length, ty_bits)
+        return (spec + conv) % (int(value) & ((1 << bits) - 1))
+    if conv == "c":
+        return (spec + "c") % chr(int(value) & 0xFF)
+    if conv in "fFeEgG":
+        v = float(value)
+        if math.isnan(v):
+            text = "nan" if conv.islower() else "NAN"
+            return (("%" + flags.replace("0", "") + (width or "") + "s") % (("-" if math.copysign(1, v) < 0
+                                                                             else "") + text))
+        return (spec + conv) % v
+    if conv in "aA":
+        text = float(value).hex()
+        text = text if conv == "a" else text.upper().replace("0X", "0X")
+        return ("%" + flags.replace("0", "") + (width or "") + "s") % text
+    if conv == "p":
+        return ("%" + flags + (width or "") + "s") % hex(int(value))
+    raise ValueError(conv)
+
+
+def format_record(fmt: str, types: list[str], payload: bytes) -> str:
+    """One printf call's output."""
+    values = []
+    off = RECORD_HEADER
+    for ty in types:
+        size = type_size(ty)
+        values.append((ty, payload[off:off + size]))
+        off += (size + 7) // 8 * 8
+    out = []
+    pos = 0
+    k = 0
+    for m in _SPEC_RE.finditer(fmt):
+        out.append(fmt[pos:m.start()])
+        pos = m.end()
+        if m.group("conv") == "%":
+            out.append("%")
+            continue
+        if k >= len(values):
+            out.append(m.group(0))
+            continue
+        ty, raw = values[k]
+        k += 1
+        conv = m.group("conv")
+        if conv == "s":
+            addr = _scalar_values(ty, raw)[0]
+            text = ctypes.string_at(addr).decode("utf-8", "replace") if addr else "(null)"
+            spec = "%" + m.group("flags") + (m.group("width") or "") + \
+                (f".{m.group('prec')}" if m.group("prec") else "") + "s"
+            out.append(spec % text)
+            continue
+        elems = _scalar_values(ty, raw)
+        ety = re.fullmatch(r"<\d+ x (.+)>", ty)
+        ety_name = ety.group(1) if ety else ty
+        bits = int(ety_name[1:]) if ety_name.startswith("i") else 64
+        parts = [_format_one(m.group("flags"), m.group("width"), m.group("prec"), m.group("len"), conv, v, bits)
+                 for v in elems]
+        out.append(",".join(parts))
+    out.append(fmt[pos:])
+    return "".join(out)
+
+
+def decode_printf_buffer(data: bytes, used: int, sites: list[list[str]]) -> str:
+    """All records in ``data[:used]`` formatted, in the order they were written."""
+    out = []
+    off = 0
+    end = min(used, len(data))
+    while off + RECORD_HEADER <= end:
+        site, length = struct.unpack_from("<II", data, off)
+        if length < RECORD_HEADER or off + length > end or site >= len(sites):
+            break
+        fmt, *types = sites[site]
+        out.append(format_record(fmt, types, data[off:off + length]))
+        off += length
+    return "".join(out)

@@ -1,0 +1,182 @@
+"""The Python API: ``Program(source, options).build("host").kernel(name)(*args, global_size=...)``."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from kernelkit.errors import KernelkitError, LaunchError
+from kernelkit.runtime.args import LocalMemory, pack_arguments
+from kernelkit.runtime.launch import LaunchState, new_printf_buffer, run_ndrange
+from kernelkit.runtime.ndrange import make_ndrange
+from kernelkit.runtime.printf import decode_printf_buffer
+
+__all__ = ["Kernel", "LocalMemory", "Program"]
+
+
+def _signature_from_json(d: dict):
+    from kernelkit.abi.signature import KernelArg, KernelSignature
+
+    args = []
+    for a in d.get("args", []):
+        a = dict(a)
+        a["type_qualifiers"] = tuple(a.get("type_qualifiers") or ())
+        args.append(KernelArg(**{k: v for k, v in a.items() if k in KernelArg.__dataclass_fields__}))
+    fields = {k: v for k, v in d.items() if k in KernelSignature.__dataclass_fields__ and k != "args"}
+    for key in ("reqd_work_group_size", "work_group_size_hint"):
+        if fields.get(key) is not None:
+            fields[key] = tuple(fields[key])
+    return KernelSignature(args=args, **fields)
+
+
+def _check_env() -> bool:
+    return os.environ.get("KERNELKIT_CHECK", "") not in ("", "0")
+
+
+class Program:
+    """An OpenCL C program for the host target."""
+
+    def __init__(self, source: str | os.PathLike, options: Sequence[str] | str = (), *,
+                 filename: str | None = None):
+        if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                                and source.endswith(".cl") and os.path.exists(source)):
+            path = Path(source)
+            self.source = path.read_text()
+            self.filename = filename or str(path)
+        else:
+            self.source = str(source)
+            self.filename = filename or "<source>"
+        self.options = options.split() if isinstance(options, str) else list(options)
+        self._binary = None
+        self._executables: dict[bool, object] = {}
+        self._lock = threading.Lock()
+        self.build_log = ""
+
+    # -- building ----------------------------------------------------------------------------
+    def build(self, target: str = "host") -> Program:
+        from kernelkit.mux.context import Context
+        from kernelkit.mux.registry import resolve_target
+
+        if target != "host":
+            raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
+                                 f"{target}` to make a {target} binary")
+        info, device = resolve_target(target)
+        compiler = info.create_target(Context(), device)
+        compiler.init_with_builtins(None)
+        module = compiler.create_module()
+        module.compile_opencl_c(self.source, self.options, filename=self.filename)
+        module.finalize()
+        self.build_log = module.log
+        self._binary = module.create_host_binary()
+        return self
+
+    @classmethod
+    def from_binary(cls, data: bytes) -> Program:
+        """A built program from a host binary (``Program.binary``), without recompiling."""
+        from kernelkit.targets.host.binary import read_host_binary
+
+        prog = cls("")
+        prog._binary = read_host_binary(data)
+        prog.options = list(prog._binary.options)
+        return prog
+
+    @property
+    def binary(self) -> bytes:
+        return self._require_built().to_bytes()
+
+    def _require_built(self):
+        if self._binary is None:
+            raise KernelkitError("the program is not built: call .build('host') first")
+        return self._binary
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return [k.name for k in self._require_built().kernels]
+
+    def kernel(self, name: str) -> Kernel:
+        binary = self._require_built()
+        try:
+            info = binary.kernel(name)
+        except KeyError:
+            raise KernelkitError(f"no kernel named {name!r} (kernels: {', '.join(self.kernel_names)})") from None
+        return Kernel(self, info)
+
+    def __getattr__(self, name: str) -> Kernel:
+        if name.startswith("_") or self._binary is None:
+            raise AttributeError(name)
+        try:
+            return self.kernel(name)
+        except KernelkitError:
+            raise AttributeError(name) from None
+
+    def executable(self, check: bool):
+        from kernelkit.targets.host.binary import HostBinary
+        from kernelkit.targets.host.loader import Executable
+        from kernelkit.targets.host.module import build_host_binary
+
+        with self._lock:
+            exe = self._executables.get(check)
+            if exe is not None:
+                return exe
+            binary: HostBinary = self._require_built()
+            if check:
+                sigs = [_signature_from_json(k.signature) for k in binary.kernels]
+                binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals))
+            exe.binary = binary
+            self._executables[check] = exe
+            return exe
+
+
+class Kernel:
+    """A kernel of a built Program; call it to launch."""
+
+    def __init__(self, program: Program, info):
+        self.program = program
+        self.info = info
+        self.signature = _signature_from_json(info.signature)
+        self.name = self.signature.name
+        self.last_output = ""
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{a.type_name} {a.name}" for a in self.signature.args)
+        return f"<kernelkit.Kernel {self.name}({args})>"
+
+    def __call__(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
+                 threads: int | None = None) -> str:
+        """Run the kernel over the NDRange; returns (and prints) the launch's printf output."""
+        check = _check_env() if check is None else bool(check)
+        nd = make_ndrange(self.name, global_size, local_size, global_offset,
+                          reqd_work_group_size=self.signature.reqd_work_group_size,
+                          max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
+                          has_barriers=self.info.coroutine)
+        packed = pack_arguments(self.name, self.signature.args, args)
+        exe = self.program.executable(check)
+        sites = exe.binary.printf_sites
+        printf, printf_data = new_printf_buffer() if sites else (None, None)
+        checker = None
+        if check:
+            from kernelkit.runtime.checked import Checker
+
+            checker = Checker(self.name, packed, exe.binary.local_globals)
+        state = LaunchState(printf, printf_data, checker.table if checker else None)
+        run_ndrange(exe, self.name, packed, nd, state, threads,
+                    on_slot=checker.add_slot if checker else None)
+        if checker is not None:
+            checker.raise_if_violated()
+        output = ""
+        if printf is not None:
+            output = decode_printf_buffer(printf_data.raw, printf.offset, sites)
+            if printf.offset > printf.capacity:
+                output += "[kernelkit: printf buffer full, output truncated]\n"
+            if output:
+                sys.stdout.write(output)
+                sys.stdout.flush()
+        self.last_output = output
+        return output
+
+    def launch_error(self, message: str) -> LaunchError:
+        return LaunchError(f"{self.name}: {message}")

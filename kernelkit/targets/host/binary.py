@@ -1,0 +1,104 @@
+"""The host binary: native object code plus KernelInfo, in one msgpack container.
+
+Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
+``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
+kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
+``uniform_work_groups``), ``printf_sites`` (format string then argument LLVM types),
+``local_globals`` (static ``__local`` symbols), ``object`` (ELF relocatable for the host) and
+``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgpack
+
+from kernelkit.errors import FormatError
+
+MAGIC = b"KKHOST\x00\x01"
+VERSION = 1
+
+
+@dataclass
+class HostKernelInfo:
+    signature: dict
+    coroutine: bool = False
+    max_work_dim: int = 3
+    uniform_work_groups: bool = True
+
+    @property
+    def name(self) -> str:
+        return self.signature["name"]
+
+
+@dataclass
+class HostBinary:
+    triple: str
+    cpu: str
+    kernels: list[HostKernelInfo]
+    object_code: bytes
+    printf_sites: list[list[str]] = field(default_factory=list)
+    local_globals: list[str] = field(default_factory=list)
+    mux_ir: str = ""
+    options: list[str] = field(default_factory=list)
+
+    def kernel(self, name: str) -> HostKernelInfo:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+    def to_bytes(self) -> bytes:
+        body = {
+            "version": VERSION, "triple": self.triple, "cpu": self.cpu,
+            "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
+                         "uniform_work_groups": k.uniform_work_groups} for k in self.kernels],
+            "printf_sites": self.printf_sites, "local_globals": self.local_globals,
+            "object": self.object_code, "mux_ir": self.mux_ir, "options": self.options,
+        }
+        return MAGIC + msgpack.packb(body, use_bin_type=True)
+
+
+def is_host_binary(data: bytes) -> bool:
+    return bytes(data[: len(MAGIC)]) == MAGIC
+
+
+def _field(body: dict, name: str, kind, where: int):
+    value = body.get(name)
+    if not isinstance(value, kind):
+        raise FormatError(f"host binary: field {name!r} missing or not {getattr(kind, '__name__', kind)}",
+                          offset=where, field=name)
+    return value
+
+
+def read_host_binary(data: bytes) -> HostBinary:
+    data = bytes(data)
+    if not is_host_binary(data):
+        raise FormatError("not a kernelkit host binary (bad magic)", offset=0, field="magic")
+    try:
+        body = msgpack.unpackb(data[len(MAGIC):], raw=False)
+    except (ValueError, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException) as exc:
+        raise FormatError(f"host binary: corrupt KernelInfo container: {exc}", offset=len(MAGIC),
+                          field="container") from None
+    if not isinstance(body, dict):
+        raise FormatError("host binary: container is not a map", offset=len(MAGIC), field="container")
+    off = len(MAGIC)
+    if body.get("version") != VERSION:
+        raise FormatError(f"host binary: version {body.get('version')!r}, expected {VERSION}", offset=off,
+                          field="version")
+    kernels = []
+    for k in _field(body, "kernels", list, off):
+        if not isinstance(k, dict) or not isinstance(k.get("signature"), dict) \
+                or not isinstance(k["signature"].get("name"), str):
+            raise FormatError("host binary: malformed kernel entry", offset=off, field="kernels")
+        kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), int(k.get("max_work_dim", 3)),
+                                      bool(k.get("uniform_work_groups", True))))
+    sites = _field(body, "printf_sites", list, off)
+    if not all(isinstance(s, list) and s and all(isinstance(x, str) for x in s) for s in sites):
+        raise FormatError("host binary: malformed printf site table", offset=off, field="printf_sites")
+    return HostBinary(
+        triple=_field(body, "triple", str, off), cpu=_field(body, "cpu", str, off), kernels=kernels,
+        object_code=_field(body, "object", bytes, off), printf_sites=sites,
+        local_globals=[str(x) for x in _field(body, "local_globals", list, off)],
+        mux_ir=str(body.get("mux_ir") or ""), options=[str(o) for o in body.get("options") or []])

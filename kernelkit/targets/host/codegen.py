@@ -1,0 +1,196 @@
+"""Host code generation: mux-form IR text -> native x86-64 object code (llvmlite, LLVM 22).
+
+Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
+  1. checked-mode instrumentation (optional) and printf lowering, on the SPIR address spaces;
+  2. retarget to the host triple, flatten address spaces, internalise non-kernels;
+  3. host definitions of the ``__mux_*`` builtins; scheduling parameters on every function;
+  4. LLVM: always-inline everything into the kernel entry points;
+  5. kernels with barriers become work-item coroutines; work-item loop entries are added;
+  6. LLVM -O3 for the host CPU (coroutine splitting, loop vectorisation), object emission.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+from kernelkit.errors import CompileError
+from kernelkit.targets.host import builtins
+from kernelkit.targets.host.irtext import split_module
+from kernelkit.targets.host.passes import barriers, opencl_names, wrapper
+from kernelkit.targets.host.passes.retarget import retarget
+from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
+from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
+
+_LOCK = threading.Lock()
+_LLVM_READY = False
+
+
+def llvm():
+    """llvmlite.binding, initialised for the native target."""
+    global _LLVM_READY
+    import llvmlite.binding as binding
+
+    with _LOCK:
+        if not _LLVM_READY:
+            binding.initialize_native_target()
+            binding.initialize_native_asmprinter()
+            _LLVM_READY = True
+    return binding
+
+
+def target_machine(opt: int = 3):
+    b = llvm()
+    target = b.Target.from_default_triple()
+    return target.create_target_machine(cpu=b.get_host_cpu_name(), features=b.get_host_cpu_features().flatten(),
+                                        opt=opt, reloc="pic", codemodel="default")
+
+
+def host_triple() -> str:
+    return llvm().get_default_triple()
+
+
+@dataclass
+class HostCode:
+    """The result of code generation for one module."""
+
+    object_code: bytes
+    kernels: list[str]
+    coroutines: list[str] = field(default_factory=list)
+    local_globals: list[str] = field(default_factory=list)   # symbols of static __local variables
+    printf_sites: list[list[str]] = field(default_factory=list)
+    checked: bool = False
+
+
+_CALLED_RE = re.compile(r"call [^@]*@([-\w$.]+)\(")
+
+
+# build options that change the builtin library's code (OpenCL C 3.0 s5.8.4.2 math options)
+LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
+                   "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
+
+
+def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
+    """Step 0: link the definitions of the OpenCL builtins the module calls (kernelkit.mux.clc)."""
+    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
+    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
+    if not called:
+        return ir_text
+    try:
+        from kernelkit.mux.clc import defined_builtins, library_ir
+    except ImportError:
+        return ir_text
+    triple = re.search(r'^target triple = "([^"]+)"', ir_text, flags=re.M)
+    spir = triple.group(1) if triple else "spir64-unknown-unknown"
+    available = called & defined_builtins(spir)
+    if not available:
+        return ir_text
+    opts = [o for o in options if o in LIBRARY_OPTIONS]
+    lib = library_ir(spir, opts=opts, only=sorted(available))
+    main = _parse(ir_text, "the frontend")
+    main.link_in(_parse(lib, "the builtin library"))
+    return str(main)
+
+
+def lower_to_host_ir(ir_text: str, *, check: bool = False) -> tuple[str, list[str], list[str], list[list[str]]]:
+    """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites)."""
+    from kernelkit.targets.host.passes.checked import instrument
+    from kernelkit.targets.host.passes.printf import lower_printf
+
+    mod = split_module(ir_text)
+    local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
+                     for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
+    if check:
+        instrument(mod)
+    sites = lower_printf(mod)
+    tm = target_machine()
+    kernels = retarget(mod, host_triple(), str(tm.target_data))
+    if not kernels:
+        raise CompileError("host: the module has no kernels")
+    defined = {f.name for f in mod.functions}
+    called = {n for f in mod.functions for line in f.body for n in _CALLED_RE.findall(line)} - defined
+    shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
+    mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
+    helpers = _helper_names(mod)
+    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"}
+    mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
+                                              and re.search(r"@([-\w$.]+)\(", i).group(1) in drop)]
+    add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
+    mod.items += ["", shim_text, "", mux_text, "",
+                  "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]
+    return mod.text(), kernels, local_globals, sites
+
+
+def _helper_names(mod) -> set[str]:
+    """Runtime helpers the printf/checked passes call (they take the scheduling parameters)."""
+    from kernelkit.targets.host.passes.checked import HELPERS as CHECK_HELPERS
+    from kernelkit.targets.host.passes.printf import HELPERS as PRINTF_HELPERS
+
+    return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
+
+
+def _parse(text: str, stage: str):
+    b = llvm()
+    try:
+        m = b.parse_assembly(text)
+        m.verify()
+    except RuntimeError as exc:
+        raise CompileError(f"host: invalid IR after {stage}: {exc}") from exc
+    return m
+
+
+def inline_all(text: str) -> str:
+    """Step 4: inline every alwaysinline function into the kernels and drop the dead ones."""
+    b = llvm()
+    m = _parse(text, "host lowering")
+    pm = b.create_new_module_pass_manager()
+    pm.add_always_inliner_pass()
+    pm.add_global_dead_code_eliminate_pass()
+    pb = b.create_pass_builder(target_machine(), b.create_pipeline_tuning_options(speed_level=0))
+    pm.run(m, pb)
+    return str(m)
+
+
+def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
+    """Step 5: coroutines for kernels with barriers, work-item loop entries for all kernels."""
+    mod = split_module(text)
+    coroutines = barriers.lower_barriers(mod, kernels)
+    declared = mod.declared()
+    for decl in wrapper.WRAPPER_DECLS:
+        name = re.search(r"@([\w.]+)\(", decl).group(1)
+        if name not in declared and not any(isinstance(i, str) and i == decl for i in mod.items):
+            mod.items.append(decl)
+            declared[name] = decl
+    for name in kernels:
+        f = mod.function(name)
+        mod.items.append(wrapper.work_item_loops(f, name in coroutines))
+        if name not in coroutines:
+            f.header = f.header.replace("define ", "define internal ", 1) if "define internal" not in f.header \
+                else f.header
+    return mod.text(), sorted(coroutines)
+
+
+def optimize_and_emit(text: str) -> bytes:
+    """Step 6."""
+    b = llvm()
+    m = _parse(text, "work-item loops")
+    tm = target_machine()
+    pto = b.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pb = b.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(m, pb)
+    return tm.emit_object(m)
+
+
+def compile_host(ir_text: str, *, check: bool = False, options=()) -> HostCode:
+    text = link_builtin_library(ir_text, options)
+    text, kernels, local_globals, sites = lower_to_host_ir(text, check=check)
+    text = inline_all(text)
+    text, coroutines = add_entries(text, kernels)
+    obj = optimize_and_emit(text)
+    return HostCode(obj, kernels, coroutines, local_globals, sites, check)
+
+
+__all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

@@ -1,0 +1,93 @@
+"""The host compiler::Module: finalized mux IR -> host binary (native object + KernelInfo)."""
+
+from __future__ import annotations
+
+import re
+
+from kernelkit.mux.module import Module
+from kernelkit.mux.result import MuxError, Result
+from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
+
+
+def _kernel_attributes(ir_text: str, kernel: str) -> str:
+    """The text of the attribute groups a kernel's definition references."""
+    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\(([^\n]*)$", ir_text, flags=re.M)
+    if not m:
+        return ""
+    groups = re.findall(r"#(\d+)", m.group(1))
+    out = []
+    for g in groups:
+        a = re.search(rf"^attributes #{g} = \{{([^\n]*)\}}", ir_text, flags=re.M)
+        if a:
+            out.append(a.group(1))
+    return " ".join(out)
+
+
+def _opencl_version(ir_text: str) -> tuple[int, int]:
+    m = re.search(r"^!opencl\.ocl\.version = !\{!(\d+)", ir_text, flags=re.M)
+    if m:
+        v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+), i32 (\d+)\}}", ir_text, flags=re.M)
+        if v:
+            return int(v.group(1)), int(v.group(2))
+    return (1, 2)
+
+
+def _max_work_dim(ir_text: str, kernel: str) -> int:
+    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\([^\n]*!max_work_dim !(\d+)", ir_text, flags=re.M)
+    if m:
+        v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+)\}}", ir_text, flags=re.M)
+        if v:
+            return int(v.group(1))
+    return 3
+
+
+def uniform_work_groups(ir_text: str, kernel: str) -> bool:
+    """Must the global size be a multiple of the local size? (OpenCL C < 2.0, or
+    -cl-uniform-work-group-size, which clang records as "uniform-work-group-size"="true")."""
+    attrs = _kernel_attributes(ir_text, kernel)
+    if '"uniform-work-group-size"="true"' in attrs:
+        return True
+    if '"uniform-work-group-size"="false"' in attrs:
+        return False
+    return _opencl_version(ir_text) < (2, 0)
+
+
+def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) -> HostBinary:
+    from kernelkit.targets.host.codegen import compile_host, llvm
+
+    code = compile_host(mux_ir, check=check, options=options)
+    kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(mux_ir, sig.name),
+                              uniform_work_groups(mux_ir, sig.name))
+               for sig in signatures if sig.name in code.kernels]
+    return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
+                      object_code=code.object_code, printf_sites=code.printf_sites,
+                      local_globals=code.local_globals, mux_ir=mux_ir, options=list(options))
+
+
+class HostModule(Module):
+    """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes."""
+
+    def create_binary(self, *, check: bool = False) -> bytes:
+        return self.create_host_binary(check=check).to_bytes()
+
+    def create_host_binary(self, *, check: bool = False) -> HostBinary:
+        if self.finalized_llvm_module is None or self.program_info is None:
+            self.finalize()
+        return build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
+                                 check=check)
+
+    def _create_kernel(self, name: str):
+        from kernelkit.targets.host.kernel import HostKernel
+
+        return HostKernel(self, name)
+
+    @staticmethod
+    def load_binary(data: bytes) -> HostBinary:
+        """Read a host binary (raises FormatError on a malformed one)."""
+        return read_host_binary(data)
+
+    def deserialize_binary(self, data: bytes) -> HostBinary:
+        try:
+            return read_host_binary(data)
+        except Exception as exc:
+            raise MuxError(Result.INVALID_VALUE, str(exc)) from exc

@@ -1,0 +1,150 @@
+"""Work-group barriers on the host: each work-item of a kernel with barriers runs as an LLVM
+coroutine, and every ``__mux_work_group_barrier`` call becomes a suspension point.
+
+The work-item loop (see :mod:`wrapper`) starts every work-item of a group (each runs to its
+first barrier), then resumes them round-robin until all have finished: between two rounds every
+work-item has reached the same barrier, which is exactly the barrier's semantics for any uniform
+control flow (loops, branches, code inlined from called functions). LLVM's CoroSplit pass turns
+each kernel into a ramp and a resume function and keeps the values live across a barrier in the
+work-item's coroutine frame, the role PoCL's and the Construction Kit's per-work-item context
+arrays play in their region-splitting work-item loops.
+
+Runs after everything is inlined into the kernel entry points (no barrier is left in a callee).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kernelkit.targets.host.irtext import Function, ModuleText, block_label, header_params
+
+BARRIER_CALL = "@__mux_work_group_barrier("
+
+CORO_DECLS = """declare token @llvm.coro.id(i32, ptr, ptr, ptr)
+declare i64 @llvm.coro.size.i64()
+declare ptr @llvm.coro.begin(token, ptr)
+declare i8 @llvm.coro.suspend(token, i1)
+declare ptr @llvm.coro.free(token, ptr)
+declare void @llvm.coro.end(ptr, i1, token)
+declare void @llvm.coro.resume(ptr)
+declare void @llvm.coro.destroy(ptr)
+declare i1 @llvm.coro.done(ptr)
+declare ptr @malloc(i64)
+declare void @free(ptr)"""
+
+
+def has_barriers(f: Function) -> bool:
+    return any(BARRIER_CALL in line for line in f.body)
+
+
+def _mark_coroutine(header: str, name: str) -> str:
+    header = header.replace(f" void @{name}(", f" ptr @{name}(", 1)
+    _, close = header_params(header)
+    rest = header[close + 1:]
+    m = re.match(r"(\s*(?:local_unnamed_addr|unnamed_addr))?", rest)
+    cut = close + 1 + (m.end() if m else 0)
+    return header[:cut] + " presplitcoroutine" + header[cut:]
+
+
+def to_coroutine(f: Function) -> int:
+    """Rewrite kernel ``f`` (returning void) into a work-item coroutine; returns the barrier count."""
+    f.header = _mark_coroutine(f.header, f.name)
+    body: list[str] = []
+    renamed: dict[str, str] = {}   # original block label -> label of the block now ending it
+    current = None
+    first = f.body[0] if f.body else ""
+    entry_label = block_label(first)
+    setup = [
+        "  %kk.coro.id = call token @llvm.coro.id(i32 0, ptr null, ptr null, ptr null)",
+        "  %kk.coro.size = call i64 @llvm.coro.size.i64()",
+        "  %kk.coro.mem = call ptr @malloc(i64 %kk.coro.size)",
+        "  %kk.coro.hdl = call ptr @llvm.coro.begin(token %kk.coro.id, ptr %kk.coro.mem)",
+    ]
+    count = 0
+    lines = f.body
+    if entry_label is not None:
+        body.append(lines[0])
+        lines = lines[1:]
+        current = entry_label
+    body += setup
+    for line in lines:
+        label = block_label(line)
+        if label is not None:
+            current = label
+            body.append(line)
+            continue
+        stripped = line.strip()
+        if BARRIER_CALL in line:
+            count += 1
+            resume = f"kk.barrier.{count}"
+            body += [
+                f"  %kk.susp.{count} = call i8 @llvm.coro.suspend(token none, i1 false)",
+                f"  switch i8 %kk.susp.{count}, label %kk.coro.suspend [i8 0, label %{resume} "
+                f"i8 1, label %kk.coro.cleanup]",
+                f"{resume}:",
+            ]
+            if current is not None:
+                renamed[current] = resume
+            else:  # unnamed entry block: its implicit number is the first free one
+                renamed["<entry>"] = resume
+            current = resume
+            continue
+        if stripped == "ret void" or stripped.startswith("ret void,"):
+            body.append("  br label %kk.coro.final")
+            continue
+        body.append(line)
+    body += [
+        "kk.coro.final:",
+        "  %kk.susp.final = call i8 @llvm.coro.suspend(token none, i1 true)",
+        "  switch i8 %kk.susp.final, label %kk.coro.suspend [i8 0, label %kk.coro.trap "
+        "i8 1, label %kk.coro.cleanup]",
+        "kk.coro.trap:",
+        "  unreachable",
+        "kk.coro.cleanup:",
+        "  %kk.coro.freemem = call ptr @llvm.coro.free(token %kk.coro.id, ptr %kk.coro.hdl)",
+        "  call void @free(ptr %kk.coro.freemem)",
+        "  br label %kk.coro.suspend",
+        "kk.coro.suspend:",
+        "  call void @llvm.coro.end(ptr %kk.coro.hdl, i1 false, token none)",
+        "  ret ptr %kk.coro.hdl",
+    ]
+    if "<entry>" in renamed:
+        renamed[_entry_number(f)] = renamed.pop("<entry>")
+    if renamed:
+        body = [_fix_phis(line, renamed) if " phi " in line else line for line in body]
+    f.body = body
+    return count
+
+
+def _entry_number(f: Function) -> str:
+    """The implicit number of an unnamed entry block: one past the unnamed parameters."""
+    start, end = header_params(f.header)
+    nums = [int(n) for n in re.findall(r"%(\d+)(?=[,\s]|$)", f.header[start:end])]
+    return str(max(nums) + 1 if nums else 0)
+
+
+def _fix_phis(line: str, renamed: dict[str, str]) -> str:
+    def sub(m: re.Match) -> str:
+        label = m.group(2)
+        return f"{m.group(1)}%{renamed.get(label, label)} ]"
+    return re.sub(r"(\[ [^\[\]]*?, )%(\"[^\"]+\"|[-\w$.]+) \]", sub, line)
+
+
+def lower_barriers(mod: ModuleText, kernels: list[str]) -> set[str]:
+    """Turn the kernels with barriers into coroutines; returns their names."""
+    out = set()
+    for name in kernels:
+        f = mod.function(name)
+        if f is not None and has_barriers(f):
+            to_coroutine(f)
+            out.add(name)
+    if out:
+        declared = mod.declared()
+        for line in CORO_DECLS.splitlines():
+            name = re.search(r"@([\w.]+)\(", line).group(1)
+            if name not in declared:
+                mod.items.append(line)
+    # the barrier builtin has no definition left to call
+    mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
+                                              and "@__mux_work_group_barrier(" in i)]
+    return out

@@ -1,0 +1,173 @@
+"""The work-item loops: one native entry per kernel that runs whole work-groups.
+
+``void @kk.run.<kernel>(ptr %args, ptr %tmpl, ptr %next, i64 %total)``:
+``args`` is an array of pointers to the argument values (the kernel's parameters in order),
+``tmpl`` a filled MuxWorkGroupInfo (sizes, offset, printf/check pointers), ``next`` a shared
+counter of work-groups handed out, ``total`` the number of work-groups. Each calling thread
+takes the next work-group (atomically) until none is left, so Python makes one call per thread
+and launch. Non-uniform work-groups (OpenCL 2.0) get their smaller local size here.
+
+Kernels without barriers are inlined into the x/y/z loops (the innermost loop runs along x,
+``"mux-work-item-order"="xyz"``), where LLVM's loop vectoriser works across work-items.
+Kernels with barriers are work-item coroutines (see :mod:`barriers`), started and resumed here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelkit.targets.host.irtext import Function, header_params, matching_paren, split_top_level
+from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
+
+WI_T = llvm_struct(WORK_ITEM_FIELDS)
+WG_T = llvm_struct(WORK_GROUP_FIELDS)
+ENTRY_PREFIX = "kk.run."
+
+
+@dataclass
+class Param:
+    type: str
+    byval: str | None  # the byval type for aggregates passed by value
+
+
+def parse_param(text: str) -> Param:
+    text = text.strip()
+    if text[0] in "<{[":
+        end = matching_paren(text, 0) + 1
+        ty = text[:end]
+    else:
+        ty = text.split(" ", 1)[0]
+    m = re.search(r"byval\(", text)
+    byval = None
+    if m:
+        close = matching_paren(text, m.end() - 1)
+        byval = text[m.end():close]
+    return Param(ty, byval)
+
+
+def kernel_params(f: Function) -> list[Param]:
+    start, end = header_params(f.header)
+    params = split_top_level(f.header[start:end])
+    return [parse_param(p) for p in params[:-2]]  # the last two are the scheduling parameters
+
+
+def _wg(reg: str, name: str, dim: int | None = None) -> str:
+    i = field_index(WORK_GROUP_FIELDS, name)
+    d = f", i32 {dim}" if dim is not None else ""
+    return f"  {reg} = getelementptr inbounds {WG_T}, ptr %wg, i32 0, i32 {i}{d}"
+
+
+def entry_name(kernel: str) -> str:
+    return ENTRY_PREFIX + kernel
+
+
+def work_item_loops(f: Function, coroutine: bool) -> str:
+    """IR text of the entry running kernel ``f`` over work-groups."""
+    params = kernel_params(f)
+    wg_size = f"ptrtoint (ptr getelementptr ({WG_T}, ptr null, i32 1) to i64)"
+    lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {{", "entry:",
+             f"  %wg = alloca {WG_T}, align 8",
+             f"  call void @llvm.memcpy.p0.p0.i64(ptr %wg, ptr %tmpl, i64 {wg_size}, i1 false)"]
+    call_args = []
+    for i, p in enumerate(params):
+        lines += [f"  %ap{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %as{i} = load ptr, ptr %ap{i}"]
+        if p.byval is not None:
+            call_args.append(f"ptr byval({p.byval}) %as{i}")
+        else:
+            lines.append(f"  %a{i} = load {p.type}, ptr %as{i}, align 1")
+            call_args.append(f"{p.type} %a{i}")
+    for d in range(3):
+        lines += [_wg(f"%ngp{d}", "num_groups", d), f"  %ng{d} = load i64, ptr %ngp{d}",
+                  _wg(f"%enp{d}", "enqueued_local_size", d), f"  %en{d} = load i64, ptr %enp{d}",
+                  _wg(f"%gsp{d}", "global_size", d), f"  %gs{d} = load i64, ptr %gsp{d}",
+                  _wg(f"%gip{d}", "group_id", d), _wg(f"%lsp{d}", "local_size", d)]
+    lines += ["  %en01 = mul i64 %en0, %en1", "  %maxitems = mul i64 %en01, %en2",
+              "  %scratch.bytes = shl i64 %maxitems, 3",
+              "  %scratch = call ptr @malloc(i64 %scratch.bytes)", _wg("%scp", "scratch"),
+              "  store ptr %scratch, ptr %scp"]
+    if coroutine:
+        wi_size = f"ptrtoint (ptr getelementptr ({WI_T}, ptr null, i32 1) to i64)"
+        lines += [f"  %wis.bytes = mul i64 %maxitems, {wi_size}", "  %wis = call ptr @malloc(i64 %wis.bytes)",
+                  "  %hs.bytes = shl i64 %maxitems, 3", "  %hs = call ptr @malloc(i64 %hs.bytes)"]
+    else:
+        lines += [f"  %wi = alloca {WI_T}, align 8"]
+    lines += ["  br label %next.group", "next.group:",
+              "  %g = atomicrmw add ptr %next, i64 1 monotonic",
+              "  %more = icmp ult i64 %g, %total", "  br i1 %more, label %group, label %exit", "group:",
+              "  %gx = urem i64 %g, %ng0", "  %gq = udiv i64 %g, %ng0", "  %gy = urem i64 %gq, %ng1",
+              "  %gz = udiv i64 %gq, %ng1"]
+    for d, gd in enumerate(("%gx", "%gy", "%gz")):
+        lines += [f"  store i64 {gd}, ptr %gip{d}", f"  %start{d} = mul i64 {gd}, %en{d}",
+                  f"  %left{d} = sub i64 %gs{d}, %start{d}", f"  %lt{d} = icmp ult i64 %left{d}, %en{d}",
+                  f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
+    args = ", ".join([*call_args, ""])
+    if not coroutine:
+        lines += _nested_loops(
+            [f"  call void @{f.name}({args}ptr %wi, ptr %wg)"],
+            before=_store_wi("%wi", "%x", "%y", "%z", "%lin"))
+    else:
+        lines += ["  %ls01 = mul i64 %ls0, %ls1", "  %items = mul i64 %ls01, %ls2"]
+        start = [f"  %wip = getelementptr {WI_T}, ptr %wis, i64 %lin",
+                 *_store_wi("%wip", "%x", "%y", "%z", "%lin"),
+                 f"  %h = call ptr @{f.name}({args}ptr %wip, ptr %wg)",
+                 "  %hp = getelementptr ptr, ptr %hs, i64 %lin", "  store ptr %h, ptr %hp"]
+        lines += _nested_loops(start, before=[])
+        lines += ["  br label %round", "round:", "  br label %res.loop", "res.loop:",
+                  "  %ri = phi i64 [ 0, %round ], [ %ri.next, %res.next ]",
+                  "  %busy = phi i1 [ false, %round ], [ %busy.next, %res.next ]",
+                  "  %rhp = getelementptr ptr, ptr %hs, i64 %ri", "  %rh = load ptr, ptr %rhp",
+                  "  %rdone = call i1 @llvm.coro.done(ptr %rh)",
+                  "  br i1 %rdone, label %res.next, label %res.do", "res.do:",
+                  "  call void @llvm.coro.resume(ptr %rh)", "  br label %res.next", "res.next:",
+                  "  %stepped = xor i1 %rdone, true", "  %busy.next = or i1 %busy, %stepped",
+                  "  %ri.next = add i64 %ri, 1", "  %rmore = icmp ult i64 %ri.next, %items",
+                  "  br i1 %rmore, label %res.loop, label %round.end", "round.end:",
+                  "  br i1 %busy.next, label %round, label %destroy", "destroy:",
+                  "  br label %d.loop", "d.loop:", "  %di = phi i64 [ 0, %destroy ], [ %di.next, %d.loop ]",
+                  "  %dhp = getelementptr ptr, ptr %hs, i64 %di", "  %dh = load ptr, ptr %dhp",
+                  "  call void @llvm.coro.destroy(ptr %dh)", "  %di.next = add i64 %di, 1",
+                  "  %dmore = icmp ult i64 %di.next, %items", "  br i1 %dmore, label %d.loop, label %d.end",
+                  "d.end:"]
+    lines += ["  br label %next.group", "exit:", "  call void @free(ptr %scratch)"]
+    if coroutine:
+        lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)"]
+    lines += ["  ret void", "}"]
+    return "\n".join(lines)
+
+
+def _store_wi(ptr: str, x: str, y: str, z: str, lin: str) -> list[str]:
+    i_id = field_index(WORK_ITEM_FIELDS, "local_id")
+    i_lin = field_index(WORK_ITEM_FIELDS, "local_linear_id")
+    out = []
+    for d, v in enumerate((x, y, z)):
+        out += [f"  %wi.id{d}.{ptr[1:]} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_id}, i32 {d}",
+                f"  store i64 {v}, ptr %wi.id{d}.{ptr[1:]}"]
+    out += [f"  %wi.lin.{ptr[1:]} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_lin}",
+            f"  store i64 {lin}, ptr %wi.lin.{ptr[1:]}"]
+    return out
+
+
+def _nested_loops(body: list[str], before: list[str]) -> list[str]:
+    """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id."""
+    return [
+        "  br label %loop.z", "loop.z:",
+        "  %z = phi i64 [ 0, %group ], [ %z.next, %end.y ]",
+        "  br label %loop.y", "loop.y:",
+        "  %y = phi i64 [ 0, %loop.z ], [ %y.next, %end.x ]",
+        "  %zy = mul i64 %z, %ls1", "  %zyy = add i64 %zy, %y", "  %rowbase = mul i64 %zyy, %ls0",
+        "  br label %loop.x", "loop.x:",
+        "  %x = phi i64 [ 0, %loop.y ], [ %x.next, %loop.x ]",
+        "  %lin = add i64 %rowbase, %x",
+        *before, *body,
+        "  %x.next = add nuw i64 %x, 1", "  %x.more = icmp ult i64 %x.next, %ls0",
+        "  br i1 %x.more, label %loop.x, label %end.x", "end.x:",
+        "  %y.next = add nuw i64 %y, 1", "  %y.more = icmp ult i64 %y.next, %ls1",
+        "  br i1 %y.more, label %loop.y, label %end.y", "end.y:",
+        "  %z.next = add nuw i64 %z, 1", "  %z.more = icmp ult i64 %z.next, %ls2",
+        "  br i1 %z.more, label %loop.z, label %end.z", "end.z:",
+    ]
+
+
+WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
+                 "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
