@@ -35,12 +35,14 @@ def options_example() -> str:
     return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block.split(";\n")[0] + ";"))
 
 
-def builtin_list() -> dict[str, str]:
-    """name -> its spec signature line, for every ``  • <ret> __mux_x(...)`` item of "Builtins"."""
+def builtin_list() -> dict[str, tuple[str, int]]:
+    """name -> (return type, parameter count) of every builtin the "Builtins" list declares."""
     block = section("The ComputeMux specification defines the following builtin functions", "Group operation builtins")
     out = {}
-    for m in re.finditer(r"•\s+(?P<ret>[\w ]+?)\s+(?P<name>__mux_\w+)\((?P<params>[^)]*)\)", block):
-        out.setdefault(m.group("name"), f"{m.group('ret')} {m.group('name')}({m.group('params')})")
+    for m in re.finditer(r"(?:•|and)\s+(?P<ret>\S+)\s+(?P<name>__mux_\w+)\((?P<params>.*?)\)(?=\s+(?:-|and)\s)", block):
+        params = m.group("params").strip()
+        count = 0 if params in ("", "void") else max(len(params.split(",")), params.count("%"))
+        out.setdefault(m.group("name"), (m.group("ret"), count))
     return out
 
 
