@@ -1,0 +1,200 @@
+"""Per-kernel metadata blobs of AMD CL2 binaries (``.rodata`` symbol
+``__OpenCL_&__OpenCL_<kernel>_kernel_metadata``), read and written byte for byte.
+
+Layout (CLRX documentation of the AMD OpenCL 2.0 format; 32-bit binaries use 32-bit fields
+where 64-bit ones use 64-bit): a header (``size`` bytes, of which the leading fields are known),
+two NUL-terminated names, optionally one padding byte (drivers from Crimson 16 on), ``argsNum+1``
+argument entries (the last all zero), then each argument's name and type name (NUL-terminated),
+then trailing bytes up to ``metadataSize``.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from kernelkit.errors import FormatError
+
+# header fields (CLRX AmdCL2GPUMetadataHeader32/64): (name, 32-bit format, 64-bit format)
+HEADER_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("size", "I", "Q"), ("metadata_size", "I", "Q"), ("unknown1", "12s", "12s"),
+    ("options", "I", "I"), ("kernel_id", "H", "H"), ("unknownx", "H", "H"), ("unknowny", "I", "I"),
+    ("unknown2", "16s", "16s"), ("reqd_work_group_size", "3I", "3Q"), ("unknown3", "12s", "16s"),
+    ("first_name_length", "I", "Q"), ("second_name_length", "I", "Q"), ("unknown4", "12s", "24s"),
+    ("pipes_usage", "I", "Q"), ("unknown5", "8s", "16s"), ("args_num", "Q", "Q"),
+)
+# argument entry fields (CLRX AmdCL2GPUKernelArgEntry32/64)
+ARG_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("size", "I", "Q"), ("name_size", "I", "Q"), ("type_name_size", "I", "Q"),
+    ("unknown1", "I", "Q"), ("unknown2", "I", "Q"), ("vector_length", "I", "I"),
+    ("unknown3", "I", "I"), ("arg_offset", "I", "I"), ("arg_type", "I", "I"),
+    ("ptr_alignment", "I", "I"), ("ptr_type", "I", "I"), ("ptr_space", "I", "I"),
+    ("is_pointer_or_pipe", "I", "I"), ("is_volatile", "B", "B"), ("is_restrict", "B", "B"),
+    ("is_pipe", "B", "B"), ("unknown4", "B", "B"), ("kind_of_type", "I", "I"),
+    ("is_const", "I", "Q"),
+)
+
+
+def _struct(table, bits: int) -> struct.Struct:
+    return struct.Struct("<" + "".join(f[1] if bits == 32 else f[2] for f in table))
+
+
+def _names(table) -> list[str]:
+    return [f[0] for f in table]
+
+
+HEADER_STRUCTS = {32: _struct(HEADER_FIELDS, 32), 64: _struct(HEADER_FIELDS, 64)}
+ARG_STRUCTS = {32: _struct(ARG_FIELDS, 32), 64: _struct(ARG_FIELDS, 64)}
+
+# CLRX "argType" codes of scalar/vector arguments (element type of vectors)
+ARG_TYPE_ELEMENTS = {6: "char", 7: "short", 8: "int", 9: "long", 11: "float", 12: "double"}
+# CLRX "kindOfType"
+KIND_OF_TYPE = {1: "sampler", 2: "image", 4: "value", 5: "pointer", 7: "queue"}
+# CLRX "ptrSpace"
+POINTER_SPACES = {3: "local", 4: "global", 5: "constant"}
+# argType of images: access qualifier
+IMAGE_ACCESS = {1: "read_only", 2: "write_only", 3: "read_write"}
+
+
+@dataclass
+class ArgEntry:
+    name: str
+    type_name: str
+    fields: dict[str, int | bytes]
+
+    def get(self, key: str) -> int:
+        return int(self.fields[key])  # type: ignore[arg-type]
+
+    @property
+    def kind(self) -> str:
+        """sampler | image | pointer | pipe | queue | struct | value."""
+        if self.get("is_pointer_or_pipe"):
+            return "pipe" if self.get("is_pipe") else "pointer"
+        kind = KIND_OF_TYPE.get(self.get("kind_of_type"), "value")
+        if kind == "value" and self.get("arg_type") == 15:
+            return "struct"
+        return kind
+
+    @property
+    def address_space(self) -> str:
+        if self.kind in ("pointer", "pipe"):
+            return POINTER_SPACES.get(self.get("ptr_space"), "global")
+        return "global" if self.kind == "image" else "private"
+
+    @property
+    def access(self) -> str:
+        if self.kind == "image":
+            return IMAGE_ACCESS.get(self.get("arg_type"), "none")
+        return "none"
+
+    @property
+    def qualifiers(self) -> list[str]:
+        out = []
+        if self.kind == "pointer":
+            if self.get("is_const"):
+                out.append("const")
+            if self.get("is_restrict"):
+                out.append("restrict")
+            if self.get("is_volatile"):
+                out.append("volatile")
+        return out
+
+
+@dataclass
+class KernelMetadata:
+    bits: int
+    header: dict[str, object]
+    header_tail: bytes           # header bytes past the known fields (work-group size hint, ...)
+    first_name: str
+    second_name: str
+    padding: bytes               # b"" or the one extra byte of Crimson 16 drivers
+    args: list[ArgEntry]
+    terminator: bytes            # the all-zero closing entry as stored
+    tail: bytes = b""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def reqd_work_group_size(self) -> tuple[int, int, int]:
+        return tuple(self.header["reqd_work_group_size"])  # type: ignore[return-value]
+
+    def to_bytes(self) -> bytes:
+        hs, as_ = HEADER_STRUCTS[self.bits], ARG_STRUCTS[self.bits]
+        values = []
+        for name in _names(HEADER_FIELDS):
+            v = self.header[name]
+            values += list(v) if isinstance(v, tuple) else [v]
+        out = bytearray(hs.pack(*values)) + self.header_tail
+        out += self.first_name.encode() + b"\0" + self.second_name.encode() + b"\0" + self.padding
+        for a in self.args:
+            out += as_.pack(*(a.fields[n] for n in _names(ARG_FIELDS)))
+        out += self.terminator
+        for a in self.args:
+            out += a.name.encode() + b"\0" + a.type_name.encode() + b"\0"
+        return bytes(out + self.tail)
+
+
+def _cstring(data: bytes, at: int, size: int, what: str) -> str:
+    if at + size >= len(data) or data[at + size] != 0:
+        raise FormatError(f"{what}: string of {size} bytes not NUL-terminated inside the metadata",
+                          offset=at, field=what)
+    try:
+        return data[at:at + size].decode("ascii")
+    except UnicodeDecodeError:
+        raise FormatError(f"{what}: not ASCII", offset=at, field=what) from None
+
+
+def parse_kernel_metadata(data: bytes, bits: int, base: int = 0) -> KernelMetadata:
+    """Parse one metadata blob; ``base`` is its file offset (for error messages)."""
+    hs, as_ = HEADER_STRUCTS[bits], ARG_STRUCTS[bits]
+    if len(data) < hs.size:
+        raise FormatError(f"metadata of {len(data)} bytes is shorter than its header ({hs.size})",
+                          offset=base, field="metadata.header")
+    raw = hs.unpack_from(data, 0)
+    header: dict[str, object] = {}
+    i = 0
+    for name, f32, f64 in HEADER_FIELDS:
+        fmt = f32 if bits == 32 else f64
+        if fmt.startswith("3"):
+            header[name] = tuple(raw[i:i + 3])
+            i += 3
+        else:
+            header[name] = raw[i]
+            i += 1
+    size = int(header["size"])  # type: ignore[arg-type]
+    if not hs.size <= size < len(data):
+        raise FormatError(f"header size {size} outside [{hs.size}, {len(data)})", offset=base,
+                          field="metadata.size")
+    if header["metadata_size"] != len(data):
+        raise FormatError(f"metadataSize {header['metadata_size']} but the symbol has {len(data)} "
+                          f"bytes", offset=base + 8 if bits == 64 else base + 4,
+                          field="metadata.metadataSize")
+    n1, n2 = int(header["first_name_length"]), int(header["second_name_length"])  # type: ignore[arg-type]
+    at = size
+    first = _cstring(data, at, n1, "metadata.firstName")
+    second = _cstring(data, at + n1 + 1, n2, "metadata.secondName")
+    at += n1 + n2 + 2
+    padding = b""
+    if at + 4 <= len(data) and struct.unpack_from("<I", data, at)[0] == as_.size << 8:
+        padding, at = data[at:at + 1], at + 1
+    nargs = int(header["args_num"])  # type: ignore[arg-type]
+    if at + as_.size * (nargs + 1) > len(data):
+        raise FormatError(f"{nargs} argument entries do not fit in the metadata", offset=base + at,
+                          field="metadata.argsNum")
+    entries = []
+    for k in range(nargs):
+        vals = dict(zip(_names(ARG_FIELDS), as_.unpack_from(data, at + k * as_.size), strict=True))
+        if vals["size"] != as_.size:
+            raise FormatError(f"argument entry {k} has size {vals['size']}, expected {as_.size}",
+                              offset=base + at + k * as_.size, field="metadata.arg.size")
+        entries.append(vals)
+    terminator = data[at + nargs * as_.size:at + (nargs + 1) * as_.size]
+    at += (nargs + 1) * as_.size
+    args = []
+    for k, vals in enumerate(entries):
+        name = _cstring(data, at, int(vals["name_size"]), f"metadata.arg{k}.name")
+        at += int(vals["name_size"]) + 1
+        tname = _cstring(data, at, int(vals["type_name_size"]), f"metadata.arg{k}.typeName")
+        at += int(vals["type_name_size"]) + 1
+        args.append(ArgEntry(name, tname, vals))
+    return KernelMetadata(bits, header, data[hs.size:size], first, second, padding, args,
+                          terminator, data[at:])
