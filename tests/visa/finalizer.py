@@ -34,6 +34,8 @@ def finalize_text(text: str, platform: str) -> tuple[list[str], str]:
         (folder / "k.visaasm").write_text(text)
         proc = _run(folder, ["k.visaasm", "-platform", platform, "-output"])
         asm = folder / "k.asm"
+        if not asm.exists():        # texts with a .global_function are written to ./.asm
+            asm = folder / ".asm"
         if proc.returncode != 0 or not asm.exists():
             raise AssertionError(f"GenX_IR rejected text ({proc.returncode}): {proc.stdout}{proc.stderr}")
         return normalise(asm.read_text()), proc.stdout

@@ -47,7 +47,8 @@ def test_suite_covers_every_instruction_of_issue_5():
     texts = "\n".join(p.read_text() for p in KERNELS)
     insts = set()
     for path in KERNELS:
-        for routine in parse_visaasm(path.read_text()).kernels:
+        obj = parse_visaasm(path.read_text())
+        for routine in obj.kernels + obj.functions:
             for inst in routine.instructions:
                 name = inst.name
                 if name == "fminmax":

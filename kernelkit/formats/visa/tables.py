@@ -129,7 +129,7 @@ ATOMIC_OPS: dict[int, str] = {
 ATOMIC_BY_NAME: dict[str, int] = {v: k for k, v in ATOMIC_OPS.items()}
 CHANNEL_MASKS: tuple[str, ...] = ("", "R", "G", "RG", "B", "RB", "GB", "RGB", "A", "RA", "GA", "RGA",
                                   "BA", "RBA", "GBA", "RGBA")
-SVM_BLOCK_TYPES: dict[int, str] = {0: "b", 1: "d", 2: "q"}
+SVM_BLOCK_TYPES: dict[int, int] = {0: 1, 1: 4, 2: 8}     # block type code -> bytes per block
 SVM_BLOCK_NUMS: dict[int, int] = {0: 1, 1: 2, 2: 4, 3: 8}
 OWORD_NUMS: dict[int, int] = {0: 1, 1: 2, 2: 4, 3: 8, 4: 16}
 FENCE_FLAGS: tuple[tuple[int, str], ...] = ((1, "E"), (2, "I"), (4, "S"), (8, "C"), (16, "R"),

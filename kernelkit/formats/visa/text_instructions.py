@@ -270,7 +270,7 @@ def _svm(b, base, mods, rest, pred):
     exec_byte, rest = b.exec(rest)
     toks = _tokens(rest)
     if name in ("gather", "scatter"):
-        b.emit(SVM, sub, exec=exec_byte, pred=pred, block_size=_REV["block_type"][mods[0]],
+        b.emit(SVM, sub, exec=exec_byte, pred=pred, block_size=_REV["block_type"][int(mods[0])],
                num_blocks=_REV["block_num"][int(mods[1])], addresses=b.raw(toks[0]), data=b.raw(toks[1]))
     elif name == "atomic":
         addresses, dst, src0, src1 = (b.raw(t) for t in toks)

@@ -360,9 +360,9 @@ class Printer:
     def attrs(self, attrs: list[Attribute]) -> str:
         return f" attrs={{{', '.join(self.attribute(a) for a in attrs)}}}" if attrs else ""
 
-    def routine(self, version: str) -> str:
+    def routine(self) -> str:
         r = self.r
-        out = [f".version {version}", f'{".kernel" if r.is_kernel else ".global_function"} {_quote(r.name)}', ""]
+        out = [f'{".kernel" if r.is_kernel else ".global_function"} {_quote(r.name)}', ""]
         for v in r.variables:
             line = (f".decl {v.name} v_type=G type={TYPES[v.type][0]} num_elts={v.num_elements} "
                     f"align={ALIGNMENTS[v.align][0]}")
@@ -396,10 +396,10 @@ class Printer:
         return "\n".join(out) + "\n"
 
 
-def print_routine(routine: Routine, version: str = "4.1") -> str:
-    return Printer(routine).routine(version)
+def print_routine(routine: Routine) -> str:
+    return Printer(routine).routine()
 
 
 def print_visaasm(obj: VisaObject) -> str:
-    """Text of every kernel and function (each begins with its own .version line)."""
-    return "\n".join(print_routine(r, obj.version) for r in obj.kernels + obj.functions)
+    """Text of the whole object: the .version line, then every kernel and function."""
+    return f".version {obj.version}\n" + "".join(print_routine(r) for r in obj.kernels + obj.functions)
