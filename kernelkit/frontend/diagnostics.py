@@ -9,6 +9,7 @@ Diagnostic = tuple[str, int, int, str, str]
 _LOCATED = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note|remark): "
     r"(?P<msg>.*)$")
+_FLAG = re.compile(r" \[-W[^\]]*\]$")
 _UNLOCATED = re.compile(r"^(?:(?:clang|zig)(?:-\d+)?: )?(?P<sev>fatal error|error|warning): (?P<msg>.*)$")
 
 
@@ -18,16 +19,17 @@ def clean_log(log: str) -> str:
 
 
 def parse_diagnostics(log: str) -> list[Diagnostic]:
-    """Every diagnostic line of ``log``; those without a location get file "" and line 0."""
+    """Every diagnostic line of ``log``; those without a location get file "" and line 0.
+    A trailing warning-flag tag (`` [-Wunused]``) is left out of the message."""
     out: list[Diagnostic] = []
     for line in log.splitlines():
         m = _LOCATED.match(line)
         if m:
-            out.append((m["file"], int(m["line"]), int(m["col"]), m["sev"], m["msg"]))
+            out.append((m["file"], int(m["line"]), int(m["col"]), m["sev"], _FLAG.sub("", m["msg"])))
             continue
         m = _UNLOCATED.match(line)
         if m:
-            out.append(("", 0, 0, m["sev"], m["msg"]))
+            out.append(("", 0, 0, m["sev"], _FLAG.sub("", m["msg"])))
     return out
 
 
