@@ -1,0 +1,309 @@
+"""AMD OpenCL 2.0 ("CL2") binaries (spec 002; container per CLRX's documentation and the
+binaries in reference/amdcl2): read into a model, write back.
+
+Outer ELF (e_machine 0xaf5a 32-bit / 0xaf5b 64-bit, e_flags = device code): ``.comment`` holds
+the compile options (``__OpenCL_compiler_options``) and ``acl_version_string``; ``.rodata`` the
+per-kernel metadata blobs (``__OpenCL_&__OpenCL_<k>_kernel_metadata``); ``.text`` the inner HSA
+ELF (new layout, driver >= 191205: ``.hsatext`` with ``&__OpenCL_<k>_kernel`` = 256-byte
+amd_kernel_code_t + code, data/bss/sampler-init sections and relocations) or, for older drivers,
+one ``__ISA_&__OpenCL_<k>_kernel_binary`` per kernel (stub, setup, code); ``.brig`` the HSAIL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdcl2.metadata import KernelMetadata, parse_kernel_metadata
+from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
+from kernelkit.formats.elf import (
+    ELFCLASS32,
+    ELFCLASS64,
+    SHF_ALLOC,
+    SHF_EXECINSTR,
+    SHT_PROGBITS,
+    SHT_STRTAB,
+    SHT_SYMTAB,
+    ElfFile,
+    Section,
+    Symbol,
+    build_string_table,
+    encode_symbols,
+)
+
+# the CL2 outer ELF machines
+EM_AMDCL2 = {0xAF5A: 32, 0xAF5B: 64}
+MACHINE_OF_BITS = {32: 0xAF5A, 64: 0xAF5B}
+STT_AMDGPU_HSA_KERNEL = 10
+KERNEL_ALIGN = 256            # kernels in .hsatext start on 256-byte boundaries
+
+METADATA_PREFIX, METADATA_SUFFIX = "__OpenCL_&__OpenCL_", "_kernel_metadata"
+ISA_PREFIX, ISA_BINARY_SUFFIX = "__ISA_&__OpenCL_", "_kernel_binary"
+INNER_PREFIX, INNER_SUFFIX = "&__OpenCL_", "_kernel"
+
+# CLRX: e_flags -> device, per driver generation (1801.05, 1912.05, 2004.06 tables)
+DEVICE_CODES: dict[int, dict[int, str]] = {
+    180005: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
+             8: "Iceland", 9: "Tonga", 15: "Carrizo", 16: "Fiji"},
+    191205: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
+             8: "Iceland", 9: "Tonga", 15: "Dummy", 16: "Carrizo", 17: "Fiji"},
+    200406: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
+             8: "Iceland", 9: "Tonga", 12: "Horse", 13: "Goose", 15: "Carrizo", 16: "Fiji",
+             17: "Stoney"},
+}
+
+
+def device_name(e_flags: int, driver_version: int) -> str:
+    table = max((v for v in DEVICE_CODES if v <= driver_version), default=180005)
+    return DEVICE_CODES[table].get(e_flags, f"unknown({e_flags})")
+
+
+@dataclass
+class Cl2Kernel:
+    name: str
+    metadata: KernelMetadata
+    setup: bytes = b""              # amd_kernel_code_t (+ anything up to the code entry)
+    code: bytes = b""
+    stub: bytes = b""               # old layout only
+    isa_metadata: bytes | None = None   # old layout only
+
+    @property
+    def kernel_code(self) -> AmdKernelCode | None:
+        return AmdKernelCode.parse(self.setup) if len(self.setup) >= AMD_KERNEL_CODE_T_SIZE else None
+
+
+@dataclass
+class Cl2Binary:
+    bits: int
+    e_flags: int
+    driver_version: int
+    compile_options: str
+    acl_version: str
+    kernels: list[Cl2Kernel]
+    brig: bytes | None = None
+    brig_shndx: int | None = None        # as stored (old drivers may name a missing section)
+    inner: ElfFile | None = None         # new layout: the inner HSA ELF (non-kernel parts)
+    old_layout: bool = False
+    has_text: bool = True
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def device(self) -> str:
+        return device_name(self.e_flags, self.driver_version)
+
+    def kernel(self, name: str) -> Cl2Kernel:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise FormatError(f"no kernel {name!r} (kernels: {', '.join(k.name for k in self.kernels)})",
+                          field="kernel")
+
+    # ------------------------------------------------------------------ writing
+    def inner_bytes(self) -> bytes:
+        if self.old_layout or self.inner is None:
+            return b"".join(k.stub + k.setup + k.code for k in self.kernels)
+        inner = replace(self.inner, sections=[replace(s) for s in self.inner.sections])
+        text_index = inner.section_index(".hsatext") if inner.section(".hsatext") else None
+        symtab = inner.section(".symtab")
+        syms = inner.symbols() if symtab is not None else []
+        if text_index is not None:
+            text = bytearray()
+            places: dict[str, tuple[int, int]] = {}
+            for k in self.kernels:
+                pad = (-len(text)) % KERNEL_ALIGN
+                text += b"\0" * pad
+                places[k.name] = (len(text), len(k.setup) + len(k.code))
+                text += k.setup + k.code
+            inner.sections[text_index].data = bytes(text)
+            for s in syms:
+                if s.type == STT_AMDGPU_HSA_KERNEL and s.name.startswith(INNER_PREFIX):
+                    s.value, s.size = places[s.name[len(INNER_PREFIX):-len(INNER_SUFFIX)]]
+            symtab.data = encode_symbols(syms, inner.ei_class, inner.little)
+        inner.layout()
+        return inner.to_bytes()
+
+    def to_bytes(self) -> bytes:
+        """Write the binary (sections in the driver's order, fresh layout)."""
+        ei_class = ELFCLASS32 if self.bits == 32 else ELFCLASS64
+        comment = self.compile_options.encode() + self.acl_version.encode()
+        rodata = bytearray()
+        symbols = [Symbol("", 0, 0, 0, 0, 0, 0)]
+        sections = [Section(), Section(".shstrtab", SHT_STRTAB, 0x20, addralign=1),
+                    Section(".strtab", SHT_STRTAB, 0x20, addralign=1),
+                    Section(".symtab", SHT_SYMTAB, 0, link=2, addralign=8,
+                            entsize=0x18 if self.bits == 64 else 0x10),
+                    Section(".comment", SHT_PROGBITS, 0, addralign=1, data=comment)]
+        comment_index = 4
+        symbols.append(Symbol("__OpenCL_compiler_options", 0, len(self.compile_options.encode()),
+                              0, 1, 0, comment_index))
+        metadata_syms = []
+        isa_syms = []
+        for k in self.kernels:
+            blob = k.metadata.to_bytes()
+            metadata_syms.append((f"{METADATA_PREFIX}{k.name}{METADATA_SUFFIX}", len(rodata), len(blob)))
+            rodata += blob
+        for k in self.kernels if self.old_layout else []:
+            if k.isa_metadata is not None:
+                isa_syms.append((f"{ISA_PREFIX}{k.name}{METADATA_SUFFIX}", len(rodata),
+                                 len(k.isa_metadata)))
+                rodata += k.isa_metadata
+        if self.kernels:
+            sections.append(Section(".rodata", SHT_PROGBITS, SHF_ALLOC, addralign=1, data=bytes(rodata)))
+            rodata_index = len(sections) - 1
+            for name, off, size in metadata_syms + isa_syms:
+                symbols.append(Symbol(name, off, size, 0, 1, 0, rodata_index))
+        if self.has_text:
+            text = self.inner_bytes()
+            sections.append(Section(".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, addralign=1,
+                                    data=text))
+            text_index = len(sections) - 1
+            if self.old_layout:
+                pos = 0
+                for k in self.kernels:
+                    size = len(k.stub) + len(k.setup) + len(k.code)
+                    symbols.append(Symbol(f"{ISA_PREFIX}{k.name}{ISA_BINARY_SUFFIX}", pos, size, 0, 2,
+                                          0, text_index))
+                    pos += size
+        if self.brig is not None:
+            sections.append(Section(".brig", SHT_PROGBITS, 0, addralign=4, data=self.brig))
+            shndx = self.brig_shndx if self.brig_shndx is not None else len(sections) - 1
+            symbols.append(Symbol("__BRIG__", 0, len(self.brig), 0, 1, 0, shndx))
+        elif self.brig_shndx is not None:
+            symbols.append(Symbol("__BRIG__", 0, self.extra.get("brig_size", 0), 0, 1, 0,
+                                  self.brig_shndx))
+        symbols.append(Symbol("acl_version_string", len(self.compile_options.encode()),
+                              len(self.acl_version.encode()), 0, 1, 0, comment_index))
+        strtab, offsets = build_string_table(s.name for s in symbols)
+        for s in symbols:
+            s.name_offset = offsets[s.name]
+        sections[2].data = strtab
+        sections[3].data = encode_symbols(symbols, ei_class, True)
+        elf = ElfFile(ei_class=ei_class, e_type=2, e_machine=MACHINE_OF_BITS[self.bits],
+                      e_flags=self.e_flags, e_shstrndx=1, sections=sections)
+        elf.layout()
+        return elf.to_bytes()
+
+
+def is_cl2(data: bytes) -> bool:
+    return (len(data) >= 20 and data[:4] == b"\x7fELF"
+            and int.from_bytes(data[18:20], "little") in EM_AMDCL2)
+
+
+def _symbol_bytes(elf: ElfFile, sym: Symbol, what: str) -> bytes:
+    try:
+        return elf.symbol_data(sym)
+    except FormatError as exc:
+        raise FormatError(f"{what} {sym.name!r}: {exc.message}", offset=exc.offset,
+                          field=what) from None
+
+
+def _old_kernels(elf: ElfFile, text: bytes, metadata: dict[str, KernelMetadata],
+                 isa_metadata: dict[str, bytes]) -> list[Cl2Kernel]:
+    kernels = []
+    for sym in elf.symbols():
+        if not (sym.name.startswith(ISA_PREFIX) and sym.name.endswith(ISA_BINARY_SUFFIX)):
+            continue
+        name = sym.name[len(ISA_PREFIX):-len(ISA_BINARY_SUFFIX)]
+        blob = _symbol_bytes(elf, sym, "kernel binary")
+        if len(blob) < 8:
+            raise FormatError(f"kernel binary of {name!r} too short", field="kernel_binary")
+        setup_at = int.from_bytes(blob[:4], "little")
+        if setup_at + 20 > len(blob):
+            raise FormatError(f"kernel {name!r}: setup offset {setup_at} out of range",
+                              field="kernel_binary.setup")
+        code_at = setup_at + int.from_bytes(blob[setup_at + 16:setup_at + 20], "little")
+        if code_at > len(blob):
+            raise FormatError(f"kernel {name!r}: code offset out of range", field="kernel_binary.code")
+        if name not in metadata:
+            raise FormatError(f"kernel binary {name!r} has no metadata", field="kernel_metadata")
+        kernels.append(Cl2Kernel(name, metadata[name], blob[setup_at:code_at], blob[code_at:],
+                                 blob[:setup_at], isa_metadata.get(name)))
+    return kernels
+
+
+def _new_kernels(inner: ElfFile, metadata: dict[str, KernelMetadata], order: list[str]) -> list[Cl2Kernel]:
+    found: dict[str, Cl2Kernel] = {}
+    syms = inner.symbols() if inner.section(".symtab") else []
+    for sym in syms:
+        if sym.type != STT_AMDGPU_HSA_KERNEL or not sym.name.startswith(INNER_PREFIX):
+            continue
+        name = sym.name[len(INNER_PREFIX):-len(INNER_SUFFIX)]
+        blob = _symbol_bytes(inner, sym, "kernel")
+        code = AmdKernelCode.parse(blob) if len(blob) >= AMD_KERNEL_CODE_T_SIZE else None
+        if code is None:
+            raise FormatError(f"kernel {name!r}: {len(blob)} bytes, shorter than amd_kernel_code_t",
+                              field="amd_kernel_code_t")
+        entry = code.kernel_code_entry_byte_offset
+        if not AMD_KERNEL_CODE_T_SIZE <= entry <= len(blob):
+            raise FormatError(f"kernel {name!r}: code entry {entry} outside the symbol",
+                              field="kernel_code_entry_byte_offset")
+        if name not in metadata:
+            raise FormatError(f"inner kernel {name!r} has no metadata", field="kernel_metadata")
+        found[name] = Cl2Kernel(name, metadata[name], blob[:entry], blob[entry:])
+    missing = [n for n in order if n not in found]
+    if missing:
+        raise FormatError(f"kernels {missing} have metadata but no code", field=".hsatext")
+    return [found[n] for n in order]
+
+
+def read_cl2(data: bytes) -> Cl2Binary:
+    if not is_cl2(data):
+        raise FormatError("not an AMD CL2 binary (e_machine 0xaf5a/0xaf5b)", offset=18,
+                          field="e_machine")
+    elf = ElfFile.parse(data)
+    bits = EM_AMDCL2[elf.e_machine]
+    if (bits == 64) != (elf.ei_class == ELFCLASS64):
+        raise FormatError(f"e_machine {elf.e_machine:#x} does not match ELF class", offset=4,
+                          field="EI_CLASS")
+    syms = elf.symbols() if elf.section(".symtab") else []
+    options = acl = ""
+    metadata: dict[str, KernelMetadata] = {}
+    isa_metadata: dict[str, bytes] = {}
+    order: list[str] = []
+    brig = None
+    brig_shndx = None
+    extra: dict = {}
+    for sym in syms:
+        if sym.name == "__OpenCL_compiler_options":
+            options = _symbol_bytes(elf, sym, "compile options").decode("latin-1")
+        elif sym.name == "acl_version_string":
+            acl = _symbol_bytes(elf, sym, "acl version").decode("latin-1")
+        elif sym.name == "__BRIG__":
+            brig_shndx = sym.shndx
+            extra["brig_size"] = sym.size
+        elif sym.name.startswith(METADATA_PREFIX) and sym.name.endswith(METADATA_SUFFIX):
+            name = sym.name[len(METADATA_PREFIX):-len(METADATA_SUFFIX)]
+            sec = elf.sections[sym.shndx] if sym.shndx < len(elf.sections) else None
+            blob = _symbol_bytes(elf, sym, "kernel metadata")
+            metadata[name] = parse_kernel_metadata(blob, bits, (sec.offset if sec else 0) + sym.value)
+            order.append(name)
+        elif sym.name.startswith(ISA_PREFIX) and sym.name.endswith(METADATA_SUFFIX):
+            isa_metadata[sym.name[len(ISA_PREFIX):-len(METADATA_SUFFIX)]] = _symbol_bytes(
+                elf, sym, "ISA metadata")
+    brig_sec = elf.section(".brig")
+    if brig_sec is not None:
+        brig = brig_sec.data
+        if brig_shndx == elf.section_index(".brig"):
+            brig_shndx = None     # the ordinary case: written as the .brig index
+    text = elf.section(".text")
+    old = any(s.name.startswith(ISA_PREFIX) and s.name.endswith(ISA_BINARY_SUFFIX) for s in syms)
+    inner = None
+    if text is None:
+        if order:
+            raise FormatError("kernels present but no .text section", field=".text")
+        driver, kernels = 180005, []
+    elif old:
+        driver = 180005
+        kernels = _old_kernels(elf, text.data, metadata, isa_metadata)
+    else:
+        inner = ElfFile.parse(text.data)
+        kernels = _new_kernels(inner, metadata, order)
+        isyms = inner.symbols() if inner.section(".symtab") else []
+        driver = 200406 if isyms and isyms[0].name == "" else 191205
+        note = inner.section(".note")
+        if note is not None and len(note.data) == 200 and note.data[197] != 0:
+            driver = 203603
+    if any(k.metadata.padding for k in kernels) and driver < 200406:
+        driver = 200406
+    return Cl2Binary(bits, elf.e_flags, driver, options, acl, kernels, brig, brig_shndx, inner,
+                     old, text is not None, extra)
