@@ -114,7 +114,7 @@ def decode_note(note: Note) -> NoteRecord:
     if note.owner == NOTE_OWNER_V3 and note.type == NT_AMDGPU_METADATA:
         try:
             doc = msgpack.unpackb(d, raw=False, strict_map_key=False)
-        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+        except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise FormatError(f"bad msgpack metadata: {exc}", field="NT_AMDGPU_METADATA") from exc
         if not isinstance(doc, dict):
             raise FormatError("metadata is not a map", field="NT_AMDGPU_METADATA")
