@@ -49,11 +49,23 @@ def _file(name: str) -> Callable[[], str]:
 
 
 def families() -> tuple[Family, ...]:
-    from kernelkit.mux.clc import gen_convert
+    from kernelkit.mux.clc import (
+        gen_atomic,
+        gen_common,
+        gen_convert,
+        gen_integer,
+        gen_relational,
+        gen_vector_memory,
+    )
 
     return (
         Family("convert_scalar", gen_convert.scalar_source),
         Family("convert_vector", gen_convert.vector_source),
+        Family("integer", gen_integer.source),
+        Family("common", gen_common.source),
+        Family("relational", gen_relational.source),
+        Family("vector_memory", gen_vector_memory.source),
+        Family("atomic", gen_atomic.source),
     )
 
 
