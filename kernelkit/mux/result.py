@@ -49,9 +49,9 @@ class MuxCompileError(MuxError, CompileError):
     """
 
     def __init__(self, result: Result, error: CompileError):
+        MuxError.__init__(self, result, error.message)  # (runs CompileError.__init__ through the MRO)
         self.log = error.log
         self.diagnostics = error.diagnostics
-        MuxError.__init__(self, result, error.message)
 
 
 def unsupported(what: str) -> MuxError:
