@@ -125,7 +125,8 @@ class Routine:
         from kernelkit.formats.visa.tables import NUM_PREDEFINED_VARIABLES, PREDEFINED_VARIABLES
         if index < NUM_PREDEFINED_VARIABLES:
             return PREDEFINED_VARIABLES[index][0] if index < len(PREDEFINED_VARIABLES) else f"V{index}"
-        return self.variables[index - NUM_PREDEFINED_VARIABLES].name
+        local = index - NUM_PREDEFINED_VARIABLES
+        return self.variables[local].name if local < len(self.variables) else f"V{index}"
 
     def variable(self, index: int) -> Variable | None:
         from kernelkit.formats.visa.tables import NUM_PREDEFINED_VARIABLES
