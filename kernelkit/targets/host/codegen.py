@@ -44,7 +44,7 @@ def target_machine(opt: int = 3):
     b = llvm()
     target = b.Target.from_default_triple()
     return target.create_target_machine(cpu=b.get_host_cpu_name(), features=b.get_host_cpu_features().flatten(),
-                                        opt=opt, reloc="pic", codemodel="default")
+                                        opt=opt, reloc="pic", codemodel="large")
 
 
 def host_triple() -> str:
@@ -171,8 +171,28 @@ def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
     return mod.text(), sorted(coroutines)
 
 
+# C library functions the generated code may call; the JIT resolves them in the process
+RUNTIME_SYMBOLS = frozenset({"malloc", "free", "memcpy", "memmove", "memset"})
+
+
+def check_unresolved(text: str) -> None:
+    """Every function the module still only declares must be an intrinsic or a C runtime symbol."""
+    missing = sorted(n for n in re.findall(r"^declare [^@]*@([-\w$.]+)\(", text, flags=re.M)
+                     if not n.startswith("llvm.") and n not in RUNTIME_SYMBOLS)
+    if missing:
+        from kernelkit.mux.mangling import try_demangle
+
+        def show(n: str) -> str:
+            d = try_demangle(n)
+            return f"{d[0]} ({n})" if d else n
+
+        raise CompileError("host: no definition for " + ", ".join(show(n) for n in missing) +
+                           " (not provided by the builtin library or the host target)")
+
+
 def optimize_and_emit(text: str) -> bytes:
     """Step 6."""
+    check_unresolved(text)
     b = llvm()
     m = _parse(text, "work-item loops")
     tm = target_machine()

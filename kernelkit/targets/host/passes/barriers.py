@@ -110,6 +110,11 @@ def to_coroutine(f: Function) -> int:
     ]
     if "<entry>" in renamed:
         renamed[_entry_number(f)] = renamed.pop("<entry>")
+    for label in list(renamed):  # a block split by several barriers ends in the last part
+        end = renamed[label]
+        while end in renamed:
+            end = renamed[end]
+        renamed[label] = end
     if renamed:
         body = [_fix_phis(line, renamed) if " phi " in line else line for line in body]
     f.body = body

@@ -17,6 +17,10 @@ from kernelkit.targets.host.irtext import ModuleText, header_params
 
 _ADDRSPACE_RE = re.compile(r"\s*addrspace\([1-4]\)")
 _INTRINSIC_RE = re.compile(r"@llvm\.[\w.]+")
+# vector loads/stores and memory intrinsics: buffers from numpy (or views into them) need not have
+# the alignment of OpenCL vector types, and x86 aligned moves fault on a misaligned address
+_VECTOR_ACCESS_RE = re.compile(r"(?:= load <|^\s*store <|@llvm\.mem(?:cpy|move|set))")
+_ALIGN_RE = re.compile(r"\balign \d+")
 _LINKAGES = ("private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
              "extern_weak", "linkonce_odr", "weak_odr", "external", "dso_local", "dso_preemptable",
              "hidden", "protected", "default")
@@ -47,6 +51,12 @@ def _strip_addrspaces(line: str) -> str:
     line = _ADDRSPACE_RE.sub("", line)
     line = line.replace("addrspacecast", "bitcast")
     return _INTRINSIC_RE.sub(lambda m: re.sub(r"\.p[1-4](?=\.|$)", ".p0", m.group(0)), line)
+
+
+def _relax_alignment(line: str) -> str:
+    if " atomic " in line or not _VECTOR_ACCESS_RE.search(line):
+        return line
+    return _ALIGN_RE.sub("align 1", line)
 
 
 def _internal_alwaysinline(header: str) -> str:
@@ -84,5 +94,5 @@ def retarget(mod: ModuleText, triple: str, datalayout: str) -> list[str]:
         else:
             header = _internal_alwaysinline(header)
         item.header = header
-        item.body = [_strip_addrspaces(line.replace("spir_func ", "")) for line in item.body]
+        item.body = [_relax_alignment(_strip_addrspaces(line.replace("spir_func ", ""))) for line in item.body]
     return kernels
