@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kernelkit.ir.module import AttributeGroup
 from kernelkit.ir.names import quote_string
+from kernelkit.mux.names import ATTR_BARRIER_SCHEDULE, BarrierSchedule
 
 
 def _split(text: str) -> tuple[str, str | None]:
@@ -67,3 +68,14 @@ def set_attribute(owner, key: str, value: str | None = None) -> None:
     """Set string attribute ``key`` (``"key"`` when value is None, else ``"key"="value"``)."""
     remove_attribute(owner, key)
     owner.attributes = [*owner.attributes, _format(key, value)]
+
+
+def set_barrier_schedule(call, schedule: BarrierSchedule) -> None:
+    """``"mux-barrier-schedule"`` on a barrier call site (spec 003 "Function Attributes")."""
+    set_attribute(call, ATTR_BARRIER_SCHEDULE, schedule.value)
+
+
+def get_barrier_schedule(call) -> BarrierSchedule:
+    """The call site's schedule; ``unordered`` when it carries none."""
+    value = get_attribute(call, ATTR_BARRIER_SCHEDULE)
+    return BarrierSchedule(value) if value else BarrierSchedule.UNORDERED

@@ -21,19 +21,13 @@ TYPE_CODE_OF: dict[str, str] = {v: k for k, v in BUILTIN_TYPE_CODES.items()}
 # Itanium §5.1.5.1 CV-qualifiers, in mangling order.
 QUALIFIER_CODES: tuple[tuple[str, str], ...] = (("r", "restrict"), ("V", "volatile"), ("K", "const"))
 
-# OpenCL C scalar type -> (LLVM IR type, bytes).
-SCALAR_IR_TYPES: dict[str, tuple[str, int]] = {
-    "bool": ("i1", 1), "char": ("i8", 1), "schar": ("i8", 1), "uchar": ("i8", 1),
-    "short": ("i16", 2), "ushort": ("i16", 2), "int": ("i32", 4), "uint": ("i32", 4),
-    "long": ("i64", 8), "ulong": ("i64", 8), "half": ("half", 2), "float": ("float", 4),
-    "double": ("double", 8),
-}
 # How C++ demanglers spell the OpenCL scalar names that differ.
 CXX_SCALAR_NAMES: dict[str, str] = {
     "uchar": "unsigned char", "ushort": "unsigned short", "uint": "unsigned int", "ulong": "unsigned long",
     "schar": "signed char", "longlong": "long long", "ulonglong": "unsigned long long",
     "int128": "__int128", "uint128": "unsigned __int128", "longdouble": "long double",
 }
+# OpenCL C 3.0 §6.3.1: the unsigned and the floating-point scalar types (min/max/add lowering).
 UNSIGNED_TYPES = frozenset({"uchar", "ushort", "uint", "ulong", "bool"})
 FLOAT_TYPES = frozenset({"half", "float", "double"})
 

@@ -217,3 +217,50 @@ def test_reqd_work_group_size_keeps_spec_form():
     text, ref = lowered("__attribute__((reqd_work_group_size(8, 4, 2))) kernel void k(global int *o) { o[0] = 1; }")
     m = re.search(r"define [^\n]*@k\([^\n]*!reqd_work_group_size (![0-9]+)", text)
     assert m and re.search(rf"^{m.group(1)} = !{{i32 8, i32 4, i32 2}}$", text, flags=re.M)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_local_memory_usage(opt):
+    src = """
+    kernel void small(global float *o) { local double d[3]; d[get_local_id(0) % 3] = 1.0; o[0] = d[1]; }
+    kernel void tiles(global float *o) {
+      local float tile[16][16];
+      local int count;
+      local char c;
+      tile[get_local_id(1)][get_local_id(0)] = o[get_global_id(0)];
+      count = (int)o[1]; c = (char)o[2];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      o[get_global_id(0)] = tile[0][get_local_id(0)] + count + c;
+    }
+    kernel void via_callee(global float *o) { small(o); o[0] = 1.0f; }
+    kernel void none(global float *o, local float *dyn) { dyn[0] = o[0]; o[1] = dyn[1]; }
+    """
+    text, ref = lowered(src, ("-cl-std=CL1.2", opt))
+    # OpenCL C 3.0 §6.3.1 sizes: 16*16 floats + int + char, in declaration order with natural alignment
+    assert fn_attributes(ref, "tiles").get("mux-local-mem-usage") == str(16 * 16 * 4 + 4 + 1)
+    assert fn_attributes(ref, "via_callee").get("mux-local-mem-usage") == str(3 * 8)
+    assert "mux-local-mem-usage" not in fn_attributes(ref, "none")  # __local arguments are not static
+
+
+def test_barrier_schedule_attribute_on_call_sites():
+    from kernelkit.frontend import compile_opencl
+    from kernelkit.ir import parse
+    from kernelkit.ir.instructions import CallInst
+    from kernelkit.mux.attributes import get_barrier_schedule, set_barrier_schedule
+    from kernelkit.mux.names import BarrierSchedule
+    from kernelkit.mux.passes.lower_builtins import lower_opencl_builtins
+
+    module = parse(compile_opencl("kernel void k(global int *o) { barrier(CLK_LOCAL_MEM_FENCE); o[0] = 1; }",
+                                  ["-cl-std=CL2.0", "-O2"]).ir_text)
+    lower_opencl_builtins(module)
+    barrier = next(i for i in module.get_function("k").instructions()
+                   if isinstance(i, CallInst) and i.callee.name == "__mux_work_group_barrier")
+    assert get_barrier_schedule(barrier) is BarrierSchedule.UNORDERED
+    set_barrier_schedule(barrier, BarrierSchedule.LINEAR)
+    text = str(module)
+    ref = __import__("llvmlite.binding", fromlist=["x"]).parse_assembly(text)
+    ref.verify()
+    call = next(i for b in ref.get_function("k").blocks for i in b.instructions
+                if i.opcode == "call" and "__mux_work_group_barrier" in str(i))
+    assert any(b'"mux-barrier-schedule"="linear"' in a for a in call.attributes)
+    assert get_barrier_schedule(barrier) is BarrierSchedule.LINEAR

@@ -1,7 +1,8 @@
 """Kernel attributes and metadata of spec 003 ("Function Attributes", "Function Metadata").
 
 ``mark_kernels``: every kernel becomes a ``"mux-kernel"="entry-point"`` with ``mux-orig-fn`` and
-``mux-base-fn-name`` set to its name and ``mux-work-item-order`` (``xyz``). It checks
+``mux-base-fn-name`` set to its name, ``mux-work-item-order`` (``xyz``) and, when it uses static
+``__local`` variables (itself or through callees), ``mux-local-mem-usage``. It checks
 ``!reqd_work_group_size`` is the spec's (i32, i32, i32) and sets ``!max_work_dim`` when the
 kernel provably uses fewer than 3 dimensions (runs after the builtin lowering).
 """
@@ -11,18 +12,20 @@ from __future__ import annotations
 from kernelkit.ir import types as T
 from kernelkit.ir.instructions import CallInst
 from kernelkit.ir.metadata import MDNode, ValueAsMetadata, md_int_values
-from kernelkit.ir.module import Function, Module
-from kernelkit.ir.values import ConstantInt
+from kernelkit.ir.module import Function, GlobalVariable, Module
+from kernelkit.ir.values import ConstantInt, walk_constant_operands
 from kernelkit.mux.attributes import get_attribute, set_attribute
 from kernelkit.mux.names import (
     ATTR_BASE_FN_NAME,
     ATTR_KERNEL,
+    ATTR_LOCAL_MEM_USAGE,
     ATTR_ORIG_FN,
     ATTR_WORK_ITEM_ORDER,
     DEFAULT_WORK_ITEM_ORDER,
     KERNEL_ENTRY_POINT,
     MD_MAX_WORK_DIM,
     MD_REQD_WORK_GROUP_SIZE,
+    SPIR_ADDRESS_SPACES,
 )
 from kernelkit.mux.passes.callgraph import reachable_max
 
@@ -71,9 +74,44 @@ def max_work_dim(fn: Function, memo: dict[int, int] | None = None) -> int:
     return max(1, reachable_max(fn, _dimension_of, 3, memo))
 
 
+def _local_variables(fn: Function, seen: set[int], found: dict[int, GlobalVariable]) -> None:
+    """Static __local variables ``fn`` and its callees refer to, into ``found``."""
+    if id(fn) in seen:
+        return
+    seen.add(id(fn))
+    local = SPIR_ADDRESS_SPACES["local"]
+    for inst in fn.instructions():
+        for op in inst.operands:
+            for v in walk_constant_operands(op):
+                if isinstance(v, GlobalVariable) and v.addrspace == local:
+                    found[id(v)] = v
+                elif isinstance(v, Function) and not v.is_declaration:
+                    _local_variables(v, seen, found)
+
+
+def local_memory_usage(fn: Function, pointer_size: int) -> int:
+    """Bytes of static __local memory ``fn`` uses (each variable once, at its alignment)."""
+    from kernelkit.abi.opencl_types import ir_size_align
+
+    found: dict[int, GlobalVariable] = {}
+    _local_variables(fn, set(), found)
+    total = 0
+    for var in found.values():
+        size, align = ir_size_align(var.value_type, pointer_size)
+        align = max(align, var.align or 1)
+        total = (total + align - 1) // align * align + size
+    return total
+
+
+def module_pointer_size(module: Module) -> int:
+    triple = module.triple or ""
+    return 4 if triple.startswith(("spir-", "spirv32", "r600", "nvptx-", "i386", "i686")) else 8
+
+
 def mark_kernels(module: Module) -> list[Function]:
     marked = []
     memo: dict[int, int] = {}
+    pointer_size = module_pointer_size(module)
     for fn in module.functions:
         if fn.is_declaration or fn.calling_conv not in KERNEL_CALLING_CONVENTIONS:
             continue
@@ -84,6 +122,9 @@ def mark_kernels(module: Module) -> list[Function]:
             set_attribute(fn, ATTR_BASE_FN_NAME, fn.name)
         if get_attribute(fn, ATTR_WORK_ITEM_ORDER) is None:
             set_attribute(fn, ATTR_WORK_ITEM_ORDER, DEFAULT_WORK_ITEM_ORDER)
+        local_bytes = local_memory_usage(fn, pointer_size)
+        if local_bytes > 0:
+            set_attribute(fn, ATTR_LOCAL_MEM_USAGE, str(local_bytes))
         reqd = fn.metadata.get(MD_REQD_WORK_GROUP_SIZE)
         if reqd is not None:
             sizes = md_int_values(reqd)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kernelkit.abi.opencl_types import value_size
 from kernelkit.ir import types as T
 from kernelkit.ir.instructions import BinaryOp, CallInst, CastInst, CompareInst, Instruction
 from kernelkit.ir.module import Function, Module
@@ -24,7 +25,7 @@ from kernelkit.mux.builtins import (
     parse_opencl_group_function,
     type_suffix,
 )
-from kernelkit.mux.mangling import SCALAR_IR_TYPES, OclType, try_demangle
+from kernelkit.mux.mangling import OclType, try_demangle
 from kernelkit.mux.names import (
     FENCE_FLAG_SEMANTICS,
     OPENCL_ORDER_TO_MUX,
@@ -150,11 +151,8 @@ def _element_bytes(t: OclType) -> int:
     pointee = t.element
     if pointee is None:
         raise ValueError(f"{t} is not a pointer")
-    if pointee.kind == "vector":
-        width = 4 if pointee.width == 3 else pointee.width
-        return SCALAR_IR_TYPES[pointee.scalar_name][1] * width
-    if pointee.kind == "scalar":
-        return SCALAR_IR_TYPES[pointee.name][1]
+    if pointee.kind in ("vector", "scalar"):
+        return value_size(pointee.scalar_name, pointee.width)
     raise ValueError(f"async copy of {pointee} is not supported")
 
 
