@@ -46,6 +46,16 @@ def _names(table) -> list[str]:
 HEADER_STRUCTS = {32: _struct(HEADER_FIELDS, 32), 64: _struct(HEADER_FIELDS, 64)}
 ARG_STRUCTS = {32: _struct(ARG_FIELDS, 32), 64: _struct(ARG_FIELDS, 64)}
 
+# header bytes after the known fields (CLRX AmdCL2GPUMetadataHeaderEnd32/64, then two u32 that
+# AMD's binaries in reference/amdcl2 show as "kernel enqueues" flag and kernel index — the HSAIL
+# backend's ;enqueue_kernel / ;kernel_index): name -> (format, offset) per bitness
+HEADER_TAIL_FIELDS: dict[int, dict[str, tuple[str, int]]] = {
+    64: {"work_group_size_hint": ("<3Q", 0), "vec_type_hint_length": ("<Q", 24),
+         "enqueue_kernel": ("<I", 40), "kernel_index": ("<I", 44)},
+    32: {"work_group_size_hint": ("<3I", 0), "vec_type_hint_length": ("<I", 12),
+         "enqueue_kernel": ("<I", 16), "kernel_index": ("<I", 20)},
+}
+
 # CLRX "argType" codes of scalar/vector arguments (element type of vectors)
 ARG_TYPE_ELEMENTS = {6: "char", 7: "short", 8: "int", 9: "long", 11: "float", 12: "double"}
 # CLRX "kindOfType"
@@ -112,6 +122,17 @@ class KernelMetadata:
     terminator: bytes            # the all-zero closing entry as stored
     tail: bytes = b""
     extra: dict = field(default_factory=dict)
+
+    def tail_field(self, name: str):
+        fmt, off = HEADER_TAIL_FIELDS[self.bits][name]
+        if off + struct.calcsize(fmt) > len(self.header_tail):
+            return None
+        vals = struct.unpack_from(fmt, self.header_tail, off)
+        return vals if len(vals) > 1 else vals[0]
+
+    @property
+    def enqueues_kernel(self) -> bool:
+        return bool(self.tail_field("enqueue_kernel"))
 
     @property
     def reqd_work_group_size(self) -> tuple[int, int, int]:

@@ -1,0 +1,214 @@
+"""AMD CL2 binaries (reference/amdcl2) and the CL2 ABI (spec 002)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import struct
+from dataclasses import replace
+
+import pytest
+
+from kernelkit.abi.cl2 import (
+    CHANNEL_DATA_TYPES,
+    CHANNEL_ORDERS,
+    Cl2Arg,
+    args_from_metadata,
+    argument_buffer_size,
+    channel_data_type,
+    channel_order,
+    fill_argument_buffer,
+    flat_buffer,
+    image_info,
+    lay_out,
+    setup_buffer,
+    user_data,
+)
+from kernelkit.cli import main
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdcl2.binary import Cl2Binary, read_cl2
+from kernelkit.formats.amdcl2.inspect import inspect, kernel_features
+from kernelkit.formats.amdcl2.metadata import parse_kernel_metadata
+from kernelkit.formats.elf import ElfFile
+
+SETUP_NAMES = ["_.global_offset_0", "_.global_offset_1", "_.global_offset_2", "_.printf_buffer",
+               "_.vqueue_pointer", "_.aqlwrap_pointer"]
+
+
+def binaries(reference):
+    files = sorted(p for p in (reference / "amdcl2").iterdir() if not p.name.endswith(".dump"))
+    assert len(files) == 28
+    return files
+
+
+def test_every_reference_binary_reads_and_rewrites_byte_for_byte(reference):
+    for path in binaries(reference):
+        data = path.read_bytes()
+        b = read_cl2(data)
+        assert b.to_bytes() == data, path.name
+        assert b.device == "Bonaire"
+        assert b.bits == (32 if ".32." in path.name else 64)
+
+
+def test_metadata_blobs_decode_and_reencode(reference):
+    seen = 0
+    for path in binaries(reference):
+        elf = ElfFile.parse(path.read_bytes())
+        bits = 32 if elf.ei_class == 1 else 64
+        for sym in elf.symbols():
+            if sym.name.endswith("_kernel_metadata"):
+                blob = elf.symbol_data(sym)
+                md = parse_kernel_metadata(blob, bits)
+                assert md.to_bytes() == blob
+                assert [a.name for a in md.args[:6]] == SETUP_NAMES
+                seen += 1
+    assert seen == 88
+
+
+def test_structure_of_a_write_with_changes(reference):
+    """Writing a changed model keeps every section, symbol, metadata blob, setup and code."""
+    b = read_cl2((reference / "amdcl2" / "samplers4.clo.regen").read_bytes())
+    b2 = replace(b, compile_options=b.compile_options + " -DEXTRA=1")
+    again = read_cl2(b2.to_bytes())
+    assert again.compile_options.endswith("-DEXTRA=1") and again.acl_version == b.acl_version
+    for k1, k2 in zip(b.kernels, again.kernels, strict=True):
+        assert (k1.name, k1.setup, k1.code, k1.metadata.to_bytes()) == (
+            k2.name, k2.setup, k2.code, k2.metadata.to_bytes())
+    inner1 = ElfFile.parse(b.inner_bytes())
+    inner2 = ElfFile.parse(again.inner_bytes())
+    assert [(s.name, s.type, s.data) for s in inner1.sections] == [(s.name, s.type, s.data) for s in inner2.sections]
+
+
+def test_old_layout_round_trip(reference):
+    """Driver < 191205 keeps one inner binary per kernel (stub, setup, code)."""
+    b = read_cl2((reference / "amdcl2" / "argtypes.clo.regen").read_bytes())
+    kernels = [replace(k, stub=struct.pack("<I", 16) + b"\0" * 12, isa_metadata=b"isa" + bytes(5))
+               for k in b.kernels]
+    old = replace(b, kernels=kernels, old_layout=True, inner=None)
+    back = read_cl2(old.to_bytes())
+    assert back.old_layout and back.driver_version == 180005
+    assert [(k.name, k.stub, k.setup, k.code, k.isa_metadata) for k in back.kernels] == [
+        (k.name, k.stub, k.setup, k.code, k.isa_metadata) for k in kernels]
+
+
+def test_driver_versions(reference):
+    d = reference / "amdcl2"
+    assert read_cl2((d / "nokernels-15_7.clo.regen").read_bytes()).driver_version == 180005
+    assert read_cl2((d / "nokernels.clo.regen").read_bytes()).driver_version == 191205
+    assert read_cl2((d / "locals.32.clo.regen").read_bytes()).driver_version == 200406
+
+
+def test_dump_of_old_binary_matches_reader(reference):
+    d = reference / "amdcl2"
+    dump = (d / "nokernels-15_7.clo.dump").read_text()
+    elf = ElfFile.parse((d / "nokernels-15_7.clo.regen").read_bytes())
+    names = re.findall(r"Name: (\S*)\n\s+Type:", dump)
+    offsets = [int(x, 16) for x in re.findall(r"\n\s+Offset: (0x[0-9a-f]+)", dump)]
+    assert names[1:] == [s.name for s in elf.sections[1:]]
+    assert offsets == [s.offset for s in elf.sections]
+    assert "Machine: 0xaf5b" in dump and "Processor flags: 0x6" in dump
+
+
+def features_of(kernel):
+    return kernel_features(kernel)
+
+
+def test_user_data_rules_match_every_reference_kernel(reference):
+    # spec 002 table
+    assert user_data(set()).count == 4
+    assert user_data({"useargs"}) .argument_pointer == (4, 5) and user_data({"useargs"}).count == 6
+    s = user_data({"usesetup", "useargs"})
+    assert (s.count, s.setup_pointer, s.argument_pointer) == (8, (4, 5), (6, 7))
+    e = user_data({"usesetup", "useargs", "useenqueue"})
+    assert (e.count, e.setup_pointer, e.argument_pointer) == (10, (4, 5), (6, 7))
+    g = user_data({"usesetup", "useargs", "usegeneric"})
+    assert (g.count, g.setup_pointer, g.argument_pointer) == (12, (4, 5), (8, 9))
+    assert user_data({"useargs"}, gfx9=True).count == 10
+    checked = 0
+    for path in binaries(reference):
+        b = read_cl2(path.read_bytes())
+        for k in b.kernels:
+            code = k.kernel_code
+            assert user_data(features_of(k)).count == code.rsrc2()["USER_SGPR_COUNT"], k.name
+            checked += 1
+    assert checked == 88
+
+
+def test_argument_buffers_match_kernarg_sizes(reference):
+    """Setup arguments then user arguments with spec 002's sizes/alignments; the driver's
+    amd_kernel_code_t.kernarg_segment_byte_size is that size rounded up to 16."""
+    for path in binaries(reference):
+        b = read_cl2(path.read_bytes())
+        for k in b.kernels:
+            args = lay_out(args_from_metadata(k.metadata), b.bits, with_setup=False)
+            assert [a.name for a in args[:6]] == SETUP_NAMES
+            ps = b.bits // 8
+            assert [a.offset for a in args[:6]] == [i * ps for i in range(6)]
+            used = argument_buffer_size(args)
+            assert (used + 15) // 16 * 16 == k.kernel_code.kernarg_segment_byte_size, k.name
+
+
+def test_argument_rules():
+    args = lay_out([Cl2Arg("c", "value", "char", "char"), Cl2Arg("f3", "value", "float3", "float", 3),
+                    Cl2Arg("s", "struct", "struct S"), Cl2Arg("h", "value", "short2", "short", 2),
+                    Cl2Arg("img", "image", "image2d_t"), Cl2Arg("d", "value", "double", "double")], 32)
+    assert [(a.name, a.offset, a.size) for a in args[6:]] == [
+        ("c", 24, 1), ("f3", 28, 16), ("s", 44, 4), ("h", 48, 4), ("img", 52, 4), ("d", 56, 8)]
+    buf = fill_argument_buffer(args, {"c": -1, "f3": [1, 2, 3], "s": 0x1000, "h": [5, 6],
+                                      "img": 0x2000, "d": 2.5, "global_offset_0": 7}, 32)
+    assert struct.unpack_from("<I", buf, 0) == (7,) and buf[24] == 0xFF
+    assert struct.unpack_from("<3f", buf, 28) == (1.0, 2.0, 3.0)
+    assert struct.unpack_from("<I2hId", buf, 44) == (0x1000, 5, 6, 0x2000, 2.5)
+
+
+def test_setup_buffer_and_tables():
+    assert struct.unpack("<6I", setup_buffer(2, (16, 8), (256, 64))) == (
+        2 << 16, 16 | (8 << 16), 1, 256, 64, 1)
+    assert channel_data_type(0x1F) == "CL_FLOAT" and channel_data_type(8) == "CL_SIGNED_INT8"
+    assert channel_order(0x28) == "CL_RGBA" and channel_order(19) == "CL_DEPTH_STENCIL"
+    assert len(CHANNEL_DATA_TYPES) == 16 and len(CHANNEL_ORDERS) == 20
+    info = image_info(bytes(32), "CL_UNORM_INT8", "CL_BGRA")
+    assert struct.unpack_from("<2I", info, 32) == (2, 9)
+    fb = flat_buffer(0x1234, 0x5678)
+    assert struct.unpack_from("<2I", fb, 64) == (0x1234, 0x5678)
+
+
+def test_inspect_json_and_cli(reference, capsys):
+    path = reference / "amdcl2" / "enqueue.clo.regen"
+    assert main(["inspect", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "amdcl2" and doc["device"] == "Bonaire" and doc["bits"] == 64
+    assert doc["driver_version"] == 191205 and doc["compile_options"].startswith("-")
+    k = {x["name"]: x for x in doc["kernels"]}
+    assert k["enqueuer"]["features"] == ["useargs", "usesetup", "useenqueue"]
+    assert [a["name"] for a in k["sqrtKernel"]["args"]][:6] == SETUP_NAMES
+    last = k["sqrtKernel"]["args"][6]
+    assert (last["name"], last["kind"], last["address_space"], last["offset"], last["size"]) == (
+        "inout", "pointer", "global", 48, 8)
+    assert {"pgmrsrc1", "pgmrsrc2", "sgprs", "vgprs", "setup"} <= set(k["enqueuer"])
+    assert k["enqueuer"]["sgprs"] == 26 and k["enqueuer"]["vgprs"] == 32
+    samplers = inspect((reference / "amdcl2" / "samplers4.clo.regen").read_bytes(), "x")
+    img = samplers["kernels"][0]["args"][7]
+    assert (img["kind"], img["access"]) == ("image", "read_only")
+    assert main(["layout", str(path), "-t", "amdcl2:bonaire", "-k", "enqueuer", "--json"]) == 0
+    lay = json.loads(capsys.readouterr().out)
+    assert lay["kernarg_segment_byte_size"] == 64
+
+
+def test_corrupted_binaries_raise_only_format_errors(reference):
+    rng = random.Random(7)
+    datas = [(reference / "amdcl2" / n).read_bytes() for n in
+             ("argtypes.clo.regen", "locals.32.clo.regen", "samplers4.clo.regen")]
+    for data in datas:
+        for _ in range(120):
+            mutated = bytearray(data[:rng.randrange(20, len(data) + 1)])
+            for _ in range(rng.randrange(0, 6)):
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+            try:
+                read_cl2(bytes(mutated))
+            except FormatError:
+                pass
+    with pytest.raises(FormatError):
+        read_cl2(b"\x7fELF" + bytes(60))
+    assert isinstance(Cl2Binary, type)
