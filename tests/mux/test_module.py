@@ -177,3 +177,37 @@ def test_targets_command(capsys):
     text = capsys.readouterr().out
     for info in get_compilers():
         assert text.count(f"{info.name}:") >= 1 and info.devices()[0] in text
+
+
+class _IRModule(Module):
+    def create_binary(self) -> bytes:
+        if self.finalized_llvm_module is None:
+            raise MuxError(Result.INVALID_VALUE, "not finalized")
+        return str(self.finalized_llvm_module).encode()
+
+
+class _IRTarget(_Target):
+    def _create_module(self):
+        return _IRModule(self)
+
+
+class _IRInfo(_Info):
+    name = "irdev"
+
+    def _create_target(self, context, device, callback):
+        return _IRTarget(self, context, callback, device)
+
+
+def test_build_binary_runs_the_whole_chain(monkeypatch):
+    import kernelkit.mux.registry as registry
+
+    monkeypatch.setattr(registry, "get_compilers", lambda: [_IRInfo(DeviceInfo("irdev"))])
+    data = registry.build_binary("kernel void k(global int *o) { o[get_global_id(0)] = 1; }", "irdev", ["-O1"])
+    text = data.decode()
+    llvm.parse_assembly(text).verify()
+    assert "@__mux_get_global_id(" in text and "get_global_idj" not in text
+    with pytest.raises(MuxError) as exc:
+        registry.build_binary("kernel void k() {}", "irdev:other")
+    assert exc.value.result is Result.INVALID_VALUE
+    with pytest.raises(CompileError):
+        registry.build_binary("kernel void k() { nope; }", "irdev")
