@@ -28,6 +28,7 @@ _TOKEN = re.compile(
   | (?P<int>-?\d+)
   | (?P<ident>[a-zA-Z_][a-zA-Z0-9_.]*)
   | (?P<punct>\.\.\.|[=,*()\[\]{}<>|:])
+  | (?P<bad>.)
     """,
     re.VERBOSE,
 )
@@ -51,27 +52,24 @@ def tokenize(text: str) -> Tokens:
     values: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    pos = 0
-    n = len(text)
-    match = _TOKEN.match
-    while pos < n:
-        m = match(text, pos)
-        if m is None:
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "ws":
+            continue
+        if kind == "punct":
+            kind = m.group()
+        elif kind == "hexint":
+            kind = "int"
+        elif kind == "bad":
+            pos = m.start()
             line = text.count("\n", 0, pos) + 1
             raise FormatError(f"unexpected character {text[pos]!r} in LLVM IR", line=line,
                               offset=pos, field="token")
-        kind = m.lastgroup
-        end = m.end()
-        if kind != "ws":
-            if kind == "punct":
-                kind = m.group()
-            elif kind == "hexint":
-                kind = "int"
-            kinds.append(kind)  # type: ignore[arg-type]
-            values.append(m.group())
-            starts.append(pos)
-            ends.append(end)
-        pos = end
+        kinds.append(kind)  # type: ignore[arg-type]
+        values.append(m.group())
+        starts.append(m.start())
+        ends.append(m.end())
+    n = len(text)
     kinds.append("eof")
     values.append("")
     starts.append(n)

@@ -37,6 +37,7 @@ class FunctionParser(ParserBase):
         v = self.forward.get(name)
         if v is None:
             v = self.forward[name] = BasicBlock(name) if isinstance(ty, T.LabelType) else Placeholder(ty, name)
+            self.forward_pos["%" + name] = self.pos - 1
         return v
 
     def lookup_block(self, name: str) -> BasicBlock:
@@ -94,6 +95,7 @@ class FunctionParser(ParserBase):
                 pending_records = []
         if self.forward:
             name = next(iter(self.forward))
+            self.pos = self.forward_pos.get("%" + name, self.pos)
             self.error(f"use of undefined value %{name} in @{f.name}", "value")
         self.function = None
 
@@ -119,6 +121,7 @@ class FunctionParser(ParserBase):
         return block
 
     def parse_instruction(self) -> I.Instruction:
+        self.stmt_start = self.pos
         name = ""
         if self.kinds[self.pos] == "local" and self.kinds[self.pos + 1] == "=":
             name = decode_name(self.vals[self.pos])

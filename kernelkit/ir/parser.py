@@ -3,6 +3,7 @@ groups, metadata). Function bodies are parsed by `parse_instructions.FunctionPar
 
 from __future__ import annotations
 
+from kernelkit.errors import FormatError
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import tokenize
 from kernelkit.ir.metadata import MDNode
@@ -30,7 +31,15 @@ from kernelkit.ir.parser_base import decode_name, string_body
 def parse(text: str) -> Module:
     """Parse LLVM IR text into a Module. Raises kernelkit.FormatError (with line) on bad input."""
     parser = ModuleParser(text)
-    return parser.parse_module()
+    try:
+        return parser.parse_module()
+    except FormatError:
+        raise
+    except (AttributeError, TypeError, IndexError, KeyError, ValueError, RecursionError) as exc:
+        # ill-typed input the grammar accepted (e.g. extractelement of a scalar)
+        pos = min(parser.stmt_start, len(parser.kinds) - 1)
+        raise FormatError(f"LLVM IR: malformed {type(exc).__name__}: {exc}",
+                          line=parser.tk.line_of(pos), field="semantics") from None
 
 
 class ModuleParser(FunctionParser):
@@ -48,7 +57,7 @@ class ModuleParser(FunctionParser):
         for name, ph in self.global_forward.items():
             g = self.global_table.get(name)
             if g is None:
-                self.pos = len(self.kinds) - 1
+                self.pos = self.forward_pos.get(name, len(self.kinds) - 1)
                 self.error(f"use of undefined global @{name}", "global")
             ph.replace_all_uses_with(g)
         for num, node in self.md_nodes.items():
@@ -58,6 +67,7 @@ class ModuleParser(FunctionParser):
         self.module.attribute_groups = [self.attr_groups[n] for n in sorted(self.attr_groups)]
 
     def parse_top_level(self) -> None:
+        self.stmt_start = self.pos
         kind = self.kinds[self.pos]
         v = self.vals[self.pos]
         if kind == "ident":

@@ -66,7 +66,8 @@ class ParserBase:
         self.attr_groups: dict[int, AttributeGroup] = {}
         self.global_forward: dict[str, Placeholder] = {}
         self.global_table: dict[str, GlobalValue] = {}
-        self.type_cache: dict[str, T.Type] = {}
+        self.forward_pos: dict[str, int] = {}  # name -> token index of its first forward use
+        self.stmt_start = 0  # token index where the current top-level entity/instruction began
 
     # ---------------------------------------------------------------- cursor
     def error(self, message: str, field: str = "syntax") -> NoReturn:
@@ -286,6 +287,7 @@ class ParserBase:
         ph = self.global_forward.get(name)
         if ph is None:
             ph = self.global_forward[name] = Placeholder(T.ptr, name)
+            self.forward_pos[name] = self.pos - 1
         return ph
 
     def parse_typed_value(self) -> Value:
