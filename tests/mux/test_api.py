@@ -220,3 +220,16 @@ def test_target_values_are_checked():
     assert exc.value.result is Result.FAILURE
     with pytest.raises(MuxError):
         kernel.query_local_size_for_sub_group_count(2)
+
+
+def test_device_options_parse_against_reported_syntax():
+    from kernelkit.mux.options import check_device_options
+
+    reported = options_example()
+    assert check_device_options(reported, ["--dummy-device-option=3", "--dummy-device-flag"]) == [
+        ("--dummy-device-option", "3"), ("--dummy-device-flag", None)]
+    assert check_device_options(reported, ["--dummy-device-option", "7"]) == [("--dummy-device-option", "7")]
+    for bad in (["--unknown"], ["--dummy-device-option"], ["--dummy-device-flag=1"]):
+        with pytest.raises(MuxError) as exc:
+            check_device_options(reported, bad)
+        assert exc.value.result is Result.INVALID_BUILD_OPTIONS

@@ -264,3 +264,17 @@ def test_barrier_schedule_attribute_on_call_sites():
                 if i.opcode == "call" and "__mux_work_group_barrier" in str(i))
     assert any(b'"mux-barrier-schedule"="linear"' in a for a in call.attributes)
     assert get_barrier_schedule(barrier) is BarrierSchedule.LINEAR
+
+
+def test_sub_group_shuffles():
+    src = """kernel void k(global int *o, global float *f) {
+      o[0] = sub_group_shuffle(o[1], 2u) + sub_group_shuffle_xor(o[2], 1u);
+      f[0] = sub_group_shuffle_up(f[3], 1u) + sub_group_shuffle_down(f[4], 5u);
+    }"""
+    text, _ = lowered(src)
+    assert _one(text, "__mux_sub_group_shuffle_i32")[1] == "i32 2"
+    assert _one(text, "__mux_sub_group_shuffle_xor_i32")[1] == "i32 1"
+    up = _one(text, "__mux_sub_group_shuffle_up_f32")      # (prev, curr, delta): both the value
+    assert up[0] == up[1] and up[2] == "i32 1"
+    down = _one(text, "__mux_sub_group_shuffle_down_f32")  # (curr, next, delta)
+    assert down[0] == down[1] and down[2] == "i32 5"
