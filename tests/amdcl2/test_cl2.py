@@ -212,3 +212,39 @@ def test_corrupted_binaries_raise_only_format_errors(reference):
     with pytest.raises(FormatError):
         read_cl2(b"\x7fELF" + bytes(60))
     assert isinstance(Cl2Binary, type)
+
+
+def test_inner_data_sections_and_relocations(reference):
+    b = read_cl2((reference / "amdcl2" / "atomics.clo.regen").read_bytes())
+    sections = b.data_sections()
+    assert sections[".hsadata_readonly_agent"]["size"] == 112
+    assert sections[".hsadata_global_agent"]["size"] == 400
+    assert sections[".hsaimage_samplerinit"]["size"] == 24
+    # the sampler-init entries are patched into readonly data at the &_.SampN symbols (40, 48, 56)
+    assert [r[0] for r in sections[".hsadata_readonly_agent"]["relocations"]] == [40, 48, 56]
+    assert len(sections[".hsatext"]["relocations"]) == 10
+
+
+def test_source_layout_matches_the_drivers_binary(reference):
+    """OpenCL C -> KernelSignature -> CL2 argument buffer, checked against the driver's
+    kernarg size and our reading of its metadata for the same source (alltypes.cl)."""
+    from kernelkit.abi.cl2 import layout_for
+    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    ours = layout_for(str(src), "amdcl2:bonaire", "myKernel", {})
+    b = read_cl2((reference / "amdcl2" / "alltypes.clo.regen").read_bytes())
+    k = b.kernel("myKernel")
+    assert ours["kernarg_segment_byte_size"] == k.kernel_code.kernarg_segment_byte_size
+    theirs = lay_out(args_from_metadata(k.metadata), 64, with_setup=False)
+    assert [(a["name"], a["offset"], a["size"]) for a in ours["args"]] == [
+        (a.name, a.offset, a.size) for a in theirs]
+
+
+def test_cl2_target_is_registered_and_cannot_compile_yet():
+    from kernelkit.mux.context import Context
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.mux.result import MuxError, Result
+    info, device = resolve_target("amdcl2:tonga")
+    assert device == "tonga" and "bonaire" in info.devices()
+    with pytest.raises(MuxError) as exc:
+        info.create_target(Context(), device)
+    assert exc.value.result == Result.FEATURE_UNSUPPORTED

@@ -282,3 +282,24 @@ def test_layout_cli_from_a_program(reference, capsys):
     assert doc["cb0"]["reserved"][20]["ndrange"] == "f:0.0"
     assert main(["layout", str(path), "-t", "amdil:juniper", "-k", "copyImage2D"]) == 0
     assert "cb1[7]" in capsys.readouterr().out
+
+
+def test_source_layout_matches_amds_compiled_metadata(reference):
+    """OpenCL C (alltypes.cl) -> KernelSignature -> cb1 slots == AMD's compiled metadata."""
+    from kernelkit.abi.amdil import layout_for
+    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    ours = layout_for(str(src), "amdil:cayman", "myKernel", {})
+    block = find_metadata_blocks((reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes())[0].block
+    real = [(a.name, a.offset) for a in block.arguments if a.name != "v70"]  # v70 needs __GPU__
+    assert [(a["name"], a["offset"]) for a in ours["cb1"]["args"]] == real
+
+
+def test_amdil_target_is_registered_and_cannot_compile_yet():
+    from kernelkit.mux.context import Context
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.mux.result import Result
+    info, device = resolve_target("amdil:rv790")
+    assert device == "rv770" and info.device_info.device_type == "gpu"
+    with pytest.raises(MuxError) as exc:
+        info.create_target(Context(), device)
+    assert exc.value.result == Result.FEATURE_UNSUPPORTED

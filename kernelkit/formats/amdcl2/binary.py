@@ -21,6 +21,7 @@ from kernelkit.formats.elf import (
     ELFCLASS64,
     SHF_ALLOC,
     SHF_EXECINSTR,
+    SHT_NOBITS,
     SHT_PROGBITS,
     SHT_STRTAB,
     SHT_SYMTAB,
@@ -35,6 +36,8 @@ from kernelkit.formats.elf import (
 EM_AMDCL2 = {0xAF5A: 32, 0xAF5B: 64}
 MACHINE_OF_BITS = {32: 0xAF5A, 64: 0xAF5B}
 STT_AMDGPU_HSA_KERNEL = 10
+INNER_DATA_SECTIONS = (".hsatext", ".hsadata_readonly_agent", ".hsadata_global_agent",
+                       ".hsabss_global_agent", ".hsaimage_samplerinit")
 KERNEL_ALIGN = 256            # kernels in .hsatext start on 256-byte boundaries
 
 METADATA_PREFIX, METADATA_SUFFIX = "__OpenCL_&__OpenCL_", "_kernel_metadata"
@@ -90,6 +93,30 @@ class Cl2Binary:
     @property
     def device(self) -> str:
         return device_name(self.e_flags, self.driver_version)
+
+    def inner_section(self, name: str) -> bytes | None:
+        sec = self.inner.section(name) if self.inner is not None else None
+        return sec.data if sec is not None else None
+
+    def data_sections(self) -> dict[str, dict]:
+        """Global data of the inner binary (CLRX: readonly ``.hsadata_readonly_agent``, rw
+        ``.hsadata_global_agent``, ``.hsabss_global_agent``, ``.hsaimage_samplerinit``) with the
+        relocations that patch ``.hsatext`` and the readonly data."""
+        out: dict[str, dict] = {}
+        if self.inner is None:
+            return out
+        for name in INNER_DATA_SECTIONS:
+            sec = self.inner.section(name)
+            if sec is None:
+                continue
+            entry: dict = {"size": sec.size if sec.type == SHT_NOBITS else len(sec.data),
+                           "align": sec.addralign}
+            rela = self.inner.section(".rela" + name)
+            if rela is not None:
+                entry["relocations"] = [(r.offset, r.type, r.symbol, r.addend)
+                                        for r in self.inner.relocations(rela)]
+            out[name] = entry
+        return out
 
     def kernel(self, name: str) -> Cl2Kernel:
         for k in self.kernels:

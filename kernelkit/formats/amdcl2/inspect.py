@@ -56,6 +56,7 @@ def inspect(data: bytes, path: str) -> dict:
         "driver_version": binary.driver_version, "compile_options": binary.compile_options,
         "acl_version": binary.acl_version, "layout": "old" if binary.old_layout else "new",
         "kernels": [kernel_info(binary, k) for k in binary.kernels],
+        "inner_sections": binary.data_sections(),
     }
 
 
