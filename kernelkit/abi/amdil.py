@@ -328,3 +328,22 @@ def render_layout(layout: dict) -> str:
                    f"write images {u['write_images']}")
     out += [f"  note: {n}" for n in layout["notes"]]
     return "\n".join(out) + "\n"
+
+
+def dispatch_buffers(block, dispatch, values: dict, *, task: bool = False,
+                     device: str | None = None) -> tuple[bytes, bytes]:
+    """cb0 and cb1 for launching the kernel a metadata block describes: private memory per
+    thread and local memory per group come from its ``;memory:`` lines (plus the ``__local``
+    pointer arguments' sizes), the rest from ``dispatch`` (a ``Dispatch``)."""
+    from dataclasses import replace as _replace
+
+    from kernelkit.abi.amdil_cb0 import fill_cb0
+
+    memory = block.memory()
+    private = sum(int(memory.get(s, 0)) for s in ("private", "hwprivate", "uavprivate"))
+    local = sum(int(memory.get(s, 0)) for s in ("local", "hwlocal"))
+    local += sum(v.size for v in values.values() if isinstance(v, LocalArg))
+    d = _replace(dispatch, private_per_thread=dispatch.private_per_thread or private,
+                 local_per_group=dispatch.local_per_group or local)
+    lay = layout_from_metadata(block, device)
+    return fill_cb0(d, task=task), fill_cb1(lay, values)

@@ -303,3 +303,17 @@ def test_amdil_target_is_registered_and_cannot_compile_yet():
     with pytest.raises(MuxError) as exc:
         info.create_target(Context(), device)
     assert exc.value.result == Result.FEATURE_UNSUPPORTED
+
+
+def test_dispatch_buffers_from_a_real_kernel(reference):
+    from kernelkit.abi.amdil import dispatch_buffers
+    text = (reference / "amdil" / "hlc-juniper" / "test_thread_dimension_atomic.01.unlinked.il").read_text()
+    block = parse_program(text).find_kernel("test_thread_dimension_atomic")
+    cb0, cb1 = dispatch_buffers(block, Dispatch.ndrange((64, 4), (16, 2)), {
+        "dst": 0x100, "final_x_size": 64, "final_y_size": 4, "final_z_size": 1,
+        "start_address": 1 << 33, "end_address": (1 << 33) + 10})
+    assert words(cb0)[0:4] == (64, 4, 1, 2) and words(cb0)[8:10] == (4, 2)
+    assert len(cb1) == 6 * 16     # six slots, as ;value:end_address:...:80 ends at 96
+    assert struct.unpack_from("<I", cb1, 0) == (0x100,)
+    assert struct.unpack_from("<I", cb1, 16) == (64,)
+    assert struct.unpack_from("<Q", cb1, 64) == (1 << 33,)
