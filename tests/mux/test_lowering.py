@@ -278,3 +278,15 @@ def test_sub_group_shuffles():
     assert up[0] == up[1] and up[2] == "i32 1"
     down = _one(text, "__mux_sub_group_shuffle_down_f32")  # (curr, next, delta)
     assert down[0] == down[1] and down[2] == "i32 5"
+
+
+@pytest.mark.parametrize(("std", "version"), [("CL1.2", (1, 2)), ("CL2.0", (2, 0)), ("CL3.0", (3, 0))])
+def test_opencl_version_metadata(std, version):
+    from kernelkit.frontend import compile_opencl
+    from kernelkit.ir import parse
+    from kernelkit.mux.passes.kernel_attributes import opencl_c_version
+
+    module = parse(compile_opencl("kernel void k(global int *o) { o[0] = 1; }", [f"-cl-std={std}"]).ir_text)
+    assert opencl_c_version(module) == version
+    del module.named_metadata["opencl.ocl.version"]
+    assert opencl_c_version(module) == (1, 2)  # the spec's default

@@ -115,3 +115,21 @@ def test_truncations_of_real_names_never_crash():
                 demangle(name[:cut])
             except FormatError:
                 pass
+
+
+def test_corrupted_names_raise_only_format_error():
+    import random
+
+    rng = random.Random(1234)
+    seeds = ["_Z2f2PU3AS1KfPU3AS1KDv4_fS3_S1_", "_Z11atomic_loadPU3AS4VU7_Atomici",
+             "_Z2f714ocl_image2d_ro11ocl_samplerS_", "_Z6vload4mPU3AS1Kf"]
+    alphabet = "_ZSPKVUrDvA0123456789fijmlhcst"
+    for _ in range(3000):
+        name = list(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            name[rng.randrange(2, len(name))] = rng.choice(alphabet)
+        try:
+            base, params = demangle("".join(name))
+        except FormatError:
+            continue
+        assert isinstance(base, str) and all(isinstance(p, OclType) for p in params)

@@ -24,6 +24,7 @@ from kernelkit.mux.names import (
     DEFAULT_WORK_ITEM_ORDER,
     KERNEL_ENTRY_POINT,
     MD_MAX_WORK_DIM,
+    MD_OPENCL_VERSION,
     MD_REQD_WORK_GROUP_SIZE,
     SPIR_ADDRESS_SPACES,
 )
@@ -101,6 +102,18 @@ def local_memory_usage(fn: Function, pointer_size: int) -> int:
         align = max(align, var.align or 1)
         total = (total + align - 1) // align * align + size
     return total
+
+
+def opencl_c_version(module: Module) -> tuple[int, int]:
+    """``!opencl.ocl.version`` (spec 003 "Module Metadata"); 1.2 when unset."""
+    named = module.named_metadata.get(MD_OPENCL_VERSION)
+    if named:
+        node = named[0]
+        if isinstance(node, MDNode):
+            values = md_int_values(node)
+            if len(values) == 2 and None not in values:
+                return values[0], values[1]  # type: ignore[return-value]
+    return (1, 2)
 
 
 def module_pointer_size(module: Module) -> int:
