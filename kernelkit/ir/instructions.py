@@ -30,6 +30,11 @@ class Instruction(User):
     def function(self) -> Function | None:
         return self.parent.parent if self.parent is not None else None
 
+    def __str__(self) -> str:
+        from kernelkit.ir.printer import value_text
+
+        return value_text(self)
+
     @property
     def is_terminator(self) -> bool:
         from kernelkit.ir.opcodes import TERMINATORS

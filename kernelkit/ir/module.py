@@ -120,6 +120,11 @@ class BasicBlock(Value):
     def _ref(self, w) -> str:
         return w.ref(self)
 
+    def __str__(self) -> str:
+        from kernelkit.ir.printer import value_text
+
+        return value_text(self)
+
     def __iter__(self) -> Iterator[Instruction]:
         return iter(self.instructions)
 
@@ -228,6 +233,11 @@ class Function(GlobalValue):
         self.attributes: list = []  # verbatim strings and AttributeGroup objects
         self.gc: str | None = None
         self.special_operands: list[str] = []  # keyword per operand: personality/prefix/prologue
+
+    def __str__(self) -> str:
+        from kernelkit.ir.printer import value_text
+
+        return value_text(self)
 
     @property
     def return_type(self) -> T.Type:
@@ -353,6 +363,14 @@ class Module:
         nm = self.named_metadata.setdefault(name, NamedMetadata())
         nm.extend(nodes)
         return nm
+
+    def remove_global(self, var: GlobalVariable) -> None:
+        """Unlink a global variable (which must be unused)."""
+        if var.uses:
+            raise ValueError(f"@{var.name} still has {len(var.uses)} uses")
+        self.globals.remove(var)
+        var.drop_operands()
+        var.module = None
 
     def remove_function(self, function: Function) -> None:
         """Unlink a function (which must be unused) and drop everything it uses."""

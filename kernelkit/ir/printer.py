@@ -202,6 +202,8 @@ class ModulePrinter:
 
     def global_text(self, g: GlobalVariable) -> str:
         parts = [f"{self.ref(g)} =", *self.prefix_text(g)]
+        if g.initializer is None and not g.linkage:
+            parts.insert(1, "external")  # a declaration needs an explicit linkage
         if g.addrspace:
             parts.append(f"addrspace({g.addrspace})")
         if g.externally_initialized:
@@ -304,3 +306,24 @@ def _md_name(name: str) -> str:
 
 def _comdat_name(name: str) -> str:
     return format_local_name(name)[1:]
+
+
+def value_text(value: Value) -> str:
+    """Text of one function, block or instruction (names as the whole module would print)."""
+    func = value if isinstance(value, Function) else None
+    if isinstance(value, BasicBlock):
+        func = value.parent
+    elif isinstance(value, I.Instruction):
+        func = value.function
+    module = (func.module if func is not None else None) or Module()
+    p = ModulePrinter(module)
+    if func is not None:
+        text = p.function_text(func)
+        if value is func:
+            return text
+    if isinstance(value, I.Instruction):
+        return p.instruction_text(value)
+    if isinstance(value, BasicBlock):
+        label = format_local_name(p.local_names.get(id(value), value.name))[1:]
+        return "\n".join([f"{label}:", *("  " + p.instruction_text(i) for i in value.instructions)])
+    return p.typed(value)
