@@ -248,3 +248,29 @@ def test_cl2_target_is_registered_and_cannot_compile_yet():
     with pytest.raises(MuxError) as exc:
         info.create_target(Context(), device)
     assert exc.value.result == Result.FEATURE_UNSUPPORTED
+
+
+def test_writing_a_new_inner_binary(reference, tmp_path):
+    """Without an inner ELF read from a file, the writer builds one like driver 191205's:
+    llvm-readelf lists the kernel symbols with their 256-byte-aligned places and sizes."""
+    import subprocess
+
+    from kernelkit.formats.elf import parse_notes
+    from tests.conftest import require_tool
+
+    b = read_cl2((reference / "amdcl2" / "ksetup1.clo.regen").read_bytes())
+    back = read_cl2(replace(b, inner=None).to_bytes())
+    assert [(k.name, k.setup, k.code) for k in back.kernels] == [(k.name, k.setup, k.code) for k in b.kernels]
+    isa = [n for n in parse_notes(back.inner.section(".note").data) if n.type == 3][0]
+    assert isa.desc.endswith(b"AMD\0AMDGPU\0") and struct.unpack_from("<3I", isa.desc, 4) == (7, 0, 0)
+    readelf = require_tool("llvm-readelf")
+    path = tmp_path / "inner.o"
+    path.write_bytes(back.inner_bytes())
+    out = subprocess.run([readelf, "-s", str(path)], capture_output=True, text=True, check=True).stdout
+    original = {s.name: (s.value, s.size) for s in b.inner.symbols() if s.type == 10}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[7] in original:
+            assert (int(parts[1], 16), int(parts[2])) == original[parts[7]]
+            original.pop(parts[7])
+    assert not original

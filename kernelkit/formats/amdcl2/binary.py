@@ -11,6 +11,7 @@ one ``__ISA_&__OpenCL_<k>_kernel_binary`` per kernel (stub, setup, code); ``.bri
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field, replace
 
 from kernelkit.errors import FormatError
@@ -26,9 +27,11 @@ from kernelkit.formats.elf import (
     SHT_STRTAB,
     SHT_SYMTAB,
     ElfFile,
+    Note,
     Section,
     Symbol,
     build_string_table,
+    encode_notes,
     encode_symbols,
 )
 
@@ -127,9 +130,11 @@ class Cl2Binary:
 
     # ------------------------------------------------------------------ writing
     def inner_bytes(self) -> bytes:
-        if self.old_layout or self.inner is None:
+        if self.old_layout:
             return b"".join(k.stub + k.setup + k.code for k in self.kernels)
-        inner = replace(self.inner, sections=[replace(s) for s in self.inner.sections])
+        base = self.inner if self.inner is not None else new_inner(
+            [k.name for k in self.kernels], self.extra.get("isa", (7, 0, 0)))
+        inner = replace(base, sections=[replace(s) for s in base.sections])
         text_index = inner.section_index(".hsatext") if inner.section(".hsatext") else None
         symtab = inner.section(".symtab")
         syms = inner.symbols() if symtab is not None else []
@@ -209,6 +214,36 @@ class Cl2Binary:
                       e_flags=self.e_flags, e_shstrndx=1, sections=sections)
         elf.layout()
         return elf.to_bytes()
+
+
+# AMD note types in the inner binary (as the driver writes them): code object version, HSAIL
+# version, ISA (vendor "AMD", architecture "AMDGPU")
+NOTE_CODE_OBJECT_VERSION, NOTE_HSAIL, NOTE_ISA = 1, 2, 3
+# inner .hsatext flags as the driver sets them: WRITE|ALLOC|EXECINSTR|AMDGPU_HSA_CODE|AGENT
+HSATEXT_FLAGS = 0xC00007
+ELFOSABI_AMDGPU_HSA = 64
+
+
+def new_inner(kernel_names: list[str], isa: tuple[int, int, int]) -> ElfFile:
+    """A fresh inner HSA ELF skeleton (the layout of driver 191205 output): ``.hsatext``,
+    ``.note``, ``.strtab``, ``.symtab``, ``.shstrtab``; kernel symbols are filled by
+    ``Cl2Binary.inner_bytes``."""
+    notes = [Note("AMD", NOTE_CODE_OBJECT_VERSION, struct.pack("<2I", 1, 0)),
+             Note("AMD", NOTE_HSAIL, struct.pack("<2I4B", 1, 0, 1, 1, 1, 0)),
+             Note("AMD", NOTE_ISA, struct.pack("<2H3I", 4, 7, *isa) + b"AMD\0AMDGPU\0")]
+    symbols = [Symbol(f"{INNER_PREFIX}{n}{INNER_SUFFIX}", 0, 0, 1, STT_AMDGPU_HSA_KERNEL, 0, 1)
+               for n in kernel_names] + [Symbol("__hsa_section.hsatext", 0, 0, 0, 3, 0, 1)]
+    strtab, offsets = build_string_table(s.name for s in symbols)
+    for s in symbols:
+        s.name_offset = offsets[s.name]
+    sections = [Section(), Section(".hsatext", SHT_PROGBITS, HSATEXT_FLAGS, addralign=KERNEL_ALIGN),
+                Section(".note", 7, 0, addralign=8, data=encode_notes(notes)),
+                Section(".strtab", SHT_STRTAB, 0x20, addralign=1, data=strtab),
+                Section(".symtab", SHT_SYMTAB, 0, link=3, addralign=8, entsize=24,
+                        data=encode_symbols(symbols, ELFCLASS64, True)),
+                Section(".shstrtab", SHT_STRTAB, 0x20, addralign=1)]
+    return ElfFile(ei_class=ELFCLASS64, osabi=ELFOSABI_AMDGPU_HSA, e_type=1, e_machine=224,
+                   e_shstrndx=5, sections=sections)
 
 
 def is_cl2(data: bytes) -> bool:
