@@ -105,14 +105,21 @@ class KernelSignature:
 
 
 def signatures_from_ir(module) -> list[KernelSignature]:
-    """The signature of every kernel (spir_kernel function) in an ``ir.Module``, in module order.
+    """The signature of every kernel (spir_kernel function) in an ``ir.Module``, in module order
+    (kernels clang generates for enqueue_kernel blocks are not source kernels and are left out).
 
     Raises FormatError when a kernel lacks the kernel_arg_* metadata (compile with
     ``-cl-kernel-arg-info``, as the frontend always does) or the metadata contradicts the IR.
     """
     pointer_size = _pointer_size(module)
     return [_kernel_signature(module, f, pointer_size) for f in module.kernels()
-            if f.calling_conv == "spir_kernel"]
+            if f.calling_conv == "spir_kernel" and not _is_block_kernel(f)]
+
+
+def _is_block_kernel(function) -> bool:
+    """A kernel clang made for a block passed to enqueue_kernel (``__<k>_block_invoke_kernel``):
+    not declared in the source, so it has no kernel_arg_* metadata and no source signature."""
+    return function.name.endswith("_block_invoke_kernel") and "kernel_arg_addr_space" not in function.metadata
 
 
 def _pointer_size(module) -> int:
