@@ -110,6 +110,7 @@ def test_printf_escapes_follow_the_spec_examples():
     (";image:a:4D:RO:0:1:0", "image.dimension"),
     (";function:2:1128", "function.fields"),
     (";version:1:4", "version.fields"),
+    (";version:4:0:1", "version.major"),
     (";memory:shared:4", "memory.space"),
     (";counter:c:16:0:1:0", "counter.bits"),
     (";printf_fmt:0:0:5:abc;", "printf_fmt.strLen"),

@@ -51,9 +51,17 @@ class _Fields:
         return bool(value)
 
 
+# metadata major versions this codec reads (1:4:53 ... 3:1:111 in real output; spec 000
+# "Metadata Version Number": a new major version breaks compatibility)
+SUPPORTED_MAJOR_VERSIONS = (1, 2, 3)
+
+
 def _version(f: _Fields) -> r.Version:
     f.expect_count(3)
-    return r.Version(f.int(0, "major"), f.int(1, "minor"), f.int(2, "revision"))
+    major = f.int(0, "major")
+    if major not in SUPPORTED_MAJOR_VERSIONS:
+        raise f.fail(f"major version {major} is not one of {SUPPORTED_MAJOR_VERSIONS}", "major")
+    return r.Version(major, f.int(1, "minor"), f.int(2, "revision"))
 
 
 def _memory(f: _Fields) -> r.Memory:
