@@ -1,0 +1,33 @@
+"""clang (ziglang wheel, clang 22) compiling OpenCL C straight to amdgcn: the oracle of kernelkit's
+AMDGPU layouts and compile path. Uses kernelkit's own OpenCL base header (the wheel has none)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from kernelkit.formats.amdgpu.codeobject import CodeObject
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+HEADER = ROOT / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
+
+
+def corpus_files() -> dict[str, dict]:
+    return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+
+
+@cache
+def clang_code_object(path: str, mcpu: str, version: int, cl_std: str = "CL2.0", opt: str = "-O0") -> CodeObject:
+    """clang -x cl -target amdgcn-amd-amdhsa -mcpu=... -mcode-object-version=N -cl-kernel-arg-info -c"""
+    out = Path("/tmp") / f"kk-clang-oracle-{Path(path).stem}-{mcpu.replace(':', '_')}-{version}{opt}.o"
+    cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", f"-cl-std={cl_std}", "-cl-no-stdinc",
+           "-nostdinc", "-Xclang", "-fdeclare-opencl-builtins", "-Xclang", "-cl-ext=+all", "-include", str(HEADER), "-target",
+           "amdgcn-amd-amdhsa", f"-mcpu={mcpu}", f"-mcode-object-version={version}", "-cl-kernel-arg-info",
+           "-nogpulib", opt, "-c", path, "-o", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return CodeObject.parse(out.read_bytes())
