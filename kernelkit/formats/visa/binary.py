@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.visa.byteio import ByteReader, ByteWriter
-from kernelkit.formats.visa.instructions import decode_stream, encode_stream
+from kernelkit.formats.visa.instructions import decode_stream, decode_truncated_stream, encode_stream
 from kernelkit.formats.visa.model import (
     Attribute,
     FileVariable,
@@ -107,13 +107,16 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
     except FormatError as exc:
         if not lenient:
             raise
-        routine.instructions = None
+        from kernelkit.formats.visa.references import references_valid
         routine.decode_error = str(exc)
+        routine.instructions = decode_truncated_stream(routine.code, lambda i: references_valid(routine, i))
 
 
 def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
-    """Read a vISA object. A damaged instruction stream raises FormatError at its offset, or with
-    ``lenient`` leaves that routine's ``instructions`` None, ``code`` raw and ``decode_error`` set."""
+    """Read a vISA object. A damaged instruction stream raises FormatError at its offset; with
+    ``lenient`` the routine keeps its raw ``code`` (written back unchanged), ``decode_error`` says why,
+    and ``instructions`` holds a best-effort decoding under the IGC 1.0.12504 truncated-writer model
+    (instructions with ``missing`` fields)."""
     r = ByteReader(data)
     if r.u32("magic_number") != MAGIC:
         raise FormatError("not a vISA object (magic is not 'CISA')", offset=0, field="magic_number")

@@ -75,10 +75,11 @@ def _routine(routine: Routine) -> dict:
     doc["samplers"] = [s.name for s in routine.samplers]
     doc["surfaces"] = [s.name for s in routine.surfaces]
     doc["labels"] = [lab.name for lab in routine.labels]
-    if routine.instructions is None:
-        doc["instructions"] = None
+    if routine.decode_error:
         doc["decode_error"] = routine.decode_error
         doc["code_size"] = len(routine.code)
+    if routine.instructions is None:
+        doc["instructions"] = None
     else:
         try:
             doc["instructions"] = [printer.instruction(i).replace("\n\n", " ").strip()
@@ -118,9 +119,10 @@ def render(info: dict) -> str:
                          f"{len(r['surfaces'])} surface, {len(r['labels'])} label(s)")
             for g in r.get("gen_binaries", []):
                 lines.append(f"  gen binary {g['platform']} at {g['offset']:#x}, {g['size']} bytes")
-            if r["instructions"] is None:
-                lines.append(f"  instructions: {r['code_size']} bytes not decodable: {r['decode_error']}")
-            else:
+            if r.get("decode_error"):
+                lines.append(f"  instructions: {r['code_size']} bytes, damaged ({r['decode_error']}); "
+                             "best-effort decoding:")
+            if r["instructions"] is not None:
                 lines.append(f"  {len(r['instructions'])} instructions")
                 lines.extend(f"    {text}" for text in r["instructions"])
     return "\n".join(lines) + "\n"

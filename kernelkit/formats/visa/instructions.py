@@ -3,6 +3,7 @@ layouts of ``opcodes.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ class Instruction:
     opcode: int
     fields: dict[str, Any] = field(default_factory=dict)
     sub: int | None = None
+    missing: tuple[str, ...] = ()   # fields lost by a truncating writer (lenient decoding only)
 
     @property
     def name(self) -> str:
@@ -49,7 +51,10 @@ def layout_of(inst: Instruction) -> Layout:
     return layout
 
 
-def decode_instruction(r: ByteReader) -> Instruction:
+def decode_instruction(r: ByteReader, *, truncated: bool = False) -> Instruction:
+    """Decode one instruction. ``truncated`` applies the defect of IGC 1.0.12504's writer: of an
+    instruction's layout (sub-opcode included) it writes only as many leading fields as the layout has
+    fields other than exec size and predicate; the remaining fields are listed in ``missing``."""
     start = r.pos
     opcode = r.u8("opcode")
     info = OPCODES.get(opcode)
@@ -66,6 +71,12 @@ def decode_instruction(r: ByteReader) -> Instruction:
             raise FormatError(f"{info.name}: unknown sub-opcode {inst.sub}", offset=sub_pos,
                               field="sub_opcode")
         layout = found
+    if truncated:
+        full = len(layout) + (1 if inst.sub is not None else 0)
+        keep = full - sum(1 for _n, k in layout if k in ("exec", "pred"))
+        keep -= 1 if inst.sub is not None else 0
+        inst.missing = tuple(name for name, _k in layout[keep:])
+        layout = layout[:keep]
     for name, kind in layout:
         where = f"{info.name}.{name}"
         if kind == "exec":
@@ -145,6 +156,23 @@ def decode_stream(code: bytes, base: int = 0) -> list[Instruction]:
             offset = base + (exc.offset if exc.offset is not None else start)
             raise FormatError(f"instruction #{len(out)} (at {base + start:#x}): {exc.message}",
                               offset=offset, field=exc.field) from None
+    return out
+
+
+def decode_truncated_stream(code: bytes, valid: Callable[[Instruction], bool]) -> list[Instruction]:
+    """Best-effort decoding of a stream written by IGC 1.0.12504 (see ``decode_instruction``): stops
+    at the zero- or garbage-filled gap the defect leaves at the end (all-zero bytes, an undecodable
+    instruction, or one that ``valid`` rejects because it names undeclared symbols)."""
+    r = ByteReader(code)
+    out: list[Instruction] = []
+    while r.pos < len(code) and any(code[r.pos:]):
+        try:
+            inst = decode_instruction(r, truncated=True)
+        except FormatError:
+            break
+        if not valid(inst):
+            break
+        out.append(inst)
     return out
 
 

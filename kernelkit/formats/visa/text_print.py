@@ -79,13 +79,14 @@ class Printer:
     def var(self, index: int) -> str:
         return self.r.variable_name(index)
 
-    def surface(self, index: int) -> str:
-        if index < NUM_PREDEFINED_SURFACES:
-            return PREDEFINED_SURFACES[index]
-        return self.r.surfaces[index - NUM_PREDEFINED_SURFACES].name
+    @staticmethod
+    def surface(index: int) -> str:
+        """Surfaces print as T<index> (T0-T5 by their predefined names), as IGC prints them."""
+        return PREDEFINED_SURFACES[index] if index < NUM_PREDEFINED_SURFACES else f"T{index}"
 
-    def sampler(self, index: int) -> str:
-        return self.r.samplers[index].name if index < len(self.r.samplers) else f"S{index}"
+    @staticmethod
+    def sampler(index: int) -> str:
+        return f"S{index}"
 
     def pred_name(self, index: int) -> str:
         return self.r.predicates[index - NUM_PREDEFINED_PREDICATES].name
@@ -136,11 +137,30 @@ class Printer:
 
     # ---- instructions
     def instruction(self, inst: Instruction) -> str:
+        if inst.missing:
+            return self.partial(inst)
         fam = OPCODES[inst.opcode].family
         method = getattr(self, f"_i_{fam}", None)
         if method is None:
             raise FormatError(f"{inst.name}: no text form", field="opcode")
         return method(inst)
+
+    def partial(self, inst: Instruction) -> str:
+        """An instruction decoded with fields missing (lenient reading): not valid vISA text."""
+        name = LSC_OPS[inst.sub][0] if inst.opcode == 0x89 and inst.sub in LSC_OPS else (
+            f"svm_{SVM_SUBOPS[inst.sub][0]}" if inst.sub is not None and inst.sub in SVM_SUBOPS else inst.name)
+        parts = [self.pred(inst.get("pred")).strip(), name]
+        for key, value in inst.fields.items():
+            if key == "exec":
+                parts.append(self.exec(value))
+            elif isinstance(value, VectorOperand):
+                parts.append(self.vec(value))
+            elif isinstance(value, RawOperand):
+                parts.append(self.raw(value))
+            elif key != "pred":
+                parts.append(f"{key}={value}")
+        parts.append(f"<missing: {', '.join(inst.missing)}>")
+        return " ".join(p for p in parts if p)
 
     def _i_alu(self, inst: Instruction) -> str:
         f = inst.fields
@@ -357,6 +377,10 @@ class Printer:
             return f'{a.name}="{TARGET_NAMES[a.as_int()]}"'
         return f"{a.name}={a.as_int()}"
 
+    @staticmethod
+    def _vname(name: str) -> str:
+        return f" v_name={name}" if _is_ident(name) else ""
+
     def attrs(self, attrs: list[Attribute]) -> str:
         return f" attrs={{{', '.join(self.attribute(a) for a in attrs)}}}" if attrs else ""
 
@@ -373,10 +397,12 @@ class Printer:
             out.append(f".decl {a.name} v_type=A num_elts={a.num_elements}{self.attrs(a.attributes)}")
         for p in r.predicates:
             out.append(f".decl {p.name} v_type=P num_elts={p.num_elements}{self.attrs(p.attributes)}")
-        for s in r.samplers:
-            out.append(f".decl {s.name} v_type=S num_elts={s.num_elements}{self.attrs(s.attributes)}")
-        for t in r.surfaces:
-            out.append(f".decl {t.name} v_type=T num_elts={t.num_elements}{self.attrs(t.attributes)}")
+        for i, s in enumerate(r.samplers):
+            out.append(f".decl {self.sampler(i)} v_type=S num_elts={s.num_elements}{self._vname(s.name)}"
+                       f"{self.attrs(s.attributes)}")
+        for i, t in enumerate(r.surfaces, NUM_PREDEFINED_SURFACES):
+            out.append(f".decl {self.surface(i)} v_type=T num_elts={t.num_elements}{self._vname(t.name)}"
+                       f"{self.attrs(t.attributes)}")
         for inp in r.inputs:
             name = (self.var(inp.id) if inp.category == 0 else
                     self.sampler(inp.id) if inp.category == 1 else self.surface(inp.id))
@@ -387,7 +413,7 @@ class Printer:
             if a.name in ("OutputAsmPath", "AsmName"):
                 continue   # names a dump path of the producing compiler, not part of the program
             out.append(f".kernel_attr {self.attribute(a)}")
-        if r.instructions is None:
+        if r.instructions is None or r.decode_error:
             raise FormatError(f"{r.name}: instruction stream not decoded ({r.decode_error})",
                               field="instructions")
         for inst in r.instructions:
