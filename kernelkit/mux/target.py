@@ -9,6 +9,7 @@ from kernelkit.mux.result import MuxError, Result, unsupported
 
 if TYPE_CHECKING:
     from kernelkit.ir import Module as IRModule
+    from kernelkit.ir import types as T
     from kernelkit.mux.info import Info, NotifyCallback
     from kernelkit.mux.module import Module
     from kernelkit.mux.passes.pipeline import Pass
@@ -62,6 +63,12 @@ class Target:
     def scheduling_parameters(self) -> list[SchedulingParameter]:
         """Parameters AddSchedulingParametersPass adds to functions that need them."""
         return []
+
+    def dma_event_type(self) -> T.Type:
+        """The type ``__mux_dma_event_t`` gets (spec 003 leaves it to the implementation)."""
+        from kernelkit.mux.passes.dma_events import DEFAULT_EVENT_TYPE
+
+        return DEFAULT_EVENT_TYPE
 
     def late_passes(self) -> list[Pass]:
         """BaseModule::getLateTargetPasses: run by ``Module.finalize`` after the mux passes."""

@@ -290,3 +290,39 @@ def test_opencl_version_metadata(std, version):
     assert opencl_c_version(module) == version
     del module.named_metadata["opencl.ocl.version"]
     assert opencl_c_version(module) == (1, 2)  # the spec's default
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+@pytest.mark.parametrize("new", ["ptr", "i32"])
+def test_dma_events_get_a_concrete_type(opt, new):
+    from kernelkit.frontend import compile_opencl
+    from kernelkit.ir import parse
+    from kernelkit.ir import types as T
+    from kernelkit.mux.passes.dma_events import retype_dma_events
+    from kernelkit.mux.passes.lower_builtins import lower_opencl_builtins
+
+    src = """
+    event_t start(local float *l, global const float *g) { return async_work_group_copy(l, g, 16, 0); }
+    kernel void k(global float *g, local float *l, int flag) {
+      event_t e = start(l, g);
+      event_t f = flag ? async_work_group_copy(g, l, 16, e) : e;
+      event_t both[2] = {e, f};
+      wait_group_events(2, both);
+    }"""
+    module = parse(compile_opencl(src, ["-cl-std=CL2.0", opt]).ir_text)
+    lower_opencl_builtins(module)
+    assert retype_dma_events(module, {"ptr": T.pointer(0), "i32": T.i32}[new]) > 0
+    text = str(module)
+    assert "spirv.Event" not in text
+    import llvmlite.binding as llvm
+
+    ref = llvm.parse_assembly(text)
+    ref.verify()
+    assert re.search(rf"declare {new} @__mux_dma_read_1D\(ptr addrspace\(3\), ptr addrspace\(1\), i64, {new}\)", text)
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    machine = llvm.Target.from_default_triple().create_target_machine()
+    ref.triple = llvm.get_default_triple()
+    ref.data_layout = str(machine.target_data)
+    # the host back end can now generate code for it (it cannot for target("spirv.Event"))
+    assert machine.emit_object(ref)

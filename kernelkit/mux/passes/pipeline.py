@@ -24,12 +24,14 @@ class Pass:
 
 def mux_passes(target: Target) -> list[Pass]:
     """The target-independent passes, in order (see kernelkit.mux.passes.*)."""
+    from kernelkit.mux.passes.dma_events import retype_dma_events
     from kernelkit.mux.passes.kernel_attributes import mark_kernels
     from kernelkit.mux.passes.lower_builtins import lower_opencl_builtins
     from kernelkit.mux.passes.subgroups import mark_no_subgroups
 
     passes = [
         Pass("lower-opencl-builtins", lower_opencl_builtins),
+        Pass("retype-dma-events", lambda m: retype_dma_events(m, target.dma_event_type())),
         Pass("mark-kernels", mark_kernels),
         Pass("mark-no-subgroups", mark_no_subgroups),
     ]
