@@ -178,3 +178,22 @@ def remove_unreachable_blocks(f: Function) -> int:
     for b in dead:
         b.erase()
     return len(dead)
+
+
+def instruction_users(value: Value) -> list[I.Instruction]:
+    """Instructions using `value` directly or through constant expressions/aggregates."""
+    from kernelkit.ir.values import Constant
+
+    out: dict[int, I.Instruction] = {}
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        v = stack.pop()
+        for use in v.uses:
+            user = use.user
+            if isinstance(user, I.Instruction):
+                out.setdefault(id(user), user)
+            elif isinstance(user, Constant) and id(user) not in seen:
+                seen.add(id(user))
+                stack.append(user)
+    return list(out.values())

@@ -155,7 +155,7 @@ class ConstantFP(Constant):
 
     def __init__(self, type: T.Type, value: float, raw: str | None = None) -> None:
         super().__init__(type)
-        self.value = value
+        self.value = value if raw is not None else round_to_type(type, value)
         self.raw = raw
 
     def _ref(self, w: RefWriter) -> str:
@@ -167,6 +167,23 @@ class ConstantFP(Constant):
         if kind == "bfloat":
             return "0xR" + struct.pack(">f", self.value).hex().upper()[:4]
         return _float_text(self.type, self.value)
+
+
+def round_to_type(ty: T.Type, value: float) -> float:
+    """`value` rounded to the precision of float/half/bfloat (double and wider: unchanged)."""
+    kind = ty.kind if isinstance(ty, T.FloatType) else "double"
+    try:
+        if kind == "float":
+            return struct.unpack("<f", struct.pack("<f", value))[0]
+        if kind == "half":
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+        if kind == "bfloat":
+            bits = struct.unpack("<I", struct.pack("<f", value))[0]
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # round to nearest even
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+    return value
 
 
 class ConstantSimple(Constant):

@@ -10,6 +10,11 @@ _ENGINES: list = []  # keep engines alive while their functions may be called
 
 
 def jit_function(text: str, name: str, restype, *argtypes):
+    return jit_module(text)(name, restype, *argtypes)
+
+
+def jit_module(text: str):
+    """Compile `text` once; returns lookup(name, restype, *argtypes) -> ctypes function."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     module = llvm.parse_assembly(text)
@@ -18,6 +23,10 @@ def jit_function(text: str, name: str, restype, *argtypes):
     engine = llvm.create_mcjit_compiler(module, target)
     engine.finalize_object()
     _ENGINES.append((engine, module))
-    address = engine.get_function_address(name)
-    assert address, f"no function {name}"
-    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+    def lookup(name: str, restype, *argtypes):
+        address = engine.get_function_address(name)
+        assert address, f"no function {name}"
+        return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+    return lookup

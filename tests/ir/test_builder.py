@@ -12,7 +12,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.transforms import clone_function
 
-from .jit import jit_function
+from .jit import jit_function, jit_module
 from .llvm_oracle import instruction_counts
 
 
@@ -127,3 +127,21 @@ def test_insert_before_and_position_at_start():
     b.fence("acquire", syncscope="singlethread")
     assert loop.instructions[-2].opcode == "fence"
     instruction_counts(str(m))  # verifies
+
+
+def test_float_constants_print_exactly():
+    """Constants of float/half/bfloat are rounded to their type and printed in a form LLVM
+    accepts; the JIT returns exactly numpy's rounding."""
+    m = Module()
+    values = [0.1, 1 / 3, 2.5, 1e-40, -7.25e30]
+    for k, v in enumerate(values):
+        f = m.add_function(Function(f"c{k}", T.FunctionType(T.float32, ())))
+        IRBuilder(f.append_block("entry")).ret(const(T.float32, v))
+        h = m.add_function(Function(f"h{k}", T.FunctionType(T.float32, ())))
+        b = IRBuilder(h.append_block("entry"))
+        b.ret(b.fpext(const(T.half, v), T.float32))
+    lookup = jit_module(str(m))
+    for k, v in enumerate(values):
+        assert np.float32(lookup(f"c{k}", ctypes.c_float)()) == np.float32(v)
+        with np.errstate(over="ignore"):  # -7.25e30 is -inf as a half
+            assert np.float32(lookup(f"h{k}", ctypes.c_float)()) == np.float32(np.float16(v))

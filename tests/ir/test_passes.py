@@ -16,6 +16,7 @@ from kernelkit.ir.transforms import (
     add_parameters,
     call_sites,
     clone_function,
+    instruction_users,
     remove_parameters,
     remove_unreachable_blocks,
     replace_instruction,
@@ -187,3 +188,16 @@ def test_llvm_can_optimise_printed_text():
     pb.getModulePassManager().run(mod, pb)
     optimised = str(mod)
     assert instruction_counts(str(parse(optimised))) == instruction_counts(optimised)
+
+
+def test_instruction_users_through_constant_expressions():
+    m = parse(corpus_ir("constant_data", "-O0"))
+    g = next(g for g in m.globals if g.uses)
+    users = instruction_users(g)
+    assert users
+    lm = verify(str(m))
+    # LLVM sees the global referenced in exactly these functions
+    funcs = {u.function.name for u in users}
+    for lf in lm.functions:
+        mentions = any(g.name and f"@{g.name}" in str(i) for b in lf.blocks for i in b.instructions)
+        assert mentions == (lf.name in funcs), lf.name
