@@ -162,9 +162,18 @@ def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
         if name not in declared and not any(isinstance(i, str) and i == decl for i in mod.items):
             mod.items.append(decl)
             declared[name] = decl
+    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+
+    md_next = next_metadata_id(mod)
     for name in kernels:
         f = mod.function(name)
-        mod.items.append(wrapper.work_item_loops(f, name in coroutines))
+        private_arrays = any(" alloca " in line for line in f.body)
+        text_, md = wrapper.work_item_loops(f, name in coroutines, None if private_arrays else md_next)
+        if md:
+            wrapper.mark_parallel_accesses(f, md_next)
+        md_next += len(md)
+        mod.items.append(text_)
+        mod.items += md
         if name not in coroutines:
             f.header = f.header.replace("define ", "define internal ", 1) if "define internal" not in f.header \
                 else f.header

@@ -62,8 +62,23 @@ def entry_name(kernel: str) -> str:
     return ENTRY_PREFIX + kernel
 
 
-def work_item_loops(f: Function, coroutine: bool) -> str:
-    """IR text of the entry running kernel ``f`` over work-groups."""
+def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None) -> tuple[str, list[str]]:
+    """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
+
+    With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
+    work-items of a group are independent between barriers (OpenCL's memory model has no order
+    between them without barriers or atomics), which lets LLVM vectorise across work-items
+    without runtime alias checks. Only for kernels without private arrays (their ``alloca`` is
+    shared by the iterations once inlined).
+    """
+    md: list[str] = []
+    call_md = loop_md = ""
+    if metadata_base is not None and not coroutine:
+        g, loop, par = metadata_base, metadata_base + 1, metadata_base + 2
+        md = [f"!{g} = distinct !{{}}", f"!{loop} = distinct !{{!{loop}, !{par}}}",
+              f'!{par} = !{{!"llvm.loop.parallel_accesses", !{g}}}']
+        call_md = ""
+        loop_md = f", !llvm.loop !{loop}"
     params = kernel_params(f)
     wg_size = f"ptrtoint (ptr getelementptr ({WG_T}, ptr null, i32 1) to i64)"
     lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {{", "entry:",
@@ -104,8 +119,8 @@ def work_item_loops(f: Function, coroutine: bool) -> str:
     args = ", ".join([*call_args, ""])
     if not coroutine:
         lines += _nested_loops(
-            [f"  call void @{f.name}({args}ptr %wi, ptr %wg)"],
-            before=_store_wi("%wi", "%x", "%y", "%z", "%lin"))
+            [f"  call void @{f.name}({args}ptr %wi, ptr %wg){call_md}"],
+            before=_store_wi("%wi", "%x", "%y", "%z", "%lin"), x_latch_md=loop_md)
     else:
         lines += ["  %ls01 = mul i64 %ls0, %ls1", "  %items = mul i64 %ls01, %ls2"]
         start = [f"  %wip = getelementptr {WI_T}, ptr %wis, i64 %lin",
@@ -133,7 +148,20 @@ def work_item_loops(f: Function, coroutine: bool) -> str:
     if coroutine:
         lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)"]
     lines += ["  ret void", "}"]
-    return "\n".join(lines)
+    return "\n".join(lines), md
+
+
+_MEMORY_LINE_RE = re.compile(r"^\s*(?:%[-\w$.]+ = )?(?:load|store|call|tail call|atomicrmw|cmpxchg)\b")
+
+
+def mark_parallel_accesses(f: Function, group: int) -> None:
+    """Put every memory access of (fully inlined) kernel ``f`` in access group ``!group``."""
+    out = []
+    for line in f.body:
+        if _MEMORY_LINE_RE.match(line) and "!llvm.access.group" not in line:
+            line = line + f", !llvm.access.group !{group}"
+        out.append(line)
+    f.body = out
 
 
 def _store_wi(ptr: str, x: str, y: str, z: str, lin: str) -> list[str]:
@@ -148,7 +176,7 @@ def _store_wi(ptr: str, x: str, y: str, z: str, lin: str) -> list[str]:
     return out
 
 
-def _nested_loops(body: list[str], before: list[str]) -> list[str]:
+def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "") -> list[str]:
     """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id."""
     return [
         "  br label %loop.z", "loop.z:",
@@ -161,7 +189,7 @@ def _nested_loops(body: list[str], before: list[str]) -> list[str]:
         "  %lin = add i64 %rowbase, %x",
         *before, *body,
         "  %x.next = add nuw i64 %x, 1", "  %x.more = icmp ult i64 %x.next, %ls0",
-        "  br i1 %x.more, label %loop.x, label %end.x", "end.x:",
+        f"  br i1 %x.more, label %loop.x, label %end.x{x_latch_md}", "end.x:",
         "  %y.next = add nuw i64 %y, 1", "  %y.more = icmp ult i64 %y.next, %ls1",
         "  br i1 %y.more, label %loop.y, label %end.y", "end.y:",
         "  %z.next = add nuw i64 %z, 1", "  %z.more = icmp ult i64 %z.next, %ls2",

@@ -1,0 +1,309 @@
+"""kernelkit's host target against PoCL on the same OpenCL C kernels, in the same run.
+
+Each benchmark runs on both, is checked against numpy, and reports the best time of a few runs,
+its throughput (GB/s or GFLOP/s) and the speedup PoCL time / kernelkit time; the geometric mean
+of the speedups closes the table. PoCL times are its kernel execution times (profiling events),
+kernelkit times the whole launch call (argument checks, thread dispatch included).
+
+    python benchmarks/host_vs_pocl.py [--quick] [--only NAME] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+SAXPY = """
+kernel void saxpy(float a, global const float *x, global float *y) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}"""
+
+SGEMM_NAIVE = """
+kernel void sgemm(int n, global const float *A, global const float *B, global float *C) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = acc;
+}"""
+
+SGEMM_TILED = """
+#define TS 16
+kernel void sgemm_tiled(int n, global const float *A, global const float *B, global float *C) {
+  local float As[TS][TS];
+  local float Bs[TS][TS];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n / TS; ++t) {
+    As[ty][tx] = A[row * n + t * TS + tx];
+    Bs[ty][tx] = B[(t * TS + ty) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}"""
+
+REDUCE = """
+kernel void reduce(global const float *in, global float *partial, local float *tmp) {
+  size_t lid = get_local_id(0);
+  size_t n = get_local_size(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = n / 2; s > 0; s >>= 1) {
+    if (lid < s)
+      tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    partial[get_group_id(0)] = tmp[0];
+}"""
+
+STENCIL = """
+kernel void stencil(int w, int h, global const float *in, global float *out) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x == 0 || y == 0 || x == w - 1 || y == h - 1) {
+    out[y * w + x] = in[y * w + x];
+    return;
+  }
+  out[y * w + x] = 0.5f * in[y * w + x]
+      + 0.125f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);
+}"""
+
+HISTOGRAM = """
+kernel void histogram(global const uchar *data, uint n, global uint *bins, local uint *lbins) {
+  size_t lid = get_local_id(0);
+  size_t ls = get_local_size(0);
+  for (size_t b = lid; b < 256; b += ls)
+    lbins[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  size_t stride = get_global_size(0);
+  for (size_t i = get_global_id(0); i < n; i += stride)
+    atomic_inc(&lbins[data[i]]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t b = lid; b < 256; b += ls)
+    atomic_add(&bins[b], lbins[b]);
+}"""
+
+NBODY = """
+kernel void nbody(int n, float dt, float eps, global const float4 *pos, global float4 *acc_out) {
+  int i = get_global_id(0);
+  float4 p = pos[i];
+  float3 a = (float3)(0.0f);
+  for (int j = 0; j < n; ++j) {
+    float4 q = pos[j];
+    float3 d = q.xyz - p.xyz;
+    float r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps;
+    float inv = 1.0f / sqrt(r2 * r2 * r2);
+    a += d * (q.w * inv);
+  }
+  acc_out[i] = (float4)(a * dt, 0.0f);
+}"""
+
+SCAN = """
+kernel void scan_blocks(global const int *in, global int *out, global int *sums, local int *tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0), gid = get_global_id(0);
+  tmp[lid] = in[gid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t off = 1; off < n; off <<= 1) {
+    int v = lid >= off ? tmp[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tmp[lid] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[gid] = tmp[lid];
+  if (lid == n - 1)
+    sums[get_group_id(0)] = tmp[lid];
+}"""
+
+
+@dataclass
+class Bench:
+    name: str
+    source: str
+    kernel: str
+    make: object                 # () -> (args, outputs index list)
+    global_size: tuple
+    local_size: tuple | None
+    check: object                # (args) -> bool
+    work: float                  # bytes or flops per run
+    unit: str                    # "GB/s" | "GFLOP/s"
+    reset: object = None         # (args) -> None, before each run
+    results: dict = field(default_factory=dict)
+
+
+def _benches(quick: bool) -> list[Bench]:
+    rng = np.random.default_rng(7)
+    out = []
+    n = (1 << 22) if quick else (1 << 24)
+    x = rng.random(n, dtype=np.float32)
+    y0 = rng.random(n, dtype=np.float32)
+
+    def saxpy_args():
+        return [np.float32(2.0), x, y0.copy()]
+    out.append(Bench("saxpy 16M" if not quick else "saxpy 4M", SAXPY, "saxpy", saxpy_args, (n,), None,
+                     lambda a: np.allclose(a[2], 2.0 * x + y0, rtol=1e-5), 12.0 * n, "GB/s",
+                     reset=lambda a: a[2].__setitem__(slice(None), y0)))
+    for size in ((256,) if quick else (512, 1024)):
+        A = rng.random((size, size), dtype=np.float32)
+        B = rng.random((size, size), dtype=np.float32)
+        ref = A.astype(np.float64) @ B.astype(np.float64)
+        for label, src, kname, local in (("naive", SGEMM_NAIVE, "sgemm", None),
+                                         ("tiled", SGEMM_TILED, "sgemm_tiled", (16, 16))):
+            out.append(Bench(f"sgemm {label} {size}", src, kname,
+                             lambda A=A, B=B, size=size: [np.int32(size), A, B, np.zeros((size, size), np.float32)],
+                             (size, size), local, lambda a, ref=ref: np.allclose(a[3], ref, rtol=1e-4),
+                             2.0 * size ** 3, "GFLOP/s"))
+    m = (1 << 20) if quick else (1 << 24)
+    data = rng.random(m, dtype=np.float32)
+    out.append(Bench("reduce (barriers)", REDUCE, "reduce",
+                     lambda: [data, np.zeros(m // 256, np.float32), ("local", 256 * 4)], (m,), (256,),
+                     lambda a: np.allclose(a[1], data.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-4),
+                     4.0 * m, "GB/s"))
+    w = h = 1024 if quick else 4096
+    img = rng.random((h, w), dtype=np.float32)
+    ref = img.copy()
+    ref[1:-1, 1:-1] = 0.5 * img[1:-1, 1:-1] + 0.125 * (img[1:-1, :-2] + img[1:-1, 2:] + img[:-2, 1:-1] + img[2:, 1:-1])
+    out.append(Bench("stencil 2-D 5-point", STENCIL, "stencil",
+                     lambda: [np.int32(w), np.int32(h), img, np.zeros((h, w), np.float32)], (w, h), (64, 4),
+                     lambda a: np.allclose(a[3], ref, rtol=1e-5, atol=1e-6), 8.0 * w * h, "GB/s"))
+    hn = (1 << 22) if quick else (1 << 25)
+    bytes_ = rng.integers(0, 256, hn, dtype=np.uint8)
+    href = np.bincount(bytes_, minlength=256).astype(np.uint32)
+    groups = 64
+    out.append(Bench("histogram (local atomics)", HISTOGRAM, "histogram",
+                     lambda: [bytes_, np.uint32(hn), np.zeros(256, np.uint32), ("local", 256 * 4)],
+                     (groups * 256,), (256,), lambda a: np.array_equal(a[2], href), float(hn), "GB/s",
+                     reset=lambda a: a[2].__setitem__(slice(None), 0)))
+    nb = 1024 if quick else 4096
+    pos = rng.random((nb, 4), dtype=np.float32)
+    pos[:, 3] = rng.random(nb, dtype=np.float32) + 0.5
+    d = pos[None, :, :3].astype(np.float64) - pos[:, None, :3].astype(np.float64)
+    r2 = (d ** 2).sum(-1) + 1e-3
+    acc = (d * (pos[None, :, 3, None] / np.sqrt(r2 ** 3)[..., None])).sum(1) * 0.01
+    out.append(Bench(f"n-body {nb}", NBODY, "nbody",
+                     lambda: [np.int32(nb), np.float32(0.01), np.float32(1e-3), pos, np.zeros((nb, 4), np.float32)],
+                     (nb,), (64,), lambda a: np.allclose(a[4][:, :3], acc, rtol=1e-3, atol=1e-4),
+                     20.0 * nb * nb, "GFLOP/s"))
+    sn = (1 << 20) if quick else (1 << 24)
+    ints = rng.integers(0, 10, sn, dtype=np.int32)
+    blocks = ints.reshape(-1, 256)
+    scan_ref = np.cumsum(blocks, axis=1, dtype=np.int32).reshape(-1)
+    out.append(Bench("prefix scan (blocks)", SCAN, "scan_blocks",
+                     lambda: [ints, np.zeros(sn, np.int32), np.zeros(sn // 256, np.int32), ("local", 256 * 4)],
+                     (sn,), (256,), lambda a: np.array_equal(a[1], scan_ref)
+                     and np.array_equal(a[2], blocks.sum(1, dtype=np.int32)), 8.0 * sn, "GB/s"))
+    return out
+
+
+def _time(fn, repeat: int) -> float:
+    fn()  # warm-up (JIT, page faults)
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def run_kernelkit(b: Bench, repeat: int) -> tuple[float, bool]:
+    import kernelkit
+
+    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2"]).build()
+    kern = prog.kernel(b.kernel)
+    args = b.make()
+    call_args = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in args]
+
+    def go():
+        if b.reset:
+            b.reset(args)
+        kern(*call_args, global_size=b.global_size, local_size=b.local_size)
+    t = _time(go, repeat)
+    return t, bool(b.check(args))
+
+
+def run_pocl(b: Bench, repeat: int) -> tuple[float, bool]:
+    import pyopencl as cl
+
+    ctx = cl.Context(cl.get_platforms()[0].get_devices())
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    prog = cl.Program(ctx, b.source).build(options=["-cl-std=CL1.2"])
+    kern = getattr(prog, b.kernel)
+    args = b.make()
+    mf = cl.mem_flags
+    cl_args, bufs = [], []
+    for a in args:
+        if isinstance(a, tuple):
+            cl_args.append(cl.LocalMemory(a[1]))
+        elif isinstance(a, np.ndarray):
+            buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
+            bufs.append((buf, a))
+            cl_args.append(buf)
+        else:
+            cl_args.append(a)
+
+    def go():
+        if b.reset:
+            b.reset(args)
+            for buf, a in bufs:
+                cl.enqueue_copy(queue, buf, a)
+        ev = kern(queue, b.global_size, b.local_size, *cl_args)
+        ev.wait()
+        return (ev.profile.end - ev.profile.start) * 1e-9
+    go()
+    best = min(go() for _ in range(repeat))
+    for buf, a in bufs:
+        cl.enqueue_copy(queue, a, buf)
+    queue.finish()
+    return best, bool(b.check(args))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes")
+    p.add_argument("--only", help="run the benchmarks whose name contains this")
+    p.add_argument("--repeat", type=int, default=3)
+    args = p.parse_args(argv)
+    icd = Path("/etc/OpenCL/vendors/pocl.icd")
+    if icd.exists():
+        os.environ.setdefault("OCL_ICD_VENDORS", str(icd))
+    rows, ratios = [], []
+    header = f"{'benchmark':28} {'kernelkit':>11} {'':>9} {'PoCL':>11} {'':>9} {'speedup':>8}  ok"
+    print(header)
+    print("-" * len(header))
+    for b in _benches(args.quick):
+        if args.only and args.only not in b.name:
+            continue
+        kt, kok = run_kernelkit(b, args.repeat)
+        try:
+            pt, pok = run_pocl(b, args.repeat)
+        except Exception as exc:  # noqa: BLE001 - report and go on
+            print(f"{b.name:28} PoCL failed: {exc}", file=sys.stderr)
+            pt, pok = math.nan, False
+        scale = 1e-9
+        ratio = pt / kt
+        if not math.isnan(ratio):
+            ratios.append(ratio)
+        ok = ("ok" if kok else "WRONG(kk)") + ("" if pok else " WRONG(pocl)")
+        print(f"{b.name:28} {kt * 1e3:9.2f}ms {b.work / kt * scale:6.2f} {b.unit:<3} "
+              f"{pt * 1e3:9.2f}ms {b.work / pt * scale:6.2f} {b.unit:<3} {ratio:7.2f}x  {ok}", flush=True)
+        rows.append((b.name, kt, pt, kok, pok))
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print("-" * len(header))
+        print(f"geometric mean speedup (PoCL time / kernelkit time): {geo:.2f}x over {len(ratios)} benchmarks")
+    return 0 if all(r[3] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
