@@ -20,8 +20,9 @@ class Info:
     """Base Info. Subclasses set the fields and implement ``_create_target``.
 
     kernelkit additions: ``name`` is the CLI target family (``host``, ``amdhsa``, ``amdil``...),
-    ``parse_target`` maps a CLI target name to a device of this compiler (or ``None``), and
-    ``devices`` lists the devices/processors the compiler accepts.
+    ``parse_target`` maps a CLI target name to a device of this compiler (or ``None``; override it
+    for other syntaxes such as AMDGPU target IDs), ``devices`` lists the devices/processors the
+    compiler accepts and ``accepts_device`` decides whether ``create_target`` takes a device.
     """
 
     name: str = ""
@@ -46,7 +47,7 @@ class Info:
         """A new Target for ``device`` (one of ``devices()``, default the Info's own device)."""
         if context is None:
             raise MuxError(Result.INVALID_VALUE, "createTarget needs a compiler Context")
-        if device is not None and self.devices() and device not in self.devices():
+        if device is not None and not self.accepts_device(device):
             raise MuxError(Result.INVALID_VALUE, f"{self.name}: unknown device {device!r}")
         return self._create_target(context, device, callback)
 
@@ -63,6 +64,10 @@ class Info:
     def devices(self) -> list[str]:
         return [self.device_info.device_name]
 
+    def accepts_device(self, device: str) -> bool:
+        """Can ``create_target`` build for ``device``? (Targets with target-ID syntax override.)"""
+        return device in self.devices()
+
     def parse_target(self, target_name: str) -> str | None:
         """The device ``target_name`` selects on this compiler, or None if it is not ours.
 
@@ -71,6 +76,6 @@ class Info:
         if target_name == self.name:
             return self.device_info.device_name
         family, sep, device = target_name.partition(":")
-        if sep and family == self.name and device in self.devices():
+        if sep and family == self.name and self.accepts_device(device):
             return device
         return None
