@@ -8,11 +8,10 @@ happen inside ``run`` so ``kernelkit --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import sys
 
 from kernelkit.errors import CompileError, KernelkitError
+from kernelkit.plugins import import_if_present
 
 COMMANDS = ["build", "run", "inspect", "layout", "link", "convert", "signature", "targets", "demo"]
 
@@ -28,10 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="kernelkit", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        module_name = f"kernelkit.commands.{name}"
-        if importlib.util.find_spec(module_name) is None:
-            continue
-        importlib.import_module(module_name).register(sub)
+        module = import_if_present(f"kernelkit.commands.{name}")
+        if module is not None:
+            module.register(sub)
     return parser
 
 

@@ -7,12 +7,11 @@ Formats register in ``INSPECTORS`` (tried in order). Each module provides
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import sys
 
 from kernelkit.errors import FormatError
+from kernelkit.plugins import import_if_present
 
 INSPECTORS = [
     "kernelkit.formats.amdcl2.inspect",   # ELF, e_machine 0xaf5a/0xaf5b: before amdgpu
@@ -25,10 +24,8 @@ INSPECTORS = [
 
 def find_inspector(data: bytes, path: str):
     for name in INSPECTORS:
-        if importlib.util.find_spec(name) is None:
-            continue
-        module = importlib.import_module(name)
-        if module.detect(data, path):
+        module = import_if_present(name)
+        if module is not None and module.detect(data, path):
             return module
     raise FormatError(f"{path}: not a format kernelkit knows (tried {len(INSPECTORS)} readers)",
                       offset=0, field="magic")

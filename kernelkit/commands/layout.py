@@ -12,12 +12,11 @@ Target names: ``host``; AMDGPU processors/target IDs/triples (``gfx90a:xnack-``,
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import sys
 
 from kernelkit.errors import KernelkitError
+from kernelkit.plugins import import_if_present
 
 LAYOUTS = [
     "kernelkit.abi.amdil",
@@ -30,10 +29,8 @@ LAYOUTS = [
 
 def find_layout(target: str):
     for name in LAYOUTS:
-        if importlib.util.find_spec(name) is None:
-            continue
-        module = importlib.import_module(name)
-        if hasattr(module, "handles") and module.handles(target):
+        module = import_if_present(name)
+        if module is not None and module.handles(target):
             return module
     raise KernelkitError(f"no ABI layout for target {target!r} (see `kernelkit targets`)")
 
