@@ -129,7 +129,10 @@ def _pointer_size(module) -> int:
         return 4
     for spec in (module.data_layout or "").split("-"):
         if spec.startswith("p:") or spec.startswith("p0:"):
-            return int(spec.split(":")[1]) // 8
+            bits = spec.split(":")[1]
+            if not bits.isdigit() or int(bits) not in (32, 64):
+                raise FormatError(f"datalayout pointer spec {spec!r}", field="datalayout")
+            return int(bits) // 8
     return 8
 
 
@@ -167,8 +170,13 @@ def _kernel_signature(module, function, pointer_size: int) -> KernelSignature:
                           field="kernel_arg_addr_space")
     md = {key: _md_strings(function, f"kernel_arg_{key}", n)
           for key in ("access_qual", "type", "base_type", "type_qual", "name")}
-    args = [_kernel_arg(module, function, i, addr[i], {k: v[i] for k, v in md.items()}, pointer_size)
-            for i in range(n)]
+    try:
+        args = [_kernel_arg(module, function, i, addr[i], {k: v[i] for k, v in md.items()}, pointer_size)
+                for i in range(n)]
+    except FormatError:
+        raise
+    except ValueError as exc:  # a type without a size (opaque struct), a malformed align attribute
+        raise FormatError(f"kernel {function.name}: {exc}", field="kernel_arg_type") from None
     sig = KernelSignature(function.name, args, pointer_size=pointer_size)
     for key in ("reqd_work_group_size", "work_group_size_hint"):
         values = _md_ints(function, key)

@@ -135,3 +135,53 @@ def test_to_json_document():
     assert doc["args"][0]["type_qualifiers"] == []
     assert {"name", "type_name", "base_type", "address_space", "access_qualifier", "type_qualifiers",
             "size", "align"} <= set(doc["args"][0])
+
+
+def _damage(node, rng) -> None:
+    """Damage a metadata node in place: drop, duplicate, reorder or replace operands."""
+    from kernelkit.ir import types as T
+    from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+    from kernelkit.ir.values import ConstantInt, poison
+
+    junk = [MDString("bogus"), MDString(""), MDString("struct Nope*"), MDString("image9d_t"),
+            MDString("float5"), MDString("restrict const const"), MDString("read_mostly"), None, MDNode([]),
+            ValueAsMetadata(ConstantInt(T.i32, 7)), ValueAsMetadata(ConstantInt(T.i32, -1)),
+            ValueAsMetadata(ConstantInt(T.i64, 99999999999)), ValueAsMetadata(poison(T.VectorType(T.i8, 2)))]
+    ops = node.operands
+    choice = rng.randrange(5)
+    if choice == 0 and ops:
+        ops.pop(rng.randrange(len(ops)))
+    elif choice == 1 and ops:
+        ops.append(rng.choice(ops))
+    elif choice == 2 and ops:
+        ops[rng.randrange(len(ops))] = rng.choice(junk)
+    elif choice == 3:
+        ops.clear()
+    else:
+        ops.reverse()
+
+
+@pytest.mark.parametrize("name", ["struct_args.cl", "images.cl", "attributes.cl", "pipes_cl20.cl"])
+def test_damaged_metadata_raises_format_error_only(name):
+    """Corrupted kernel_arg_*/attribute metadata: signatures_from_ir returns or raises FormatError,
+    never IndexError/KeyError/ValueError/TypeError."""
+    import random
+
+    text = compile_opencl_file(CORPUS / name, [f"-cl-std={MANIFEST[name]['cl_std']}", "-O3"]).ir_text
+    module = ir.parse(text)
+    rng = random.Random(name)
+    raised = 0
+    for _ in range(300):
+        kernel = rng.choice([k for k in module.kernels() if k.metadata])
+        key = rng.choice(sorted(kernel.metadata))
+        node = kernel.metadata[key]
+        saved = list(node.operands)
+        _damage(node, rng)
+        try:
+            signatures_from_ir(module)
+        except FormatError:
+            raised += 1
+        finally:
+            node.operands[:] = saved
+    assert raised > 0
+    signatures_from_ir(module)  # restored
