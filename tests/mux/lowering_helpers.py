@@ -11,6 +11,7 @@ from conftest import CORPUS
 
 from kernelkit.frontend import compile_opencl
 from kernelkit.ir import parse
+from kernelkit.mux.passes.dma_events import retype_dma_events
 from kernelkit.mux.passes.kernel_attributes import mark_kernels
 from kernelkit.mux.passes.lower_builtins import lower_opencl_builtins
 from kernelkit.mux.passes.subgroups import mark_no_subgroups
@@ -32,6 +33,7 @@ def lowered(source: str, options=("-cl-std=CL2.0", "-O0"), filename: str = "<sou
             triple: str = "spir64-unknown-unknown") -> tuple[str, llvm.ModuleRef]:
     module = parse(compile_opencl(source, list(options), filename=filename, triple=triple).ir_text)
     lower_opencl_builtins(module)
+    retype_dma_events(module)
     mark_kernels(module)
     mark_no_subgroups(module)
     text = str(module)

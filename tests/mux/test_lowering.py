@@ -23,6 +23,7 @@ def test_corpus_lowers_and_verifies(filename, opt):
     path = CORPUS / filename
     source = path.read_text()
     text, ref = lowered(source, (f"-cl-std={std_for(filename, source)}", opt), str(path))
+    assert "spirv.Event" not in text
     for fn in ref.functions:
         demangled = try_demangle(fn.name)
         assert demangled is None or not is_opencl_lowered_name(demangled[0]), f"{fn.name} was not lowered"
@@ -103,6 +104,7 @@ def test_async_copies_become_dma():
     assert w2[2:6] == ["i64 4", "i64 28", "i64 4", "i64 5"]
     wait = _one(text, "__mux_dma_wait")
     assert wait[0] == "i32 1" and wait[1].startswith("ptr ")
+    assert reads[0][3].startswith("ptr ")  # __mux_dma_event_t is kernelkit's default event type
     assert "prefetch" not in text
 
 
