@@ -49,6 +49,13 @@ def _attributes(routine: Routine) -> dict:
 
 
 def _routine(routine: Routine) -> dict:
+    try:
+        return _describe(routine)
+    except (KeyError, IndexError) as exc:
+        raise FormatError(f"{routine.name}: value outside its table ({exc!r})", field="routine") from None
+
+
+def _describe(routine: Routine) -> dict:
     printer = Printer(routine)
     doc: dict = {"name": routine.name}
     if routine.is_kernel:
@@ -85,7 +92,7 @@ def _routine(routine: Routine) -> dict:
             doc["instructions"] = [printer.instruction(i).replace("\n\n", " ").strip()
                                    for i in routine.instructions]
         except (KeyError, IndexError) as exc:
-            raise FormatError(f"{routine.name}: instruction refers to a missing symbol ({exc})",
+            raise FormatError(f"{routine.name}: instruction refers to a missing symbol or code ({exc!r})",
                               field="instructions") from None
     if routine.is_kernel:
         doc["gen_binaries"] = [{"platform": GEN_PLATFORMS.get(g.platform, str(g.platform)),

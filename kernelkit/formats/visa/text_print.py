@@ -423,7 +423,11 @@ class Printer:
 
 
 def print_routine(routine: Routine) -> str:
-    return Printer(routine).routine()
+    """Text of one kernel or function; a symbol or code the text cannot spell is a FormatError."""
+    try:
+        return Printer(routine).routine()
+    except (KeyError, IndexError) as exc:
+        raise FormatError(f"{routine.name}: value without a text form ({exc!r})", field="text") from None
 
 
 def print_visaasm(obj: VisaObject) -> str:
