@@ -312,6 +312,12 @@ class Module:
 
         return print_module(self)
 
+    def copy(self) -> Module:
+        """An independent deep copy (through the printed text)."""
+        from kernelkit.ir.parser import parse
+
+        return parse(str(self))
+
     # -- lookup
     def get_function(self, name: str) -> Function | None:
         for f in self.functions:

@@ -197,3 +197,27 @@ def instruction_users(value: Value) -> list[I.Instruction]:
                 seen.add(id(user))
                 stack.append(user)
     return list(out.values())
+
+
+def split_block(inst: I.Instruction, name: str = "") -> BasicBlock:
+    """Move `inst` and everything after it into a new block placed after the old one, which
+    now ends with `br label %new`; phis of the successors are updated. Returns the new block."""
+    block = inst.parent
+    if block is None or block.parent is None:
+        raise ValueError("instruction is not in a function")
+    if inst.opcode == "phi":
+        raise ValueError("cannot split a block at a phi")
+    idx = block.index_of(inst)
+    new = block.parent.add_block(BasicBlock(name), after=block)
+    moved = block.instructions[idx:]
+    del block.instructions[idx:]
+    for i in moved:
+        i.parent = new
+    new.instructions = moved
+    for succ in new.successors:
+        for phi in succ.phis():
+            for k in range(1, len(phi.operands), 2):
+                if phi.operands[k] is block:
+                    phi.set_operand(k, new)
+    block.append(I.BranchInst(T.void, "br", (new,)))
+    return new

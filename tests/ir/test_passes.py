@@ -20,6 +20,7 @@ from kernelkit.ir.transforms import (
     remove_parameters,
     remove_unreachable_blocks,
     replace_instruction,
+    split_block,
 )
 
 from .llvm_oracle import instruction_counts, verify
@@ -201,3 +202,24 @@ def test_instruction_users_through_constant_expressions():
     for lf in lm.functions:
         mentions = any(g.name and f"@{g.name}" in str(i) for b in lf.blocks for i in b.instructions)
         assert mentions == (lf.name in funcs), lf.name
+
+
+@pytest.mark.parametrize("name", ["address_spaces", "reductions", "atomics"])
+def test_split_blocks_at_barriers(name: str):
+    """Split every block before each barrier call (what barrier preparation does)."""
+    text = corpus_ir(name)
+    m = parse(text)
+    original = m.copy()
+    splits: dict[str, int] = {}
+    for f in m.functions:
+        barriers = [i for i in f.instructions() if isinstance(i, CallInst)
+                    and i.called_function is not None and "barrier" in i.called_function.name]
+        for k, call in enumerate(barriers):
+            new = split_block(call, f"barrier.{k}")
+            assert new.instructions[0] is call and call.parent is new
+        splits[f.name] = len(barriers)
+    assert any(splits.values())
+    before, after = instruction_counts(str(original)), instruction_counts(str(m))
+    for fname, (blocks, insts) in before.items():
+        n = splits.get(fname, 0)
+        assert after[fname] == (blocks + n, insts + n)
