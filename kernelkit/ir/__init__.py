@@ -1,11 +1,18 @@
 """kernelkit.ir — an LLVM IR object model: parse text, edit, print text.
 
 `parse(text) -> Module`; `str(module)` prints LLVM IR that llvmlite parses and verifies.
+
+Editing: every operand edge is in `value.uses` (`users`, `replace_all_uses_with`);
+`Instruction.insert_before/after/erase`, `BasicBlock.move_before/after/erase`;
+`IRBuilder` creates instructions; `transforms` clones functions, adds/removes parameters
+(updating call sites), splits blocks, removes unreachable blocks. Names are made unique and
+unnamed values numbered when printing, so passes may reuse names freely.
 """
 
 from __future__ import annotations
 
 from kernelkit.ir import types
+from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.instructions import (
     AggregateOpInst,
     AllocaInst,
@@ -64,5 +71,5 @@ __all__ = [
     "GlobalAlias", "GlobalValue", "GlobalVariable", "Instruction", "LoadInst", "MDNode", "MDString",
     "Metadata", "MetadataAsValue", "Module", "NamedMetadata", "PhiInst", "ReturnInst",
     "SelectInst", "StoreInst", "SwitchInst", "UnreachableInst", "Use", "User", "Value",
-    "ValueAsMetadata", "VectorOpInst", "parse", "types",
+    "ValueAsMetadata", "VectorOpInst", "parse", "types", "IRBuilder", "const",
 ]

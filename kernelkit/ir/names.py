@@ -29,7 +29,7 @@ def unescape(body: str) -> bytes:
         if b == 0x5C and i + 1 < len(raw) and raw[i + 1] == 0x5C:
             out.append(0x5C)
             i += 2
-        elif b == 0x5C and i + 2 < len(raw) + 0 and _is_hex(raw[i + 1:i + 3]):
+        elif b == 0x5C and _is_hex(raw[i + 1:i + 3]):
             out.append(int(raw[i + 1:i + 3], 16))
             i += 3
         else:

@@ -177,7 +177,7 @@ class ModuleParser(FunctionParser):
 
     def define_global(self, g: GlobalValue) -> None:
         name = g.name
-        if name in self.global_table or (name.isdigit() and False):
+        if name in self.global_table:
             self.error(f"redefinition of global @{name}", "global")
         self.global_table[name] = g
         g.module = self.module
@@ -235,9 +235,7 @@ class ModuleParser(FunctionParser):
         var.value_type = self.parse_type()
         self.define_global(var)
         self.module.globals.append(var)
-        k = self.kinds[self.pos]
-        if not (k in (",", "eof", "global", "mdnum", "mdname", "local", "comdat")
-                or (k == "ident" and self.vals[self.pos] in ("define", "declare", "attributes"))):
+        if var.linkage not in ("external", "extern_weak"):  # LLParser: only these omit it
             var.append_operand(self.parse_value(var.value_type))
         self.parse_global_trailer(var)
 
