@@ -54,6 +54,7 @@ def families() -> tuple[Family, ...]:
         gen_common,
         gen_convert,
         gen_integer,
+        gen_math,
         gen_relational,
         gen_vector_memory,
     )
@@ -66,6 +67,8 @@ def families() -> tuple[Family, ...]:
         Family("relational", gen_relational.source),
         Family("vector_memory", gen_vector_memory.source),
         Family("atomic", gen_atomic.source),
+        Family("math_scalar", gen_math.scalar_source),
+        Family("math_vector", gen_math.vector_source),
     )
 
 
