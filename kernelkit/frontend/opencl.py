@@ -91,12 +91,20 @@ def _file_digest(path: str) -> str:
         return "missing"
 
 
+def _quote_dir(filename: str) -> str | None:
+    """The directory ``#include "..."`` searches first: that of the named source file."""
+    if filename == "<source>":
+        return None
+    source_dir = os.path.dirname(os.path.abspath(filename))
+    return source_dir if os.path.isdir(source_dir) else None
+
+
 def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str) -> str:
     from kernelkit import __version__
     from kernelkit.cache import make_key
 
     return make_key(source, filename, triple, "\0".join(opts.canonical()), BASE_HEADER.read_bytes(),
-                    clang.clang_version(), __version__, os.path.dirname(os.path.abspath(filename)))
+                    clang.clang_version(), __version__, _quote_dir(filename) or "")
 
 
 def _from_cache(cache, key: str) -> tuple[str, str] | None:
@@ -120,9 +128,9 @@ def _run(source: str, filename: str, opts: BuildOptions, triple: str) -> tuple[s
         src.write_text(_line_directive(filename) + source, encoding="utf-8")
         args = [*opts.clang_args(), *_FIXED_ARGS, "-target", triple, "-include", str(BASE_HEADER),
                 "-MD", "-MF", "deps.d", "-o", "out.ll", name]
-        source_dir = os.path.dirname(os.path.abspath(filename))
-        if filename != "<source>" and os.path.isdir(source_dir):
-            args[:0] = ["-iquote", source_dir]
+        quote_dir = _quote_dir(filename)
+        if quote_dir:
+            args[:0] = ["-iquote", quote_dir]
         result = clang.run_clang(args, cwd=tmp)
         log = clean_log(result.stderr)
         out = Path(tmp) / "out.ll"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ from kernelkit.frontend import clang
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+USER_CACHE_DIR = os.environ.get("KERNELKIT_CACHE_DIR")
 JSON_ARG_KEYS = ("name", "type_name", "base_type", "address_space", "access_qualifier", "type_qualifiers",
                  "size", "align")
 
@@ -138,7 +140,12 @@ def test_unknown_target_exits_1_naming_it(capsys):
     assert code == 1 and "no-such-target" in err and len(err.strip().splitlines()) == 1
 
 
-def test_build_for_host_target(tmp_path, capsys):
+def test_build_for_host_target(tmp_path, capsys, monkeypatch):
+    # the user's cache: the host target's builtin library is built once there, not per test
+    if USER_CACHE_DIR is None:
+        monkeypatch.delenv("KERNELKIT_CACHE_DIR")
+    else:
+        monkeypatch.setenv("KERNELKIT_CACHE_DIR", USER_CACHE_DIR)
     out_file = tmp_path / "k.bin"
     code, _, err = _run(["build", str(CORPUS / "reductions.cl"), "-t", "host", "-o", str(out_file)], capsys)
     assert code == 0, err
