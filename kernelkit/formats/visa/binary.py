@@ -36,7 +36,7 @@ def _attributes(r: ByteReader, count: int, strings: list[str] | None, field: str
         index = r.u32(f"{field}.attribute.name")
         name = _string(strings, index, r, f"{field}.attribute.name") if strings is not None else str(index)
         size = r.u8(f"{field}.attribute.size")
-        out.append(Attribute(name, r.raw(size, f"{field}.attribute.value")))
+        out.append(Attribute(name, r.raw(size, f"{field}.attribute.value"), index))
     return out
 
 
@@ -52,9 +52,10 @@ def _name(r: ByteReader, short: bool, field: str) -> str:
 def _symbols(r: ByteReader, count: int, strings: list[str], field: str) -> list[SymbolVar]:
     out = []
     for _ in range(count):
-        name = _string(strings, r.u32(f"{field}.name_index"), r, f"{field}.name_index")
+        index = r.u32(f"{field}.name_index")
+        name = _string(strings, index, r, f"{field}.name_index")
         num = r.u16(f"{field}.num_elements")
-        out.append(SymbolVar(name, num, _attributes(r, r.u8(f"{field}.attribute_count"), strings, field)))
+        out.append(SymbolVar(name, num, _attributes(r, r.u8(f"{field}.attribute_count"), strings, field), index))
     return out
 
 
@@ -69,19 +70,22 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
     routine.name_index = r.u32("name_index")
     _string(strings, routine.name_index, r, "name_index")
     for _ in range(r.u32("variable_count")):
-        name = _string(strings, r.u32("var_info.name_index"), r, "var_info.name_index")
+        index = r.u32("var_info.name_index")
+        name = _string(strings, index, r, "var_info.name_index")
         bits, num = r.u8("var_info.bit_properties"), r.u16("var_info.num_elements")
         alias, alias_off = r.u32("var_info.alias_index"), r.u16("var_info.alias_offset")
         scope = r.u8("var_info.alias_scope_specifier")
         attrs = _attributes(r, r.u8("var_info.attribute_count"), strings, "var_info")
-        routine.variables.append(Variable(name, bits & 0xF, bits >> 4, num, alias, alias_off, scope, attrs))
+        routine.variables.append(Variable(name, bits & 0xF, bits >> 4, num, alias, alias_off, scope, attrs,
+                                          index))
     routine.addresses = _symbols(r, r.u16("address_count"), strings, "address_info")
     routine.predicates = _symbols(r, r.u16("predicate_count"), strings, "predicate_info")
     for _ in range(r.u16("label_count")):
-        name = _string(strings, r.u32("label_info.name_index"), r, "label_info.name_index")
+        index = r.u32("label_info.name_index")
+        name = _string(strings, index, r, "label_info.name_index")
         kind = r.u8("label_info.kind")
         routine.labels.append(Label(name, kind, _attributes(r, r.u8("label_info.attribute_count"),
-                                                            strings, "label_info")))
+                                                            strings, "label_info"), index))
     routine.samplers = _symbols(r, r.u8("sampler_count"), strings, "sampler_info")
     routine.surfaces = _symbols(r, r.u8("surface_count"), strings, "surface_info")
     routine.vmes = _symbols(r, r.u8("vme_count"), strings, "vme_info")
@@ -154,6 +158,12 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         routine.function_relocs = _relocs(r, "function_info.function_reloc_symtab")
         obj.functions.append(routine)
         spans.append((routine, offset, size))
+    pieces: list[tuple[int, tuple[int, ...]]] = []
+    for i, k in enumerate(obj.kernels):
+        pieces.append((spans[i][1], (0, i)))
+        pieces += [(g.offset, (1, i, j)) for j, g in enumerate(k.gen_binaries)]
+    pieces += [(spans[len(obj.kernels) + i][1], (2, i)) for i in range(len(obj.functions))]
+    obj.layout = [key for _off, key in sorted(pieces)]
     for routine, offset, size in spans:
         if offset + size > len(data) or (routine.is_kernel and size == 0):
             raise FormatError(f"{routine.name}: object {offset}+{size} beyond end of file ({len(data)})",
@@ -174,7 +184,10 @@ class StringPool:
         for i, s in enumerate(self.strings):
             self.index.setdefault(s, i)
 
-    def get(self, text: str) -> int:
+    def get(self, text: str, hint: int | None = None) -> int:
+        """Index of ``text``: ``hint`` (the index read from a file) when it still names ``text``."""
+        if hint is not None and hint < len(self.strings) and self.strings[hint] == text:
+            return hint
         if text not in self.index:
             self.index[text] = len(self.strings)
             self.strings.append(text)
@@ -183,14 +196,14 @@ class StringPool:
 
 def _w_attributes(w: ByteWriter, attrs: list[Attribute], pool: StringPool, wide: bool) -> None:
     for a in attrs:
-        w.u32(pool.get(a.name), "attribute.name")
+        w.u32(pool.get(a.name, a.name_index), "attribute.name")
         w.u8(len(a.value), "attribute.size")
         w.raw(a.value)
 
 
 def _w_symbols(w: ByteWriter, syms: list[SymbolVar], pool: StringPool) -> None:
     for s in syms:
-        w.u32(pool.get(s.name), "name_index")
+        w.u32(pool.get(s.name, s.name_index), "name_index")
         w.u16(s.num_elements, "num_elements")
         w.u8(len(s.attributes), "attribute_count")
         _w_attributes(w, s.attributes, pool, True)
@@ -204,7 +217,7 @@ def write_routine(routine: Routine) -> tuple[bytes, int]:
     body.u32(name_index, "name_index")
     body.u32(len(routine.variables), "variable_count")
     for v in routine.variables:
-        body.u32(pool.get(v.name), "var_info.name_index")
+        body.u32(pool.get(v.name, v.name_index), "var_info.name_index")
         body.u8((v.type & 0xF) | ((v.align & 0xF) << 4), "var_info.bit_properties")
         body.u16(v.num_elements, "var_info.num_elements")
         body.u32(v.alias_index, "var_info.alias_index")
@@ -218,7 +231,7 @@ def write_routine(routine: Routine) -> tuple[bytes, int]:
     _w_symbols(body, routine.predicates, pool)
     body.u16(len(routine.labels), "label_count")
     for lab in routine.labels:
-        body.u32(pool.get(lab.name), "label_info.name_index")
+        body.u32(pool.get(lab.name, lab.name_index), "label_info.name_index")
         body.u8(lab.kind, "label_info.kind")
         body.u8(len(lab.attributes), "label_info.attribute_count")
         _w_attributes(body, lab.attributes, pool, True)
@@ -255,8 +268,22 @@ def write_routine(routine: Routine) -> tuple[bytes, int]:
     return bytes(head.buf) + bytes(body.buf) + code, len(head) + input_pos
 
 
+def _write_order(obj: VisaObject) -> list[tuple[int, ...]]:
+    """Objects in file order: as read when the object still has the same pieces, else IGC's order
+    (each kernel followed by its Gen binaries, then the functions)."""
+    standard: list[tuple[int, ...]] = []
+    for i, k in enumerate(obj.kernels):
+        standard.append((0, i))
+        standard += [(1, i, j) for j in range(len(k.gen_binaries))]
+    standard += [(2, i) for i in range(len(obj.functions))]
+    if obj.layout and sorted(obj.layout) == sorted(standard):
+        return list(obj.layout)
+    return standard
+
+
 def write_isa(obj: VisaObject) -> bytes:
-    """Serialize a vISA object: header, kernels (each followed by its Gen binaries), functions."""
+    """Serialize a vISA object: the header, then kernels, Gen binaries and functions in the order
+    they were read (spec 004 shows functions first; IGC writes kernels first)."""
     kernel_blobs = [write_routine(k) for k in obj.kernels]
     function_blobs = [write_routine(f)[0] for f in obj.functions]
 
@@ -311,26 +338,25 @@ def write_isa(obj: VisaObject) -> bytes:
                     w.u16(rs.resolved_index, "resolved_index")
         return bytes(w.buf)
 
+    order = _write_order(obj)
+    blobs: dict[tuple[int, ...], bytes] = {}
+    for key in order:
+        if key[0] == 0:
+            blobs[key] = kernel_blobs[key[1]][0]
+        elif key[0] == 1:
+            blobs[key] = obj.kernels[key[1]].gen_binaries[key[2]].data
+        else:
+            blobs[key] = function_blobs[key[1]]
     zeros_k = [0] * len(obj.kernels)
-    size = len(header(zeros_k, [[0] * len(k.gen_binaries) for k in obj.kernels], [0] * len(obj.functions)))
-    offsets, gen_offsets, pos = [], [], size
-    for (blob, _inp), k in zip(kernel_blobs, obj.kernels, strict=True):
-        offsets.append(pos)
-        pos += len(blob)
-        gens = []
-        for g in k.gen_binaries:
-            gens.append(pos)
-            pos += len(g.data)
-        gen_offsets.append(gens)
-    fn_offsets = []
-    for blob in function_blobs:
-        fn_offsets.append(pos)
-        pos += len(blob)
+    pos = len(header(zeros_k, [[0] * len(k.gen_binaries) for k in obj.kernels], [0] * len(obj.functions)))
+    where: dict[tuple[int, ...], int] = {}
+    for key in order:
+        where[key] = pos
+        pos += len(blobs[key])
+    offsets = [where[(0, i)] for i in range(len(obj.kernels))]
+    gen_offsets = [[where[(1, i, j)] for j in range(len(k.gen_binaries))] for i, k in enumerate(obj.kernels)]
+    fn_offsets = [where[(2, i)] for i in range(len(obj.functions))]
     out = bytearray(header(offsets, gen_offsets, fn_offsets))
-    for (blob, _inp), k in zip(kernel_blobs, obj.kernels, strict=True):
-        out += blob
-        for g in k.gen_binaries:
-            out += g.data
-    for blob in function_blobs:
-        out += blob
+    for key in order:
+        out += blobs[key]
     return bytes(out)

@@ -12,6 +12,7 @@ class Attribute:
     """attribute_info: a name and 0-4 byte integer or string value (raw bytes kept)."""
     name: str
     value: bytes = b""
+    name_index: int | None = field(default=None, compare=False, repr=False)   # as read (string pool)
 
     @property
     def size(self) -> int:
@@ -51,6 +52,7 @@ class Variable:
     alias_offset: int = 0
     alias_scope: int = 0
     attributes: list[Attribute] = field(default_factory=list)
+    name_index: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -59,6 +61,7 @@ class SymbolVar:
     name: str
     num_elements: int
     attributes: list[Attribute] = field(default_factory=list)
+    name_index: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Label:
     name: str
     kind: int = 0
     attributes: list[Attribute] = field(default_factory=list)
+    name_index: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -143,6 +147,8 @@ class VisaObject:
     kernels: list[Routine] = field(default_factory=list)
     functions: list[Routine] = field(default_factory=list)
     file_variables: list[FileVariable] = field(default_factory=list)
+    # order of the objects in the file as read: ("kernel", i), ("gen", i, j), ("function", i)
+    layout: list[tuple[int, ...]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def version(self) -> str:

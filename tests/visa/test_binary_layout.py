@@ -1,0 +1,42 @@
+"""Reading then writing gives the same bytes also for correct files laid out differently from IGC's
+writer: functions before kernels (spec 004's figure) and string pools with repeated strings. Intel's
+finalizer reads those files and gives the same code as for the text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from finalizer import finalize_binary, finalize_text
+
+from conftest import require_tool
+from kernelkit.formats.visa.binary import read_isa, write_isa
+from kernelkit.formats.visa.text_parse import parse_visaasm
+
+CALLS = Path(__file__).parent / "kernels" / "calls.visaasm"
+
+
+def test_functions_before_kernels_round_trip_and_finalize():
+    require_tool("GenX_IR")
+    obj = parse_visaasm(CALLS.read_text())
+    obj.layout = [(2, 0), (0, 0)]                      # FN0 object, then KL0 object
+    data = write_isa(obj)
+    again = read_isa(data)
+    assert again.layout == [(2, 0), (0, 0)]
+    assert write_isa(again) == data
+    assert write_isa(parse_visaasm(CALLS.read_text())) != data
+    expected, _ = finalize_text(CALLS.read_text(), "TGLLP")
+    assert finalize_binary(data, "TGLLP")[0] == expected
+
+
+def test_repeated_strings_keep_their_indices():
+    require_tool("GenX_IR")
+    obj = parse_visaasm(CALLS.read_text())
+    kernel = obj.kernels[0]
+    kernel.strings.append(kernel.variables[0].name)      # the same name a second time
+    kernel.variables[0].name_index = len(kernel.strings) - 1
+    data = write_isa(obj)
+    again = read_isa(data)
+    assert again.kernels[0].variables[0].name_index == len(kernel.strings) - 1
+    assert write_isa(again) == data
+    expected, _ = finalize_text(CALLS.read_text(), "SKL")
+    assert finalize_binary(data, "SKL")[0] == expected
