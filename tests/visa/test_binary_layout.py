@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import require_tool
 from finalizer import finalize_binary, finalize_text
 
-from conftest import require_tool
 from kernelkit.formats.visa.binary import read_isa, write_isa
 from kernelkit.formats.visa.text_parse import parse_visaasm
 

@@ -21,6 +21,10 @@ KERNELS = sorted((Path(__file__).parent / "kernels").glob("*.visaasm"))
 
 
 def _platforms(text: str) -> tuple[str, ...]:
+    """A kernel may restrict its platforms with a `// platforms: A B` line; LSC needs DG2."""
+    m = re.search(r"^// platforms: (.*)$", text, re.M)
+    if m:
+        return tuple(m.group(1).split())
     return ("DG2",) if "lsc_" in text else PLATFORMS
 
 
@@ -73,3 +77,12 @@ def test_suite_covers_every_instruction_of_issue_5():
     for needle in ("(!", ".any)", ".all)", "(abs)", "(-)", "(-abs)", "(~)", ".sat", "r[", ":q", ":uq", ":df",
                    ":hf", ":v", ":vf", ":uv", ":ub", ":b", ":w", ":uw", ":d", ":ud", ":f", "M5", "_NM"):
         assert needle in texts, needle
+
+
+def test_platform_restrictions_are_the_finalizers():
+    """LSC messages exist on DG2 and later only; switchjmp only before TGLLP (GenX_IR rejects both)."""
+    require_tool("GenX_IR")
+    kernels = {p.stem: p.read_text() for p in KERNELS}
+    for name, platform in (("lsc", "TGLLP"), ("switch", "TGLLP"), ("switch", "DG2")):
+        with pytest.raises(AssertionError, match="rejected"):
+            finalize_text(kernels[name], platform)

@@ -30,9 +30,9 @@ def _alu(nsrc: int, *, pred: bool = True, spec: bool = False, ndst: int = 1, ext
     if spec:
         fields.append(("spec", "u8"))
     fields.append(("dst", "vec"))
-    fields += [(f"src{i}", "vec") for i in range(nsrc)]
-    if ndst == 2:
+    if ndst == 2:                      # addc/subb: the carry/borrow destination follows dst
         fields.append(("dst2", "vec"))
+    fields += [(f"src{i}", "vec") for i in range(nsrc)]
     if extra:
         fields.append((extra, "u8"))
     return tuple(fields)

@@ -110,8 +110,6 @@ def parse_instruction(b: RoutineBuilder, mnemonic: str, rest: str, pred: Predica
         exec_byte, rest = b.exec(rest)
         names = [n for n, k in layout if k == "vec"]
         ops = _vecs(b, rest, len(names))
-        if base in ("addc", "subb"):
-            ops = [ops[0], ops[2], ops[3], ops[1]]
         fields = dict(zip(names, ops, strict=True))
         if sat:
             fields["dst"].modifier = 4

@@ -166,11 +166,7 @@ class Printer:
         f = inst.fields
         srcs = [f[k] for k in ("src0", "src1", "src2", "src3") if k in f]
         sat = ".sat" if f["dst"].modifier == 4 else ""
-        dsts = [f["dst"]] + ([f["dst2"]] if "dst2" in f else [])
-        if inst.name in ("addc", "subb"):
-            ops = [dsts[0], dsts[1], *srcs]
-        else:
-            ops = [*dsts, *srcs]
+        ops = [f["dst"]] + ([f["dst2"]] if "dst2" in f else []) + srcs
         texts = [self.vec(o) for o in ops]
         if inst.name == "addr_add" and srcs[0].cls in (GENERAL, STATE):
             texts[1] = self.address_of(srcs[0])
