@@ -181,7 +181,7 @@ def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
 
 
 # C library functions the generated code may call; the JIT resolves them in the process
-RUNTIME_SYMBOLS = frozenset({"malloc", "free", "memcpy", "memmove", "memset"})
+RUNTIME_SYMBOLS = frozenset({"malloc", "aligned_alloc", "free", "memcpy", "memmove", "memset"})
 
 
 def check_unresolved(text: str) -> None:

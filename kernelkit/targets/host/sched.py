@@ -34,7 +34,8 @@ WORK_GROUP_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("scratch", "ptr", ctypes.c_void_p),                    # work-group collectives, 8 B per item
     ("printf", "ptr", ctypes.c_void_p),                     # PrintfBuffer
     ("check", "ptr", ctypes.c_void_p),                      # CheckTable (checked mode)
-    ("local_base", "ptr", ctypes.c_void_p),                 # unused by code, for the runtime
+    ("frames", "ptr", ctypes.c_void_p),                     # coroutine frames of this thread's group
+    ("frame_stride", "i64", ctypes.c_uint64),               # bytes per frame (0: none allocated)
 )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from kernelkit.targets.host.irtext import Function, ModuleText, block_label, header_params
+from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
 
 BARRIER_CALL = "@__mux_work_group_barrier("
 
@@ -29,8 +30,55 @@ declare void @llvm.coro.end(ptr, i1, token)
 declare void @llvm.coro.resume(ptr)
 declare void @llvm.coro.destroy(ptr)
 declare i1 @llvm.coro.done(ptr)
-declare ptr @malloc(i64)
+declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)"""
+
+FRAME_ALIGN = 64  # coroutine frames may hold spilled 512-bit vectors
+
+
+def frame_allocator() -> str:
+    """``kk_frame(wi, wg, size)``: the work-item's frame in the thread's frame array.
+
+    All work-items of a kernel have frames of the same size, so the array is (re)allocated only
+    by the first work-item a thread starts (before any frame is live); the work-item loop frees it.
+    """
+    wg_t, wi_t = llvm_struct(WORK_GROUP_FIELDS), llvm_struct(WORK_ITEM_FIELDS)
+    fr, st = field_index(WORK_GROUP_FIELDS, "frames"), field_index(WORK_GROUP_FIELDS, "frame_stride")
+    en, lin = field_index(WORK_GROUP_FIELDS, "enqueued_local_size"), field_index(WORK_ITEM_FIELDS, "local_linear_id")
+    return f"""define internal ptr @kk_frame(ptr %wi, ptr %wg, i64 %size) alwaysinline nounwind {{
+entry:
+  %sp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {st}
+  %fp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {fr}
+  %stride = load i64, ptr %sp
+  %ok = icmp uge i64 %stride, %size
+  br i1 %ok, label %have, label %grow
+grow:
+  %old = load ptr, ptr %fp
+  call void @free(ptr %old)
+  %s1 = add i64 %size, {FRAME_ALIGN - 1}
+  %s2 = and i64 %s1, {-FRAME_ALIGN}
+  %e0p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 0
+  %e1p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 1
+  %e2p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 2
+  %e0 = load i64, ptr %e0p
+  %e1 = load i64, ptr %e1p
+  %e2 = load i64, ptr %e2p
+  %e01 = mul i64 %e0, %e1
+  %items = mul i64 %e01, %e2
+  %bytes = mul i64 %items, %s2
+  %new = call ptr @aligned_alloc(i64 {FRAME_ALIGN}, i64 %bytes)
+  store ptr %new, ptr %fp
+  store i64 %s2, ptr %sp
+  br label %have
+have:
+  %frames = load ptr, ptr %fp
+  %stride2 = load i64, ptr %sp
+  %lp = getelementptr inbounds {wi_t}, ptr %wi, i32 0, i32 {lin}
+  %l = load i64, ptr %lp
+  %off = mul i64 %l, %stride2
+  %f = getelementptr i8, ptr %frames, i64 %off
+  ret ptr %f
+}}"""
 
 
 def has_barriers(f: Function) -> bool:
@@ -57,7 +105,7 @@ def to_coroutine(f: Function) -> int:
     setup = [
         "  %kk.coro.id = call token @llvm.coro.id(i32 0, ptr null, ptr null, ptr null)",
         "  %kk.coro.size = call i64 @llvm.coro.size.i64()",
-        "  %kk.coro.mem = call ptr @malloc(i64 %kk.coro.size)",
+        "  %kk.coro.mem = call ptr @kk_frame(ptr %kk.wi, ptr %kk.wg, i64 %kk.coro.size)",
         "  %kk.coro.hdl = call ptr @llvm.coro.begin(token %kk.coro.id, ptr %kk.coro.mem)",
     ]
     count = 0
@@ -101,8 +149,6 @@ def to_coroutine(f: Function) -> int:
         "kk.coro.trap:",
         "  unreachable",
         "kk.coro.cleanup:",
-        "  %kk.coro.freemem = call ptr @llvm.coro.free(token %kk.coro.id, ptr %kk.coro.hdl)",
-        "  call void @free(ptr %kk.coro.freemem)",
         "  br label %kk.coro.suspend",
         "kk.coro.suspend:",
         "  call void @llvm.coro.end(ptr %kk.coro.hdl, i1 false, token none)",
@@ -149,6 +195,7 @@ def lower_barriers(mod: ModuleText, kernels: list[str]) -> set[str]:
             name = re.search(r"@([\w.]+)\(", line).group(1)
             if name not in declared:
                 mod.items.append(line)
+        mod.items.append(frame_allocator())
     # the barrier builtin has no definition left to call
     mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
                                               and "@__mux_work_group_barrier(" in i)]

@@ -100,7 +100,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     lines += ["  %en01 = mul i64 %en0, %en1", "  %maxitems = mul i64 %en01, %en2",
               "  %scratch.bytes = shl i64 %maxitems, 3",
               "  %scratch = call ptr @malloc(i64 %scratch.bytes)", _wg("%scp", "scratch"),
-              "  store ptr %scratch, ptr %scp"]
+              "  store ptr %scratch, ptr %scp", _wg("%frp", "frames"), "  store ptr null, ptr %frp",
+              _wg("%fsp", "frame_stride"), "  store i64 0, ptr %fsp"]
     if coroutine:
         wi_size = f"ptrtoint (ptr getelementptr ({WI_T}, ptr null, i32 1) to i64)"
         lines += [f"  %wis.bytes = mul i64 %maxitems, {wi_size}", "  %wis = call ptr @malloc(i64 %wis.bytes)",
@@ -138,15 +139,13 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
                   "  %stepped = xor i1 %rdone, true", "  %busy.next = or i1 %busy, %stepped",
                   "  %ri.next = add i64 %ri, 1", "  %rmore = icmp ult i64 %ri.next, %items",
                   "  br i1 %rmore, label %res.loop, label %round.end", "round.end:",
-                  "  br i1 %busy.next, label %round, label %destroy", "destroy:",
-                  "  br label %d.loop", "d.loop:", "  %di = phi i64 [ 0, %destroy ], [ %di.next, %d.loop ]",
-                  "  %dhp = getelementptr ptr, ptr %hs, i64 %di", "  %dh = load ptr, ptr %dhp",
-                  "  call void @llvm.coro.destroy(ptr %dh)", "  %di.next = add i64 %di, 1",
-                  "  %dmore = icmp ult i64 %di.next, %items", "  br i1 %dmore, label %d.loop, label %d.end",
+                  "  br i1 %busy.next, label %round, label %d.end",
+                  # frames live in the thread's frame array (kk_frame): nothing to destroy
                   "d.end:"]
     lines += ["  br label %next.group", "exit:", "  call void @free(ptr %scratch)"]
     if coroutine:
-        lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)"]
+        lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)",
+                  "  %frames.end = load ptr, ptr %frp", "  call void @free(ptr %frames.end)"]
     lines += ["  ret void", "}"]
     return "\n".join(lines), md
 
