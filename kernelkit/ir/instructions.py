@@ -217,6 +217,12 @@ class SwitchInst(Instruction):
             yield ops[i], ops[i + 1]  # type: ignore[misc]
 
 
+class IndirectBrInst(Instruction):
+    """`indirectbr ptr %a, [label %x, ...]`: operands [address, destinations...]."""
+
+    __slots__ = ()
+
+
 class ReturnInst(Instruction):
     __slots__ = ()
 

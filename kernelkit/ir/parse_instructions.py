@@ -28,6 +28,7 @@ class FunctionParser(ParserBase):
         self.forward: dict[str, Value] = {}  # Placeholder or not-yet-placed BasicBlock
         self.function: Function | None = None
         self.next_number = 0
+        self.locals_by_function: dict[int, dict[str, Value]] = {}
 
     # ---------------------------------------------------------------- names
     def lookup_local(self, name: str, ty: T.Type) -> Value:
@@ -97,6 +98,7 @@ class FunctionParser(ParserBase):
             name = next(iter(self.forward))
             self.pos = self.forward_pos.get("%" + name, self.pos)
             self.error(f"use of undefined value %{name} in @{f.name}", "value")
+        self.locals_by_function[id(f)] = self.locals
         self.function = None
 
     def parse_debug_record(self) -> DebugRecord:
@@ -358,6 +360,15 @@ class FunctionParser(ParserBase):
             ops.append(self.parse_label_ref())
         return I.SwitchInst(T.void, "switch", ops)
 
+    def parse_indirectbr(self) -> I.Instruction:
+        ops: list[Value] = [self.parse_typed_value()]
+        self.expect(",")
+        self.expect("[")
+        while not self.accept("]"):
+            ops.append(self.parse_label_ref())
+            self.accept(",")
+        return I.IndirectBrInst(T.void, "indirectbr", ops)
+
     def parse_ret(self) -> I.Instruction:
         if self.accept_word("void"):
             return I.ReturnInst(T.void, "ret", ())
@@ -511,6 +522,7 @@ _HANDLERS = {
     "phi": FunctionParser.parse_phi,
     "br": FunctionParser.parse_br,
     "switch": FunctionParser.parse_switch,
+    "indirectbr": FunctionParser.parse_indirectbr,
     "ret": FunctionParser.parse_ret,
     "unreachable": FunctionParser.parse_unreachable,
     "call": FunctionParser.parse_plain_call,

@@ -9,6 +9,7 @@ from kernelkit.ir.lexer import tokenize
 from kernelkit.ir.metadata import MDNode
 from kernelkit.ir.module import (
     Argument,
+    BasicBlock,
     Function,
     GlobalAlias,
     GlobalValue,
@@ -26,6 +27,7 @@ from kernelkit.ir.opcodes import (
 )
 from kernelkit.ir.parse_instructions import FunctionParser
 from kernelkit.ir.parser_base import decode_name, string_body
+from kernelkit.ir.values import Placeholder
 
 
 def parse(text: str) -> Module:
@@ -60,6 +62,17 @@ class ModuleParser(FunctionParser):
                 self.pos = self.forward_pos.get(name, len(self.kinds) - 1)
                 self.error(f"use of undefined global @{name}", "global")
             ph.replace_all_uses_with(g)
+        for fn, ph, pos in self.pending_blockaddress:
+            block = None
+            if isinstance(fn, Placeholder):
+                fn = self.global_table.get(fn.name)
+            if isinstance(fn, Function):
+                found = self.locals_by_function.get(id(fn), {}).get(ph.name)
+                block = found if isinstance(found, BasicBlock) else None
+            if block is None:
+                self.pos = pos
+                self.error(f"blockaddress of unknown block %{ph.name}", "block")
+            ph.replace_all_uses_with(block)
         for num, node in self.md_nodes.items():
             if node.kind is None and not node.operands and num not in self.md_defined:
                 self.pos = len(self.kinds) - 1
@@ -366,5 +379,6 @@ class ModuleParser(FunctionParser):
                 f.metadata[key] = node
             else:
                 return
+
 
 

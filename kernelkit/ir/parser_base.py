@@ -67,6 +67,7 @@ class ParserBase:
         self.global_forward: dict[str, Placeholder] = {}
         self.global_table: dict[str, GlobalValue] = {}
         self.forward_pos: dict[str, int] = {}  # name -> token index of its first forward use
+        self.pending_blockaddress: list[tuple[Value, Placeholder, int]] = []
         self.stmt_start = 0  # token index where the current top-level entity/instruction began
 
     # ---------------------------------------------------------------- cursor
@@ -386,7 +387,9 @@ class ParserBase:
             self.expect(",")
             block_name = decode_name(self.expect("local"))
             self.expect(")")
-            return BlockAddress(ty, (fn, Placeholder(T.label, block_name)))
+            ph = Placeholder(T.label, block_name)
+            self.pending_blockaddress.append((fn, ph, self.pos))
+            return BlockAddress(ty, (fn, ph))
         if word in ("dso_local_equivalent", "no_cfi"):
             return ConstantExpr(ty, word, (self.parse_value(ty),))
         flags: list[str] = []

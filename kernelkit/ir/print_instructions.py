@@ -110,6 +110,11 @@ def _switch(p: ModulePrinter, inst: I.SwitchInst) -> str:
     return f"switch {p.typed(ops[0])}, label {p.ref(ops[1])} [{cases}\n  ]"
 
 
+def _indirectbr(p: ModulePrinter, inst: I.Instruction) -> str:
+    dests = ", ".join(f"label {p.ref(b)}" for b in inst.operands[1:])
+    return f"indirectbr {p.typed(inst.operands[0])}, [{dests}]"
+
+
 def _ret(p: ModulePrinter, inst: I.Instruction) -> str:
     return f"ret {p.typed(inst.operands[0])}" if inst.operands else "ret void"
 
@@ -168,7 +173,7 @@ _BY_CLASS: dict[type, Callable] = {
     I.LoadInst: _load, I.StoreInst: _store, I.AtomicRMWInst: _atomicrmw,
     I.CmpXchgInst: _cmpxchg, I.FenceInst: _fence, I.GetElementPtrInst: _gep,
     I.SelectInst: _select, I.PhiInst: _phi, I.BranchInst: _br, I.SwitchInst: _switch,
-    I.ReturnInst: _ret, I.UnreachableInst: _unreachable, I.CallInst: _call,
+    I.ReturnInst: _ret, I.IndirectBrInst: _indirectbr, I.UnreachableInst: _unreachable, I.CallInst: _call,
     I.VectorOpInst: _vector_op, I.AggregateOpInst: _aggregate_op, I.FreezeInst: _freeze,
     I.VAArgInst: _va_arg,
 }

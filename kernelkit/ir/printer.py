@@ -52,12 +52,22 @@ def _unique_names(values: list[Value], start: int = 0) -> dict[int, str]:
     return out
 
 
+def _local_values(f: Function) -> list[Value]:
+    """Arguments, blocks and value-producing instructions in slot order."""
+    values: list[Value] = list(f.args)
+    for block in f.blocks:
+        values.append(block)
+        values.extend(i for i in block.instructions if not isinstance(i.type, T.VoidType) or i.name)
+    return values
+
+
 class ModulePrinter:
     def __init__(self, module: Module) -> None:
         self.module = module
         globals_: list[Value] = [*module.globals, *module.aliases, *module.functions]
         self.global_names = _unique_names(globals_)
         self.local_names: dict[int, str] = {}
+        self.foreign_names: dict[int, dict[int, str]] = {}
         self.md_slots: dict[int, int] = {}
         self.md_order: list[MDNode] = []
         self.group_slots: dict[int, int] = {}
@@ -78,6 +88,16 @@ class ModulePrinter:
         if isinstance(v, MetadataAsValue):
             return self.metadata_ref(v.metadata)
         return v._ref(self)
+
+    def block_ref(self, block: BasicBlock) -> str:
+        """A block of any function (blockaddress), named as that function prints it."""
+        func = block.parent
+        if func is None:
+            return self.ref(block)
+        names = self.foreign_names.get(id(func))
+        if names is None:
+            names = self.foreign_names[id(func)] = _unique_names(_local_values(func))
+        return format_local_name(names[id(block)])
 
     def typed(self, v: Value) -> str:
         return f"{v.type} {self.ref(v)}"
@@ -226,11 +246,7 @@ class ModulePrinter:
 
     # ---------------------------------------------------------------- functions
     def function_text(self, f: Function) -> str:
-        values: list[Value] = list(f.args)
-        for block in f.blocks:
-            values.append(block)
-            values.extend(i for i in block.instructions if not isinstance(i.type, T.VoidType) or i.name)
-        self.local_names = _unique_names(values)
+        self.local_names = _unique_names(_local_values(f))
         head = ["define" if f.blocks else "declare",
                 *(x for x in (f.linkage, f.preemption, f.visibility, f.dll_storage) if x)]
         if f.calling_conv:

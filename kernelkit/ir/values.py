@@ -272,6 +272,8 @@ class ConstantExpr(Constant):
 
         head = " ".join([self.opcode, *self.flags])
         ops = self.operands
+        if self.opcode in ("dso_local_equivalent", "no_cfi"):
+            return f"{self.opcode} {w.ref(ops[0])}"
         if self.opcode in CAST_OPS:
             return f"{head} ({w.typed(ops[0])} to {self.type})"
         if self.opcode == "getelementptr":
@@ -284,7 +286,9 @@ class BlockAddress(Constant):
     __slots__ = ()
 
     def _ref(self, w: RefWriter) -> str:
-        return f"blockaddress({w.ref(self.operands[0])}, {w.ref(self.operands[1])})"
+        fn, block = self.operands
+        block_ref = getattr(w, "block_ref", w.ref)
+        return f"blockaddress({w.ref(fn)}, {block_ref(block)})"
 
 
 class InlineAsm(Value):

@@ -26,7 +26,8 @@ from kernelkit.ir.metadata import md_int_values, md_string_values
 
 from .llvm_oracle import global_names, instruction_counts, verify
 
-TEXT = (Path(__file__).resolve().parent / "data" / "constructs.ll").read_text()
+DATA = Path(__file__).resolve().parent / "data"
+TEXT = (DATA / "constructs.ll").read_text()
 
 
 @pytest.fixture()
@@ -34,10 +35,12 @@ def module():
     return parse(TEXT)
 
 
-def test_constructs_round_trip_in_llvm(module):
-    printed = str(module)
-    assert instruction_counts(printed) == instruction_counts(TEXT)
-    assert global_names(printed) == global_names(TEXT)
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.ll")), ids=lambda p: p.stem)
+def test_hand_written_files_round_trip_in_llvm(path: Path):
+    text = path.read_text()
+    printed = str(parse(text))
+    assert instruction_counts(printed) == instruction_counts(text)
+    assert global_names(printed) == global_names(text)
     assert str(parse(printed)) == printed
 
 
