@@ -187,3 +187,49 @@ def test_printf_and_sampler_constants():
     for std in STDS:
         text = compile_opencl(src, [f"-cl-std={std}"], use_cache=False).ir_text
         assert "@printf(ptr addrspace(2)" in text
+
+
+@pytest.mark.parametrize("std, version", [("CL1.2", 120), ("CL2.0", 200), ("CL3.0", 300)])
+def test_standard_macros(std, version):
+    checks = [f"__OPENCL_VERSION__ == {version}", f"__OPENCL_C_VERSION__ == {version}",
+              "CL_VERSION_1_0 == 100", "CL_VERSION_1_1 == 110", "CL_VERSION_1_2 == 120",
+              "CL_VERSION_2_0 == 200", "__ENDIAN_LITTLE__ == 1", "__IMAGE_SUPPORT__ == 1",
+              "CLK_LOCAL_MEM_FENCE != CLK_GLOBAL_MEM_FENCE", "(CLK_LOCAL_MEM_FENCE & CLK_GLOBAL_MEM_FENCE) == 0"]
+    src = "\n".join(f"#if !({c})\n#error {c}\n#endif" for c in checks)
+    src += "\n#ifdef __FAST_RELAXED_MATH__\n#error fast\n#endif\n"
+    src += "__kernel_exec(64, float4) void ke(global float4 *v) { v[0] = 0; }\n"
+    text = _ok(src, [f"-cl-std={std}"])
+    assert re.search(r"@ke\(.*!work_group_size_hint ", text) and "!vec_type_hint" in text
+    _ok("#ifndef __FAST_RELAXED_MATH__\n#error not fast\n#endif\n", [f"-cl-std={std}", "-cl-fast-relaxed-math"])
+
+
+def test_event_and_opaque_types():
+    """event_t (async copies) in 1.2; queue_t, clk_event_t, reserve_id_t, ndrange_t, the enqueue
+    constants and pipes in 2.0; every image type and sampler_t everywhere."""
+    images = ("image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t", "image2d_array_t",
+              "image2d_depth_t", "image2d_array_depth_t", "image3d_t")
+    params = ", ".join(f"read_only {t} i{n}" for n, t in enumerate(images))
+    _ok(f"kernel void imgs({params}, sampler_t s) {{}}\n"
+        "kernel void copy(global const float *g, local float *l) {\n"
+        "  event_t e = async_work_group_copy(l, g, 64, 0);\n  wait_group_events(1, &e);\n}\n")
+    _ok("kernel void dev(queue_t q, global int *o) {\n"
+        "  clk_event_t ev = CLK_NULL_EVENT;\n  ndrange_t r = ndrange_1D(1);\n"
+        "  kernel_enqueue_flags_t f = CLK_ENQUEUE_FLAGS_WAIT_KERNEL;\n  (void)ev; (void)r; (void)f;\n"
+        "  o[0] = CLK_SUCCESS + CLK_PROFILING_COMMAND_EXEC_TIME + MAX_WORK_DIM;\n}\n"
+        "kernel void pip(read_only pipe int p, global int *o) {\n"
+        "  reserve_id_t id = reserve_read_pipe(p, 1);\n"
+        "  if (is_valid_reserve_id(id)) { read_pipe(p, id, 0, o); commit_read_pipe(p, id); }\n}\n",
+        ["-cl-std=CL2.0"])
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_null_handles_give_valid_ir(opt):
+    """CLK_NULL_EVENT / CLK_NULL_RESERVE_ID compile (clang 22 crashes on an all-ones handle) and
+    the IR verifies in llvmlite."""
+    import llvmlite.binding as llvm
+
+    src = ("kernel void k(read_only pipe int p, global int *o) {\n"
+           "  clk_event_t ev = CLK_NULL_EVENT;\n  reserve_id_t id = CLK_NULL_RESERVE_ID;\n"
+           "  o[0] = is_valid_event(ev) + is_valid_reserve_id(id);\n}\n")
+    text = compile_opencl(src, ["-cl-std=CL2.0", opt], use_cache=False).ir_text
+    llvm.parse_assembly(text).verify()

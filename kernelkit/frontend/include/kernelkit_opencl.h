@@ -13,6 +13,11 @@
 
 #define __KERNELKIT__ 1
 
+/* 6.13 (predefined macros): the device's OpenCL version; clang defines only __OPENCL_C_VERSION__. */
+#ifndef __OPENCL_VERSION__
+#define __OPENCL_VERSION__ __OPENCL_C_VERSION__
+#endif
+
 #if defined(cl_khr_fp64) || defined(__opencl_c_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define __KERNELKIT_HAS_DOUBLE 1
@@ -219,8 +224,11 @@ typedef enum memory_scope {
 
 /* ---- device-side enqueue (6.15.16) ---- */
 #define CLK_NULL_QUEUE 0
-#define CLK_NULL_EVENT (__builtin_astype(((__SIZE_MAX__)), clk_event_t))
-#define CLK_NULL_RESERVE_ID (__builtin_astype(((void *)(__SIZE_MAX__)), reserve_id_t))
+/* Null handles are zero: in SPIR IR clk_event_t and reserve_id_t are target extension types,
+ * whose only constant is zeroinitializer (an all-ones value crashes clang 22 or yields IR that
+ * does not verify). */
+#define CLK_NULL_EVENT (__builtin_astype(((void *)0), clk_event_t))
+#define CLK_NULL_RESERVE_ID (__builtin_astype(((void *)0), reserve_id_t))
 #define CLK_SUCCESS 0
 #define CLK_ENQUEUE_FAILURE -101
 #define CLK_INVALID_QUEUE -102
