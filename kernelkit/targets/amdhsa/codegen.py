@@ -1,0 +1,184 @@
+"""AMDGPU code generation: finalized mux IR -> amdgcn IR -> llvmlite object -> ld.lld code object.
+
+Steps: link kernelkit's OpenCL builtin library (``kernelkit.mux.clc``, SPIR IR) for the builtins
+the module calls; map SPIR to AMDGPU (``lower.spir_to_amdgpu``); link the ``__mux_*``
+definitions (``mux_builtins.cl`` compiled by clang for the processor and code object version);
+optimise and emit with LLVM's AMDGPU backend (llvmlite); link with ``ld.lld -shared``. Code
+objects V2/V3, which LLVM 22 no longer writes, are produced from its V4 object by
+``legacy.downgrade`` before linking.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from kernelkit.errors import CompileError
+from kernelkit.formats.amdgpu.target_id import TargetID
+from kernelkit.targets.amdhsa.lower import spir_to_amdgpu
+
+MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
+LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
+                   "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
+ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime binding
+_LOCK = threading.Lock()
+_READY = False
+
+
+def llvm():
+    global _READY
+    import llvmlite.binding as binding
+
+    with _LOCK:
+        if not _READY:
+            binding.initialize_all_targets()
+            binding.initialize_all_asmprinters()
+            _READY = True
+    return binding
+
+
+def target_features(tid: TargetID) -> str:
+    feats = []
+    for name, setting in tid.settings:
+        feats.append(("+" if setting == "on" else "-") + name)
+    return ",".join(feats)
+
+
+def target_machine(tid: TargetID, opt: int = 2):
+    b = llvm()
+    target = b.Target.from_triple("amdgcn-amd-amdhsa")
+    return target.create_target_machine(cpu=tid.processor.name, features=target_features(tid), opt=opt,
+                                        reloc="pic")
+
+
+@lru_cache(maxsize=32)
+def mux_library_ir(processor: str, version: int) -> str:
+    """The __mux_* definitions for one processor and code object version (clang, amdgcn)."""
+    with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
+        out = Path(tmp) / "mux.ll"
+        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
+               "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
+               f"-DKK_COV={version}", f"-mcode-object-version={version}", "-S", "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
+                               log=result.stderr)
+        text = out.read_text()
+    # the kernel module's target machine decides CPU and features
+    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    return re.sub(r"^define hidden ", "define ", text, flags=re.M)
+
+
+def link_builtin_library(ir_text: str, options) -> str:
+    """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR)."""
+    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
+    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
+    if not called:
+        return ir_text
+    from kernelkit.mux.clc import defined_builtins, library_ir
+
+    available = called & defined_builtins("spir64-unknown-unknown")
+    if not available:
+        return ir_text
+    lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
+                     only=sorted(available))
+    b = llvm()
+    main = _parse(ir_text, "the frontend")
+    main.link_in(_parse(lib, "the builtin library"))
+    return str(main)
+
+
+def _parse(text: str, what: str):
+    b = llvm()
+    try:
+        m = b.parse_assembly(text)
+        m.verify()
+    except RuntimeError as exc:
+        raise CompileError(f"amdhsa: IR from {what} does not verify: {str(exc).splitlines()[0]}",
+                           log=str(exc)) from exc
+    return m
+
+
+def _opt_level(options) -> int:
+    for o in reversed(list(options)):
+        if re.fullmatch(r"-O[0-3]", o):
+            return int(o[2])
+    return 2
+
+
+def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
+    """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3)."""
+    text = link_builtin_library(mux_ir, options)
+    b = llvm()
+    tm = target_machine(tid)
+    llvm_version = max(version, 4)
+    text = spir_to_amdgpu(text, str(tm.target_data), llvm_version)
+    main = _parse(text, "the SPIR to AMDGPU mapping")
+    try:
+        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
+    except RuntimeError as exc:
+        raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
+    text = re.sub(r"^define (?!internal)([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
+    main = _parse(text, "linking the __mux_* builtins")
+    level = _opt_level(options)
+    pto = b.create_pipeline_tuning_options(speed_level=level)
+    pb = b.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(main, pb)
+    text = str(main)
+    _check_unresolved(text)
+    return text
+
+
+def _check_unresolved(text: str) -> None:
+    declared = set(re.findall(r"^declare\b[^@]*@([-\w$.]+)\(", text, flags=re.M))
+    missing = sorted(n for n in declared if not n.startswith("llvm.") and n not in ALLOWED_EXTERNAL)
+    if missing:
+        from kernelkit.mux.mangling import try_demangle
+
+        def show(n: str) -> str:
+            d = try_demangle(n)
+            return getattr(d, "name", None) or n
+
+        raise CompileError("amdhsa: no AMDGPU definition for " + ", ".join(sorted({show(n) for n in missing}))
+                           + " (image, pipe, enqueue and group-collective builtins need a device library)")
+
+
+def emit_object(ir_text: str, tid: TargetID, options=()) -> bytes:
+    b = llvm()
+    m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
+    tm = target_machine(tid, _opt_level(options))
+    try:
+        return tm.emit_object(m)
+    except RuntimeError as exc:
+        raise CompileError(f"amdhsa: code generation failed: {exc}", log=str(exc)) from exc
+
+
+def link_shared(objects: list[bytes]) -> bytes:
+    """``ld.lld --no-undefined -shared`` (the ziglang wheel's lld)."""
+    with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
+        paths = []
+        for i, obj in enumerate(objects):
+            p = Path(tmp) / f"k{i}.o"
+            p.write_bytes(obj)
+            paths.append(str(p))
+        out = Path(tmp) / "k.hsaco"
+        cmd = [sys.executable, "-m", "ziglang", "ld.lld", "--no-undefined", "-shared", *paths, "-o", str(out)]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CompileError(f"amdhsa: ld.lld failed: {result.stderr.strip()}", log=result.stderr)
+        return out.read_bytes()
+
+
+def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=()) -> bytes:
+    text = amdgpu_ir(mux_ir, tid, version, options)
+    obj = emit_object(text, tid, options)
+    if version <= 3:
+        from kernelkit.targets.amdhsa.legacy import downgrade
+
+        obj = downgrade(obj, tid, version)
+    return link_shared([obj])

@@ -1,0 +1,117 @@
+"""SPIR IR (the frontend's, after the mux passes) -> AMDGPU IR text.
+
+* address spaces (spec 001 "Address Spaces"): SPIR private 0 -> 5, global 1 -> 1, constant 2 -> 4,
+  local 3 -> 3, generic 4 -> 0; in pointer types, global variables, allocas and the ``.pN``
+  suffixes of intrinsic names;
+* calling conventions: ``spir_kernel`` -> ``amdgpu_kernel``, ``spir_func`` -> default;
+* OpenCL handle types: images and samplers -> ``ptr addrspace(4)``, queues, pipes and
+  device events -> ``ptr addrspace(1)`` (what clang gives them on amdgcn);
+* SPIR sync scopes -> AMDGPU's (``device`` -> ``agent``, ``subgroup`` -> ``wavefront``);
+* triple, data layout and the ``amdhsa_code_object_version`` module flag.
+"""
+
+from __future__ import annotations
+
+import re
+
+# spec 001 "AMDGPU Address Spaces" vs the SPIR numbering the frontend uses
+SPIR_TO_AMDGPU_ADDRESS_SPACE: dict[int, int] = {0: 5, 1: 1, 2: 4, 3: 3, 4: 0}
+# OpenCL handle types: SPIR target extension type name -> AMDGPU IR type
+HANDLE_TYPES: dict[str, str] = {"spirv.Image": "ptr addrspace(4)", "spirv.Sampler": "ptr addrspace(4)",
+                                "spirv.Queue": "ptr addrspace(1)", "spirv.Pipe": "ptr addrspace(1)",
+                                "spirv.DeviceEvent": "ptr addrspace(1)", "spirv.ReserveId": "ptr addrspace(5)",
+                                "spirv.Event": "ptr addrspace(5)"}
+# SPIR memory scopes -> AMDHSA LLVM sync scopes (spec 001 "AMDHSA LLVM Sync Scopes")
+SYNC_SCOPES: dict[str, str] = {"device": "agent", "subgroup": "wavefront", "workgroup": "workgroup",
+                               "singlethread": "singlethread", "all_svm_devices": ""}
+AMDGPU_TRIPLE = "amdgcn-amd-amdhsa"
+
+_STRING = re.compile(r'("[^"]*")')
+_PTR = re.compile(r"(?<![\w.$%@-])ptr(?:\s+addrspace\((\d+)\))?(?![\w.$-])|(?<![\w.$%@-])addrspace\((\d+)\)")
+_TARGET_TYPE = re.compile(r'target\("(spirv\.[A-Za-z]+)"[^()]*\)')
+_INTRINSIC = re.compile(r"@llvm\.[\w.]+")
+_SUFFIX = re.compile(r"(?<=\.)p(\d+)(?=\.|$)")
+_SYNCSCOPE = re.compile(r'syncscope\("([\w-]+)"\)\s*')
+
+
+def _map_as(n: int) -> int:
+    return SPIR_TO_AMDGPU_ADDRESS_SPACE.get(n, n)
+
+
+def _ptr(m: re.Match) -> str:
+    if m.group(0).startswith("ptr"):
+        n = _map_as(int(m.group(1) or 0))
+        return "ptr" if n == 0 else f"ptr addrspace({n})"
+    return f"addrspace({_map_as(int(m.group(2)))})"
+
+
+def _intrinsic(m: re.Match) -> str:
+    return _SUFFIX.sub(lambda s: f"p{_map_as(int(s.group(1)))}", m.group(0))
+
+
+def _scope(m: re.Match) -> str:
+    new = SYNC_SCOPES.get(m.group(1), m.group(1))
+    return f'syncscope("{new}") ' if new else ""
+
+
+def _line(line: str) -> str:
+    # handle types first (their names are quoted), as placeholders the remap below leaves alone
+    handles: list[str] = []
+
+    def hold(m: re.Match) -> str:
+        handles.append(HANDLE_TYPES.get(m.group(1), "ptr addrspace(5)"))
+        return f"\x00{len(handles) - 1}\x00"
+
+    line = _TARGET_TYPE.sub(hold, line)
+    out = []
+    for i, piece in enumerate(_STRING.split(line)):
+        if i % 2:           # a quoted string or name
+            out.append(piece)
+            continue
+        piece = _PTR.sub(_ptr, piece)
+        piece = _INTRINSIC.sub(_intrinsic, piece)
+        piece = re.sub(r"\bspir_kernel\b", "amdgpu_kernel", piece)
+        piece = re.sub(r"\bspir_func\s+", "", piece)
+        out.append(piece)
+    text = "".join(out)
+    if handles:
+        text = re.sub(r"\x00(\d+)\x00", lambda m: handles[int(m.group(1))], text)
+    if "syncscope(" in text:
+        text = _SYNCSCOPE.sub(_scope, text)
+    if re.match(r"\s*%[\w.$-]+ = alloca\b", text) and "addrspace(" not in text.split("!")[0]:
+        head, sep, tail = text.partition(", !")
+        text = head + ", addrspace(5)" + (sep + tail if sep else "")
+    return text
+
+
+def spir_to_amdgpu(ir_text: str, datalayout: str, code_object_version: int) -> str:
+    lines = []
+    functions = set(re.findall(r"^(?:define|declare)\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
+    for line in ir_text.splitlines():
+        if line.startswith("target datalayout"):
+            lines.append(f'target datalayout = "{datalayout}"')
+            continue
+        if line.startswith("target triple"):
+            lines.append(f'target triple = "{AMDGPU_TRIPLE}"')
+            continue
+        lines.append(_line(line))
+    text = "\n".join(lines) + "\n"
+    # functions live in address space 0 (the program address space) on AMDGPU
+    if functions:
+        text = re.sub(r"ptr addrspace\(5\) @([-\w$.]+)\b",
+                      lambda m: f"ptr @{m.group(1)}" if m.group(1) in functions else m.group(0), text)
+    return add_module_flag(text, "amdhsa_code_object_version", code_object_version * 100)
+
+
+def add_module_flag(text: str, name: str, value: int) -> str:
+    ids = [int(n) for n in re.findall(r"^!(\d+) = ", text, flags=re.M)]
+    new_id = max(ids, default=-1) + 1
+    node = f'!{new_id} = !{{i32 1, !"{name}", i32 {value}}}'
+    m = re.search(r"^!llvm\.module\.flags = !\{(.*)\}$", text, flags=re.M)
+    if m:
+        inner = m.group(1).strip()
+        repl = f"!llvm.module.flags = !{{{inner + ', ' if inner else ''}!{new_id}}}"
+        text = text[:m.start()] + repl + text[m.end():]
+    else:
+        text += f"!llvm.module.flags = !{{!{new_id}}}\n"
+    return text + node + "\n"
