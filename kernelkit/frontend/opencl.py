@@ -30,7 +30,7 @@ CACHE_NAMESPACE = "frontend-v1"
 # clang arguments common to every compile (after the options' own arguments).
 _FIXED_ARGS = ("-x", "cl", "-cl-no-stdinc", "-nostdinc", "-Xclang", "-fdeclare-opencl-builtins",
                "-cl-kernel-arg-info", "-S", "-emit-llvm", "-fno-color-diagnostics",
-               "-fno-caret-diagnostics")
+               "-fno-caret-diagnostics", "-fno-crash-diagnostics")
 
 
 @dataclass
