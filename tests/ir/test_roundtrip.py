@@ -54,3 +54,11 @@ def test_whole_corpus_parses_in_seconds():
         str(parse(text))
     elapsed = time.perf_counter() - start
     assert elapsed < 5.0, f"parse+print of {len(texts)} modules took {elapsed:.2f}s"
+
+
+@pytest.mark.parametrize("level", ["-O1", "-O2"])
+@pytest.mark.parametrize("path", FILES[1::4], ids=lambda p: p.stem)
+def test_round_trip_spir32_other_levels(path: Path, level: str):
+    original = compile_opencl_file(path, ["-cl-std=CL2.0", level], triple="spir-unknown-unknown").ir_text
+    printed = str(parse(original))
+    assert instruction_counts(printed) == instruction_counts(original)
