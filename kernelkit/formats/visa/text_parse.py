@@ -304,12 +304,25 @@ class RoutineBuilder:
         parse_instruction(self, mnemonic, rest, pred)
 
 
+def _strip_comment(line: str) -> str:
+    """The line without its ``//`` comment (a ``//`` inside a string literal is kept)."""
+    if "//" not in line:
+        return line
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and line.startswith("//", i):
+            return line[:i]
+    return line
+
+
 def parse_visaasm(text: str) -> VisaObject:
     obj = VisaObject()
     builder: RoutineBuilder | None = None
     pending_function: str | None = None
     for number, raw_line in enumerate(text.splitlines(), 1):
-        line = raw_line.split("//", 1)[0].strip()
+        line = _strip_comment(raw_line).strip()
         if not line:
             continue
         if builder is not None:

@@ -124,6 +124,11 @@ def _routine(rep: _Report, r: Routine) -> None:
         _name(rep, obj, lab.name, "label")
         rep.check(lab.kind in LABEL_KINDS, obj, "label kind 0 (block) or 1 (subroutine)", str(lab.kind))
     _inputs(rep, owner, r)
+    from kernelkit.formats.visa.references import unresolved
+    for n, inst in enumerate(r.instructions or []):
+        bad = unresolved(r, inst)
+        rep.check(not bad, f"{owner} instruction #{n} ({inst.name})", "operands name declared symbols",
+                  ", ".join(bad))
     if not r.is_kernel:
         rep.check(r.input_size <= FUNCTION_ARG_GRFS, owner, f"input_size in [0, {FUNCTION_ARG_GRFS}] GRFs",
                   str(r.input_size))
