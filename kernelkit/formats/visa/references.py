@@ -56,6 +56,12 @@ def unresolved(r: Routine, inst: Instruction) -> list[str]:
             bad.append(name)
         elif name in ("function", "symbol") and value >= len(r.strings):
             bad.append(name)
+        elif name == "var" and inst.name == "lifetime":
+            cls = (inst.fields.get("properties", 0) >> 4) & 3
+            limit = {GENERAL: nvars, ADDRESS: len(r.addresses),
+                     PREDICATE: NUM_PREDEFINED_PREDICATES + len(r.predicates)}.get(cls, 0)
+            if value >= limit:
+                bad.append(name)
     return bad
 
 
