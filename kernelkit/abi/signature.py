@@ -101,7 +101,78 @@ class KernelSignature:
             "vec_type_hint": self.vec_type_hint,
             "intel_reqd_sub_group_size": self.intel_reqd_sub_group_size,
             "static_local_mem": self.static_local_mem,
+            "pointer_size": self.pointer_size,
         }
+
+    @classmethod
+    def from_json(cls, doc: dict) -> KernelSignature:
+        """The inverse of ``to_json`` (e.g. a signature stored in a binary). Raises FormatError
+        naming the field that is missing or has the wrong type."""
+        return _signature_from_json(doc)
+
+
+def _json_field(doc: dict, key: str, kinds, where: str, default=...):
+    """``doc[key]`` checked against ``kinds`` (a bool is not an int); ``default`` when absent."""
+    if not isinstance(doc, dict):
+        raise FormatError(f"{where}: not an object", field=key)
+    if key not in doc and default is not ...:
+        return default
+    value = doc.get(key)
+    allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise FormatError(f"{where}: field {key!r} missing or of the wrong type", field=key)
+    return value
+
+
+def _triple(doc: dict, key: str, where: str) -> tuple[int, int, int] | None:
+    value = _json_field(doc, key, (list, tuple, type(None)), where, None)
+    if value is None:
+        return None
+    if len(value) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise FormatError(f"{where}: {key} needs three integers", field=key)
+    return (value[0], value[1], value[2])
+
+
+def _arg_from_json(doc: dict, index: int, kernel: str) -> KernelArg:
+    where = f"kernel {kernel} argument {index}"
+    opt_int = (int, type(None))
+    opt_str = (str, type(None))
+    quals = _json_field(doc, "type_qualifiers", (list, tuple), where, ())
+    if not all(q in TYPE_QUALIFIERS for q in quals):
+        raise FormatError(f"{where}: type qualifiers {quals!r}", field="type_qualifiers")
+    arg = KernelArg(
+        index=_json_field(doc, "index", int, where, index), name=_json_field(doc, "name", str, where),
+        type_name=_json_field(doc, "type_name", str, where), base_type=_json_field(doc, "base_type", str, where),
+        address_space=_json_field(doc, "address_space", str, where),
+        access_qualifier=_json_field(doc, "access_qualifier", str, where, "none"),
+        type_qualifiers=tuple(quals), size=_json_field(doc, "size", int, where),
+        align=_json_field(doc, "align", int, where), kind=_json_field(doc, "kind", str, where, "scalar"),
+        element=_json_field(doc, "element", opt_str, where, None),
+        vector_width=_json_field(doc, "vector_width", int, where, 1),
+        pointee=_json_field(doc, "pointee", opt_str, where, None),
+        pointee_size=_json_field(doc, "pointee_size", opt_int, where, None),
+        pointee_align=_json_field(doc, "pointee_align", opt_int, where, None),
+        image_dim=_json_field(doc, "image_dim", opt_str, where, None))
+    checks = (("address_space", tuple(SPIR_ADDRESS_SPACES.values())), ("access_qualifier", ACCESS_QUALIFIERS),
+              ("kind", ARG_KINDS))
+    for key, allowed in checks:
+        if getattr(arg, key) not in allowed:
+            raise FormatError(f"{where}: {key} {getattr(arg, key)!r}", field=key)
+    return arg
+
+
+def _signature_from_json(doc: dict) -> KernelSignature:
+    name = _json_field(doc, "name", str, "kernel signature")
+    where = f"kernel {name}"
+    args = _json_field(doc, "args", (list, tuple), where)
+    return KernelSignature(
+        name=name, args=[_arg_from_json(a, i, name) for i, a in enumerate(args)],
+        reqd_work_group_size=_triple(doc, "reqd_work_group_size", where),
+        work_group_size_hint=_triple(doc, "work_group_size_hint", where),
+        vec_type_hint=_json_field(doc, "vec_type_hint", (str, type(None)), where, None),
+        intel_reqd_sub_group_size=_json_field(doc, "intel_reqd_sub_group_size", (int, type(None)), where, None),
+        static_local_mem=_json_field(doc, "static_local_mem", int, where, 0),
+        pointer_size=_json_field(doc, "pointer_size", int, where, 8))
 
 
 def signatures_from_ir(module) -> list[KernelSignature]:

@@ -7,6 +7,7 @@ qualifiers, size and alignment and every kernel attribute; the sizes follow the 
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 
@@ -15,7 +16,7 @@ import yaml
 from conftest import CORPUS
 
 from kernelkit import FormatError, ir
-from kernelkit.abi.signature import KernelArg, signatures_from_ir, signatures_from_source
+from kernelkit.abi.signature import KernelArg, KernelSignature, signatures_from_ir, signatures_from_source
 from kernelkit.frontend import compile_opencl_file
 
 MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
@@ -185,3 +186,30 @@ def test_damaged_metadata_raises_format_error_only(name):
             node.operands[:] = saved
     assert raised > 0
     signatures_from_ir(module)  # restored
+
+
+@pytest.mark.parametrize("name", ["struct_args.cl", "images.cl", "attributes.cl", "pipes_cl20.cl"])
+def test_json_round_trip(name):
+    by_name, order = _signatures(name, "-O0", 8)
+    for kernel in order:
+        sig = by_name[kernel]
+        doc = json.loads(json.dumps(sig.to_json()))
+        assert KernelSignature.from_json(doc) == sig
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.pop("name"),
+    lambda d: d.update(args="x"),
+    lambda d: d["args"][0].pop("size"),
+    lambda d: d["args"][0].update(size=True),
+    lambda d: d["args"][0].update(address_space="heap"),
+    lambda d: d["args"][0].update(type_qualifiers=["mutable"]),
+    lambda d: d.update(reqd_work_group_size=[1, 2]),
+    lambda d: d["args"].append(7),
+])
+def test_from_json_rejects_bad_documents(damage):
+    by_name, _ = _signatures("attributes.cl", "-O0", 8)
+    doc = json.loads(json.dumps(by_name["all_attributes"].to_json()))
+    damage(doc)
+    with pytest.raises(FormatError):
+        KernelSignature.from_json(doc)
