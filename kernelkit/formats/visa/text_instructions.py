@@ -111,6 +111,8 @@ def parse_instruction(b: RoutineBuilder, mnemonic: str, rest: str, pred: Predica
         names = [n for n, k in layout if k == "vec"]
         ops = _vecs(b, rest, len(names))
         fields = dict(zip(names, ops, strict=True))
+        if base == "mov" and ops[1].cls == PREDICATE:
+            exec_byte = 0x80          # the finalizer moves a predicate with (M1_NM, 1) whatever the text says
         if sat:
             fields["dst"].modifier = 4
         fields["exec"] = exec_byte
