@@ -11,7 +11,6 @@ _NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*'
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\r\n]+|;[^\n]*)
-  | (?P<label>(?:[-a-zA-Z$._0-9]+|"[^"]*"):(?!:))
   | (?P<local>%(?:""" + _NAME + r"""|\d+|"[^"]*"))
   | (?P<global>@(?:""" + _NAME + r"""|\d+|"[^"]*"))
   | (?P<mdstr>!"[^"]*")
@@ -26,7 +25,8 @@ _TOKEN = re.compile(
   | (?P<float>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?|[-+]?0x[KLMHR]?[0-9A-Fa-f]+)
   | (?P<hexint>[us]0x[0-9A-Fa-f]+)
   | (?P<int>-?\d+)
-  | (?P<ident>[a-zA-Z_][a-zA-Z0-9_.]*)
+  | (?P<ident>[a-zA-Z_][-a-zA-Z0-9_.$]*)
+  | (?P<dotlabel>[-$.][-a-zA-Z$._0-9]*:)
   | (?P<punct>\.\.\.|[=,*()\[\]{}<>|:])
   | (?P<bad>.)
     """,
@@ -52,23 +52,35 @@ def tokenize(text: str) -> Tokens:
     values: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
+    n = len(text)
+    pos = 0
+    match = _TOKEN.match
+    while pos < n:
+        m = match(text, pos)
+        kind = m.lastgroup  # type: ignore[union-attr]
+        end = m.end()  # type: ignore[union-attr]
         if kind == "ws":
+            pos = end
             continue
-        if kind == "punct":
-            kind = m.group()
+        if kind == "ident" or kind == "int" or kind == "str":
+            if end < n and text[end] == ":":  # `name:` is a label (blocks, DI fields)
+                kind = "label"
+                end += 1
+        elif kind == "punct":
+            kind = text[pos:end]
         elif kind == "hexint":
             kind = "int"
+        elif kind == "dotlabel":
+            kind = "label"
         elif kind == "bad":
-            pos = m.start()
             line = text.count("\n", 0, pos) + 1
             raise FormatError(f"unexpected character {text[pos]!r} in LLVM IR", line=line,
                               offset=pos, field="token")
         kinds.append(kind)  # type: ignore[arg-type]
-        values.append(m.group())
-        starts.append(m.start())
-        ends.append(m.end())
+        values.append(text[pos:end])
+        starts.append(pos)
+        ends.append(end)
+        pos = end
     n = len(text)
     kinds.append("eof")
     values.append("")
