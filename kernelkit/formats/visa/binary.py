@@ -59,8 +59,10 @@ def _symbols(r: ByteReader, count: int, strings: list[str], field: str) -> list[
     return out
 
 
-def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: bool) -> None:
-    """Fill ``routine`` from the kernel_data / function_data at ``start``."""
+def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: bool,
+                 input_offset: int | None = None) -> None:
+    """Fill ``routine`` from the kernel_data / function_data at ``start``; for a kernel, the header's
+    ``input_offset`` must point at its num_inputs field."""
     r = ByteReader(data, start, start + size)
     count = r.u32("string_count")
     if count > 131072:
@@ -90,6 +92,9 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
     routine.surfaces = _symbols(r, r.u8("surface_count"), strings, "surface_info")
     routine.vmes = _symbols(r, r.u8("vme_count"), strings, "vme_info")
     if routine.is_kernel:
+        if input_offset is not None and input_offset != r.pos:
+            raise FormatError(f"{routine.name}: input_offset {input_offset:#x} does not point at num_inputs "
+                              f"({r.pos:#x})", offset=r.pos, field="kernel_info.input_offset")
         for _ in range(r.u32("num_inputs")):
             kind = r.u8("input_info.kind")
             routine.inputs.append(Input(kind & 3, kind >> 3, r.u32("input_info.id"),
@@ -128,7 +133,7 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
     if obj.major < 3 or (obj.major == 3 and obj.minor < 7):
         raise FormatError(f"vISA {obj.version} predates 3.7; only 3.7 and later are read", offset=4,
                           field="major_version")
-    spans: list[tuple[Routine, int, int]] = []
+    spans: list[tuple[Routine, int, int, int | None]] = []
     for _ in range(r.u16("num_kernels")):
         routine = Routine(_name(r, False, "kernel_info.name"), True)
         offset, size = r.u32("kernel_info.offset"), r.u32("kernel_info.size")
@@ -141,9 +146,8 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
                 raise FormatError(f"Gen binary {boff}+{bsize} beyond end of file", offset=r.pos - 8,
                                   field="binary_offset")
             routine.gen_binaries.append(GenBinary(platform, boff, bsize, data[boff:boff + bsize]))
-        routine.input_offset = input_offset  # type: ignore[attr-defined]
         obj.kernels.append(routine)
-        spans.append((routine, offset, size))
+        spans.append((routine, offset, size, input_offset))
     for _ in range(r.u16("num_variables")):
         linkage = r.u8("file_scope_var_info.linkage")
         name = _name(r, False, "file_scope_var_info.name")
@@ -157,19 +161,19 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         routine.variable_relocs = _relocs(r, "function_info.variable_reloc_symtab")
         routine.function_relocs = _relocs(r, "function_info.function_reloc_symtab")
         obj.functions.append(routine)
-        spans.append((routine, offset, size))
+        spans.append((routine, offset, size, None))
     pieces: list[tuple[int, tuple[int, ...]]] = []
     for i, k in enumerate(obj.kernels):
         pieces.append((spans[i][1], (0, i)))
         pieces += [(g.offset, (1, i, j)) for j, g in enumerate(k.gen_binaries)]
     pieces += [(spans[len(obj.kernels) + i][1], (2, i)) for i in range(len(obj.functions))]
     obj.layout = [key for _off, key in sorted(pieces)]
-    for routine, offset, size in spans:
+    for routine, offset, size, input_offset in spans:
         if offset + size > len(data) or (routine.is_kernel and size == 0):
             raise FormatError(f"{routine.name}: object {offset}+{size} beyond end of file ({len(data)})",
                               offset=offset, field="offset")
         if size:
-            read_routine(data, routine, offset, size, lenient)
+            read_routine(data, routine, offset, size, lenient, input_offset)
     return obj
 
 # ------------------------------------------------------------------ writing
