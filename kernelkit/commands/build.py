@@ -1,7 +1,7 @@
 """`kernelkit build SRC -t TARGET [-o OUT] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3] [--emit llvm]`.
 
-``--emit llvm`` writes the frontend's SPIR IR (``-m32`` for spir, 32-bit); otherwise the source is
-built for TARGET through the ComputeMux registry (``kernelkit.mux.registry.build_binary``).
+``--emit llvm`` writes the frontend's SPIR IR (for TARGET's pointer size and frontend options when
+``-t`` is given, else spir64, or spir with ``-m32``); otherwise the source is built for TARGET through the ComputeMux registry (``kernelkit.mux.registry.build_binary``).
 ``--option=-cl-...`` passes any other OpenCL build option. ``--no-cache`` bypasses the compile
 cache. Compile errors print clang's diagnostics and exit 1.
 """
@@ -74,6 +74,20 @@ def _write(output: str, data: bytes) -> None:
         Path(output).write_bytes(data)
 
 
+def _target_frontend(target_name: str) -> tuple[str, list[str]]:
+    """(SPIR triple, extra frontend options) of a target, from the compiler registry."""
+    from kernelkit.mux.context import Context
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.mux.result import MuxError
+
+    info, device = resolve_target(target_name)
+    try:
+        target = info.create_target(Context(), device)
+    except MuxError:  # a target that cannot compile yet still has a pointer size
+        return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), []
+    return target.frontend_triple, list(target.frontend_options())
+
+
 def run(args) -> int:
     if args.no_cache:
         os.environ["KERNELKIT_NO_CACHE"] = "1"
@@ -82,6 +96,9 @@ def run(args) -> int:
         from kernelkit.frontend import compile_opencl
 
         triple = "spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"
+        if args.target:  # the IR the target's frontend stage sees: its triple and its extra options
+            triple, target_options = _target_frontend(args.target)
+            options = [*target_options, *options]
         compiled = compile_opencl(read_source(args.source), options, filename=args.source, triple=triple,
                                   use_cache=not args.no_cache)
         if compiled.log:

@@ -170,3 +170,16 @@ def test_console_script():
     assert r.returncode == 0, r.stderr
     names = [k["name"] for k in json.loads(r.stdout)["kernels"]]
     assert names == [k["name"] for k in MANIFEST["qualifiers.cl"]["kernels"]]
+
+
+def test_emit_llvm_for_a_target_uses_its_pointer_size(capsys):
+    from kernelkit.mux.registry import get_compilers
+
+    infos = get_compilers()
+    assert infos, "no targets registered"
+    for info in infos:
+        code, out, err = _run(["build", str(CORPUS / "printf.cl"), "--emit", "llvm", "-o", "-", "-t", info.name],
+                              capsys)
+        assert code == 0, err
+        bits = "64" if info.device_info.pointer_size == 8 else ""
+        assert f'target triple = "spir{bits}-unknown-unknown"' in out, info.name
