@@ -12,6 +12,7 @@ from kernelkit.frontend import compile_opencl_file
 from kernelkit.ir import CallInst, Function, Instruction, Module, parse
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
+from kernelkit.ir.check import check_module
 from kernelkit.ir.transforms import (
     add_parameters,
     call_sites,
@@ -65,6 +66,7 @@ def test_gid_calls_replaced_by_a_new_parameter():
                 replace_instruction(inst, new)
         assert len(k.args) == params_before + 1
         assert new.uses or all(not isinstance(i, CallInst) or i.callee is not gid for i in k.instructions())
+    assert check_module(m) == []
     text = str(m)
     lm = verify(text)
     for k in kernels:
@@ -88,6 +90,7 @@ def test_add_and_remove_parameters_update_call_sites():
     lm = verify(str(m))
     assert len(list(lm.get_function(f.name).arguments)) == n + 2
     remove_parameters(f, [n, n + 1])
+    assert check_module(m) == []
     assert len(f.args) == n
     assert instruction_counts(str(m)) == counts
     assert len(list(verify(str(m)).get_function(f.name).arguments)) == n
@@ -113,6 +116,7 @@ def test_clone_every_function(name: str):
     originals = [f for f in m.functions if not f.is_declaration]
     for f in originals:
         clone_function(f, f.name + ".clone")
+    assert check_module(m) == []
     counts = instruction_counts(str(m))
     for f in originals:
         assert counts[f.name + ".clone"] == counts[f.name]
@@ -219,7 +223,21 @@ def test_split_blocks_at_barriers(name: str):
             assert new.instructions[0] is call and call.parent is new
         splits[f.name] = len(barriers)
     assert any(splits.values())
+    assert check_module(m) == []
     before, after = instruction_counts(str(original)), instruction_counts(str(m))
     for fname, (blocks, insts) in before.items():
         n = splits.get(fname, 0)
         assert after[fname] == (blocks + n, insts + n)
+
+
+def test_check_module_finds_broken_links():
+    m = parse(corpus_ir("control_flow"))
+    assert check_module(m) == []
+    k = next(f for f in m.functions if f.calling_conv == "spir_kernel" and len(f.blocks) > 1)
+    inst = next(i for i in k.instructions() if i.operands and i.opcode != "phi")
+    inst.operands[0].uses.clear()  # corrupt a use list behind the API's back
+    term = k.blocks[0].instructions.pop()  # and drop a terminator
+    problems = check_module(m)
+    assert any("no matching entry in its use list" in p for p in problems)
+    assert any("does not end in a terminator" in p for p in problems)
+    k.blocks[0].instructions.append(term)
