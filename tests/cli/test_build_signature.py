@@ -178,7 +178,9 @@ def test_emit_llvm_for_a_target_uses_its_pointer_size(capsys):
     infos = get_compilers()
     assert infos, "no targets registered"
     for info in infos:
-        code, out, err = _run(["build", str(CORPUS / "printf.cl"), "--emit", "llvm", "-o", "-", "-t", info.name],
+        device = info.devices()[0]
+        name = next(n for n in (info.name, f"{info.name}:{device}", device) if info.parse_target(n) is not None)
+        code, out, err = _run(["build", str(CORPUS / "printf.cl"), "--emit", "llvm", "-o", "-", "-t", name],
                               capsys)
         assert code == 0, err
         bits = "64" if info.device_info.pointer_size == 8 else ""
