@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import require_reference, require_tool
@@ -11,6 +13,7 @@ from finalizer import PLATFORMS, finalize_binary, finalize_text
 from visa_cases import CASES
 
 from kernelkit.formats.visa.binary import read_isa, write_isa
+from kernelkit.formats.visa.model import Attribute
 from kernelkit.formats.visa.text_parse import parse_visaasm
 from kernelkit.formats.visa.text_print import print_visaasm
 
@@ -36,19 +39,34 @@ def test_igc_dump_text_and_binary_finalize_alike(case):
         assert finalize_text(printed, platform)[0] == expected, f"printed text differs on {platform}"
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_parsed_tables_match_the_finalizers_own_binary_header(case, tmp_path):
+SUITE = sorted((Path(__file__).parent / "kernels").glob("*.visaasm"))
+
+
+@pytest.mark.parametrize("source", [f"ref:{c}" for c in CASES] + [f"suite:{p.stem}" for p in SUITE])
+def test_parsed_tables_match_the_finalizers_own_binary_header(source, tmp_path):
     """The finalizer's -binary writer is broken for instructions only; its string pool, symbol
-    tables, inputs and attributes for the same text must equal ours."""
-    import subprocess
+    tables, inputs and attributes for the same text must equal ours. (When the text sets no Target,
+    the finalizer appends its default Target=1 to the kernel attributes and the string pool.)"""
     require_tool("GenX_IR")
-    text = require_reference("visa", case + ".visaasm").read_text()
+    kind, name = source.split(":")
+    if kind == "ref":
+        text = require_reference("visa", name + ".visaasm").read_text()
+    else:
+        text = (Path(__file__).parent / "kernels" / f"{name}.visaasm").read_text()
     (tmp_path / "k.visaasm").write_text(text)
-    platform = "DG2" if "lsc_" in text else "TGLLP"
+    m = re.search(r"^// platforms: (\S+)", text, re.M)
+    platform = m.group(1) if m else ("DG2" if "lsc_" in text else "TGLLP")
     subprocess.run(["GenX_IR", "k.visaasm", "-platform", platform, "-binary"], cwd=tmp_path,
                    capture_output=True, timeout=120, check=True)
-    theirs = read_isa((tmp_path / "k.isa").read_bytes(), lenient=True).kernels[0]
-    ours = read_isa(write_isa(parse_visaasm(text))).kernels[0]
-    for attr in ("name", "strings", "variables", "addresses", "predicates", "labels", "samplers", "surfaces",
-                 "inputs", "attributes"):
-        assert getattr(ours, attr) == getattr(theirs, attr), attr
+    (isa,) = tmp_path.glob("*.isa")
+    theirs = read_isa(isa.read_bytes(), lenient=True)
+    ours = read_isa(write_isa(parse_visaasm(text)))
+    assert len(theirs.kernels) == len(ours.kernels) and len(theirs.functions) == len(ours.functions)
+    for mine, other in zip(ours.kernels + ours.functions, theirs.kernels + theirs.functions, strict=True):
+        if not any(a.name == "Target" for a in mine.attributes):
+            assert other.attributes[-1] == Attribute("Target", b"\x01") and other.strings[-1] == "Target"
+            other.attributes.pop()
+            other.strings.pop()
+        for attr in ("name", "strings", "variables", "addresses", "predicates", "labels", "samplers", "surfaces",
+                     "inputs", "attributes", "input_size", "return_value_size"):
+            assert getattr(mine, attr) == getattr(other, attr), attr

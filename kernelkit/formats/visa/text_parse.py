@@ -42,29 +42,15 @@ from kernelkit.formats.visa.tables import (
     EXEC_CODES,
     GRF_BYTES,
     IMPLICIT_DIRECTIVES,
-    LSC_ADDR_SIZES,
-    LSC_ADDR_TYPES,
-    LSC_DATA_ELEMS,
-    LSC_DATA_SIZES,
     MODIFIER_BY_TEXT,
     NUM_PREDEFINED_SURFACES,
-    OWORD_NUMS,
     PREDEFINED_SURFACES,
     PREDEFINED_VARIABLES,
     REGION_CODES,
-    SVM_BLOCK_NUMS,
-    SVM_BLOCK_TYPES,
     TARGET_NAMES,
     TYPE_BY_NAME,
 )
 
-_REV_OWORD = {v: k for k, v in OWORD_NUMS.items()}
-_REV_BLOCK_NUM = {v: k for k, v in SVM_BLOCK_NUMS.items()}
-_REV_BLOCK_TYPE = {v: k for k, v in SVM_BLOCK_TYPES.items()}
-_REV_ELEMS = {v: k for k, v in LSC_DATA_ELEMS.items()}
-_REV_DSIZE = {v: k for k, v in LSC_DATA_SIZES.items()}
-_REV_ASIZE = {v: k for k, v in LSC_ADDR_SIZES.items()}
-_REV_ATYPE = {v: k for k, v in LSC_ADDR_TYPES.items()}
 _EXEC_RE = re.compile(r"\(\s*(?:(\w+)\s*,\s*)?(\d+)\s*\)")
 _PRED_RE = re.compile(r"\(\s*(!?)([%\w]+)(\.any|\.all)?\s*\)\s*")
 
