@@ -11,6 +11,7 @@ import pytest
 
 from kernelkit.frontend import compile_opencl_file
 from kernelkit.ir import parse
+from kernelkit.ir.check import check_module
 
 from .llvm_oracle import global_names, instruction_counts
 
@@ -31,7 +32,9 @@ def test_corpus_is_present():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_round_trip_matches_llvm(path: Path, level: str):
     original = compile_corpus(path, level)
-    printed = str(parse(original))
+    module = parse(original)
+    assert check_module(module) == []
+    printed = str(module)
     expected = instruction_counts(original)
     assert instruction_counts(printed) == expected
     assert global_names(printed) == global_names(original)
