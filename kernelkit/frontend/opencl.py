@@ -3,7 +3,11 @@
 Every compile includes kernelkit's own base header (``include/kernelkit_opencl.h``) and uses
 clang's ``-fdeclare-opencl-builtins`` for the builtin declarations and ``-cl-kernel-arg-info``
 for the kernel_arg_* metadata. The IR uses SPIR address spaces (1 global, 2 constant, 3 local,
-4 generic). Results are cached on disk (``kernelkit.cache``) unless ``use_cache=False``.
+4 generic). Results are cached on disk (``kernelkit.cache``) unless ``use_cache=False`` or the
+environment sets ``KERNELKIT_NO_CACHE=1``; the key covers the source, its name, the normalised
+options, the triple, the base header's bytes, clang's version and kernelkit's version, and an
+entry also records the files the compile included (with their SHA-256) so a changed header is
+a miss.
 """
 
 from __future__ import annotations
