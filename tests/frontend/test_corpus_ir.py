@@ -31,3 +31,39 @@ def test_corpus_ir_verifies_in_llvmlite(name, opt, triple):
     kernels = [f.name for f in module.functions if not f.is_declaration and "spir_kernel" in str(f).split("@")[0]
                and not f.name.endswith("_block_invoke_kernel")]  # clang's kernels for enqueue_kernel blocks
     assert kernels == [k["name"] for k in MANIFEST[name]["kernels"]]
+
+
+def _run_cases():
+    for name, entry in sorted(MANIFEST.items()):
+        for k in entry["kernels"]:
+            if k.get("run"):
+                yield pytest.param(name, k, id=f"{name}:{k['name']}")
+
+
+@pytest.mark.parametrize("name, kernel", list(_run_cases()))
+def test_manifest_run_entries_fit_their_kernels(name, kernel):
+    """Every runnable kernel's inputs name each argument once, with the right shape of input."""
+    assert not MANIFEST[name].get("images")
+    run = kernel["run"]
+    args = run["args"]
+    assert list(args) == [a["name"] for a in kernel["args"]]
+    glob, local = run["global"], run.get("local")
+    assert 1 <= len(glob) <= 3
+    if local is not None:
+        assert len(local) == len(glob) and all(g % item == 0 for g, item in zip(glob, local, strict=True))
+    if "reqd_work_group_size" in kernel:
+        assert local is not None
+        assert list(local) + [1] * (3 - len(local)) == kernel["reqd_work_group_size"]
+    for a in kernel["args"]:
+        spec = args[a["name"]]
+        if a["kind"] == "pointer" and a.get("space") == "local":
+            assert spec["local"] == a["pointee"] and spec["count"] > 0
+        elif a["kind"] == "pointer":
+            pointee = a["pointee"].removeprefix("_Atomic(").removesuffix(")")
+            assert spec["buffer"] == pointee and spec["count"] > 0
+        elif a["kind"] in ("struct", "union"):
+            assert isinstance(spec, dict) and spec
+        elif a["kind"] == "vector":
+            assert isinstance(spec, list) and len(spec) == a["width"]
+        else:
+            assert isinstance(spec, int | float)
