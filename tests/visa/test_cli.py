@@ -77,3 +77,24 @@ def test_convert_reports_damaged_streams_and_bad_input(tmp_path, capsys):
     bad.write_text(".version 4.1\n.kernel \"k\"\n.decl X v_type=G type=zz num_elts=1\n")
     assert main(["convert", str(bad), "-o", str(tmp_path / "y.isa")]) == 1
     assert "line 3" in capsys.readouterr().err
+
+
+def test_inspect_of_igc_text_and_binary_agree(capsys):
+    isa = require_reference("visa", "dg2-g10_saxpy", "saxpy.isa")
+    from_isa = _json(capsys, isa)["kernels"][0]
+    from_text = _json(capsys, isa.with_suffix(".visaasm"))["kernels"][0]
+    assert from_text["inputs"] == from_isa["inputs"]
+    assert from_text["variables"] == from_isa["variables"]
+    attrs = dict(from_isa["attributes"])
+    attrs.pop("OutputAsmPath")                        # the text dump does not carry the dump path
+    assert from_text["attributes"] == attrs
+    assert from_isa["gen_binaries"][0]["platform"] == "DG2"
+
+
+def test_inspect_of_a_truncated_binary_is_one_line_error(tmp_path, capsys):
+    data = require_reference("visa", "skl_saxpy", "saxpy.isa").read_bytes()
+    cut = tmp_path / "cut.isa"
+    cut.write_bytes(data[:300])
+    assert main(["inspect", str(cut)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "offset 0x" in err and "beyond end of file" in err
