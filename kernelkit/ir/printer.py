@@ -52,6 +52,44 @@ def _unique_names(values: list[Value], start: int = 0) -> dict[int, str]:
     return out
 
 
+def _unregistered_structs(m: Module) -> list[T.NamedStructType]:
+    """Named structs used by the module but never added to `m.struct_types` (a pass made
+    them directly), so their definitions are printed too."""
+    known = {id(st) for st in m.struct_types.values()}
+    found: list[T.NamedStructType] = []
+    seen: set[T.Type] = set()
+
+    def visit(ty: T.Type | None) -> None:
+        if ty is None or ty in seen:
+            return
+        seen.add(ty)
+        if isinstance(ty, T.NamedStructType):
+            if id(ty) not in known:
+                known.add(id(ty))
+                found.append(ty)
+            for e in ty.elements or ():
+                visit(e)
+        elif isinstance(ty, T.LiteralStructType):
+            for e in ty.elements:
+                visit(e)
+        elif isinstance(ty, T.ArrayType | T.VectorType):
+            visit(ty.element)
+        elif isinstance(ty, T.FunctionType):
+            visit(ty.return_type)
+            for p in ty.params:
+                visit(p)
+
+    for g in m.globals:
+        visit(g.value_type)
+    for f in m.functions:
+        visit(f.function_type)
+        for inst in f.instructions():
+            visit(inst.type)
+            for attr in ("allocated_type", "source_type", "function_type"):
+                visit(getattr(inst, attr, None))
+    return found
+
+
 def _local_values(f: Function) -> list[Value]:
     """Arguments, blocks and value-producing instructions in slot order."""
     values: list[Value] = list(f.args)
@@ -170,7 +208,7 @@ class ModulePrinter:
         for asm in m.module_asm:
             lines.append(f'module asm "{quote_string(asm)}"')
         lines.append("")
-        for st in m.struct_types.values():
+        for st in [*m.struct_types.values(), *_unregistered_structs(m)]:
             lines.append(f"{st} = type {st.body_text()}")
         for name, kind in m.comdats.items():
             lines.append(f"${_comdat_name(name)} = comdat {kind}")

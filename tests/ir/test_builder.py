@@ -13,7 +13,7 @@ from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.transforms import clone_function
 
 from .jit import jit_function, jit_module
-from .llvm_oracle import instruction_counts
+from .llvm_oracle import instruction_counts, verify
 
 
 def saxpy_module() -> Module:
@@ -145,3 +145,15 @@ def test_float_constants_print_exactly():
         assert np.float32(lookup(f"c{k}", ctypes.c_float)()) == np.float32(v)
         with np.errstate(over="ignore"):  # -7.25e30 is -inf as a half
             assert np.float32(lookup(f"h{k}", ctypes.c_float)()) == np.float32(np.float16(v))
+
+
+def test_struct_types_made_by_a_pass_are_defined_when_printed():
+    m = Module()
+    pair = T.NamedStructType("pair", (T.i32, T.float32))  # not registered with add_struct
+    f = m.add_function(Function("first", T.FunctionType(T.i32, (T.ptr,)), arg_names=["p"]))
+    b = IRBuilder(f.append_block("entry"))
+    slot = b.gep(pair, f.args[0], [const(T.i64, 0), const(T.i32, 0)], "slot")
+    b.ret(b.load(T.i32, slot, "v"))
+    text = str(m)
+    assert "%pair = type { i32, float }" in text
+    verify(text)
