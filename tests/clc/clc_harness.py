@@ -44,14 +44,14 @@ typedef uint cl_mem_fence_flags;
 
 
 def kernel_ir(source: str, *, std: str = "CL3.0", named_as: bool = True, triple: str = "spir64-unknown-unknown",
-              extra: tuple[str, ...] = ()) -> str:
+              extra: tuple[str, ...] = (), opt: int = 1) -> str:
     """LLVM IR of OpenCL C source compiled as kernels are (builtins declared by clang)."""
     flags = ["-D__opencl_c_named_address_space_builtins=1"] if named_as else []
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "w.cl"
         src.write_text(WRAPPER_HEADER + source)
         cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", triple, f"-cl-std={std}",
-               "-fdeclare-opencl-builtins", "-cl-ext=+all", *flags, *extra, "-O1", "-emit-llvm", "-o", "-", str(src)]
+               "-fdeclare-opencl-builtins", "-cl-ext=+all", *flags, *extra, f"-O{opt}", "-emit-llvm", "-o", "-", str(src)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr)
@@ -74,10 +74,10 @@ def _target_machine() -> llvm.TargetMachine:
 class Jit:
     """Wrapper functions (plain C ABI: pointers and scalars) compiled with the library."""
 
-    def __init__(self, source: str, **kw) -> None:
+    def __init__(self, source: str, lib_opts: tuple[str, ...] = (), **kw) -> None:
         wrappers = kernel_ir(source, **kw)
         needed = sorted(declared_builtins(wrappers))
-        lib = library_ir(HOST_TRIPLE, only=needed)
+        lib = library_ir(HOST_TRIPLE, opts=lib_opts, only=needed)
         module = llvm.parse_assembly(lib)
         module.link_in(llvm.parse_assembly(retarget(wrappers, HOST_TRIPLE)))
         module.verify()

@@ -69,6 +69,7 @@ def families() -> tuple[Family, ...]:
         Family("atomic", gen_atomic.source),
         Family("math_scalar", gen_math.scalar_source),
         Family("math_vector", gen_math.vector_source),
+        Family("ndrange", _file("ndrange.cl")),
     )
 
 
