@@ -327,6 +327,8 @@ def parse_visaasm(text: str) -> VisaObject:
         if builder is None:
             raise FormatError(f"{line.split()[0]} before .kernel", line=number)
         try:
+            if line.startswith(".funcdecl"):
+                continue                      # informational only (the finalizer ignores it too)
             if line.startswith(".decl"):
                 builder.decl(line)
             elif line.startswith((".input", ".implicit_")):
