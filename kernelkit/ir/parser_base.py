@@ -343,6 +343,8 @@ class ParserBase:
                 value = struct.unpack(">d", bytes.fromhex(digits.rjust(16, "0")))[0]
             if text.startswith("-"):
                 value = -value
+            if value == value and digits and body[2:3] not in ("K", "L", "M"):
+                raw = None  # exactly representable: the value itself prints the same hex
             return ConstantFP(ty, value, raw)
         return ConstantFP(ty, float(text))
 

@@ -148,8 +148,9 @@ def _float_text(ty: T.Type, value: float) -> str:
 
 
 class ConstantFP(Constant):
-    """A float constant. `value` is the number; `raw` keeps a hex spelling that has no
-    double equivalent (0xK/0xL/0xM/0xR forms, NaN payloads) so it round-trips exactly."""
+    """A float constant. `value` is the number (rounded to the type); `raw` keeps a hex
+    spelling with no double equivalent (x86_fp80/fp128/ppc_fp128 forms, NaN payloads) so it
+    round-trips exactly; when set it is what gets printed."""
 
     __slots__ = ("value", "raw")
 
