@@ -58,13 +58,13 @@ class Program:
     # -- building ----------------------------------------------------------------------------
     def build(self, target: str = "host") -> Program:
         from kernelkit.mux.context import Context
-        from kernelkit.mux.registry import resolve_target
+        from kernelkit.targets.host.info import get_compilers
 
         if target != "host":
             raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
                                  f"{target}` to make a {target} binary")
-        info, device = resolve_target(target)
-        compiler = info.create_target(Context(), device)
+        info = get_compilers()[0]
+        compiler = info.create_target(Context(), info.device_info.device_name)
         compiler.init_with_builtins(None)
         module = compiler.create_module()
         module.compile_opencl_c(self.source, self.options, filename=self.filename)

@@ -184,10 +184,26 @@ def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
 RUNTIME_SYMBOLS = frozenset({"malloc", "aligned_alloc", "free", "memcpy", "memmove", "memset"})
 
 
+def _c_library_symbol(name: str) -> bool:
+    """Is ``name`` a C library / libm function of this process (the JIT resolves it there)?"""
+    import ctypes
+    import ctypes.util
+
+    if name.startswith("_Z"):
+        return False
+    for lib in (None, ctypes.util.find_library("m")):
+        try:
+            getattr(ctypes.CDLL(lib), name)
+            return True
+        except (AttributeError, OSError):
+            continue
+    return False
+
+
 def check_unresolved(text: str) -> None:
     """Every function the module still only declares must be an intrinsic or a C runtime symbol."""
     missing = sorted(n for n in re.findall(r"^declare [^@]*@([-\w$.]+)\(", text, flags=re.M)
-                     if not n.startswith("llvm.") and n not in RUNTIME_SYMBOLS)
+                     if not n.startswith("llvm.") and n not in RUNTIME_SYMBOLS and not _c_library_symbol(n))
     if missing:
         from kernelkit.mux.mangling import try_demangle
 
