@@ -93,3 +93,45 @@ class Jit:
 
 def ptr(array) -> ctypes.c_void_p:
     return ctypes.c_void_p(array.ctypes.data)
+
+
+DTYPES = {"char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "int": "int32",
+          "uint": "uint32", "long": "int64", "ulong": "uint64", "half": "float16", "float": "float32",
+          "double": "float64"}
+_C = "0123456789abcdef"
+
+
+def vec_name(t: str, width: int) -> str:
+    return t if width == 1 else f"{t}{width}"
+
+
+def wrapper(name: str, expr: str, arg_types: list[str], ret_type: str, width: int) -> str:
+    """void name(global const A0 *a0, ..., global R *out, int n): out = expr(a0, ...) over
+    consecutive groups of `width` elements (expr uses {0}, {1}... for the arguments)."""
+    params = [f"__global const {t} *a{k}" for k, t in enumerate(arg_types)]
+    loads = []
+    for k, t in enumerate(arg_types):
+        if width == 1:
+            loads.append(f"{t} v{k} = a{k}[i];")
+        else:
+            elems = ", ".join(f"a{k}[i + {j}]" for j in range(width))
+            loads.append(f"{vec_name(t, width)} v{k} = ({vec_name(t, width)})({elems});")
+    call = expr.format(*[f"v{k}" for k in range(len(arg_types))])
+    if width == 1:
+        store = "out[i] = r;"
+    else:
+        store = " ".join(f"out[i + {j}] = r.s{_C[j]};" for j in range(width))
+    return (f"void {name}({', '.join(params)}, __global {ret_type} *out, int n) {{ "
+            f"for (int i = 0; i + {width} <= n; i += {width}) {{ {' '.join(loads)} "
+            f"{vec_name(ret_type, width)} r = {call}; {store} }} }}")
+
+
+def run(jit: Jit, name: str, arrays: list, ret_type: str):
+    import numpy as np
+
+    n = len(arrays[0])
+    out = np.zeros(n, dtype=DTYPES[ret_type])
+    fn = jit.fn(name, None, *([ctypes.c_void_p] * (len(arrays) + 1)), ctypes.c_int)
+    keep = [np.ascontiguousarray(a) for a in arrays]
+    fn(*[ptr(a) for a in keep], ptr(out), n)
+    return out
