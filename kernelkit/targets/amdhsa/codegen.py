@@ -20,12 +20,15 @@ from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
-from kernelkit.targets.amdhsa.lower import spir_to_amdgpu
+from kernelkit.targets.amdhsa.lower import kernel_byval_to_byref, spir_to_amdgpu
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime binding
+# LLVM intrinsics the AMDGPU backend cannot select -> definitions in mux_builtins.cl
+INTRINSIC_REPLACEMENTS = {"llvm.atan2.f32": "__kk_atan2f", "llvm.pow.f32": "__kk_powf",
+                          "llvm.tanh.f32": "__kk_tanhf", "llvm.exp.f64": "__kk_exp"}
 _LOCK = threading.Lock()
 _READY = False
 
@@ -70,8 +73,7 @@ def mux_library_ir(processor: str, version: int) -> str:
                                log=result.stderr)
         text = out.read_text()
     # the kernel module's target machine decides CPU and features
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    return re.sub(r"^define hidden ", "define ", text, flags=re.M)
+    return re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
 
 
 def link_builtin_library(ir_text: str, options) -> str:
@@ -87,7 +89,6 @@ def link_builtin_library(ir_text: str, options) -> str:
         return ir_text
     lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
                      only=sorted(available))
-    b = llvm()
     main = _parse(ir_text, "the frontend")
     main.link_in(_parse(lib, "the builtin library"))
     return str(main)
@@ -104,6 +105,17 @@ def _parse(text: str, what: str):
     return m
 
 
+def _named(text: str, tm) -> str:
+    """Every value named (LLVM's instruction namer), so that rewriting text cannot break the
+    numbering of unnamed values."""
+    b = llvm()
+    m = _parse(text, "the frontend")
+    pm = b.create_new_module_pass_manager()
+    pm.add_instruction_namer_pass()
+    pm.run(m, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
+    return str(m)
+
+
 def _opt_level(options) -> int:
     for o in reversed(list(options)):
         if re.fullmatch(r"-O[0-3]", o):
@@ -113,23 +125,37 @@ def _opt_level(options) -> int:
 
 def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3)."""
+    if "@__enqueue_kernel" in mux_ir:
+        raise CompileError("amdhsa: device-side enqueue (enqueue_kernel) is not supported")
     text = link_builtin_library(mux_ir, options)
     b = llvm()
     tm = target_machine(tid)
     llvm_version = max(version, 4)
+    text = kernel_byval_to_byref(_named(text, tm))
     text = spir_to_amdgpu(text, str(tm.target_data), llvm_version)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
         main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
-    text = re.sub(r"^define (?!internal)([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
+    text = re.sub(r"^define hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
     main = _parse(text, "linking the __mux_* builtins")
     level = _opt_level(options)
     pto = b.create_pipeline_tuning_options(speed_level=level)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
     text = str(main)
+    if any(f"@{name}(" in text for name in INTRINSIC_REPLACEMENTS):
+        for name, repl in INTRINSIC_REPLACEMENTS.items():
+            text = text.replace(f"@{name}(", f"@{repl}(")
+        text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
+        text = re.sub(r"^define hidden ([^@\n]*@__kk_)", r"define internal \1", text, flags=re.M)
+        main = _parse(text, "the intrinsic replacements")
+        pb = b.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(main, pb)
+        text = str(main)
+    else:
+        text = re.sub(r"^define hidden ([^@\n]*@__kk_\w+\()", r"define internal \1", text, flags=re.M)
     _check_unresolved(text)
     return text
 

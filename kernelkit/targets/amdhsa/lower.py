@@ -78,10 +78,70 @@ def _line(line: str) -> str:
         text = re.sub(r"\x00(\d+)\x00", lambda m: handles[int(m.group(1))], text)
     if "syncscope(" in text:
         text = _SYNCSCOPE.sub(_scope, text)
-    if re.match(r"\s*%[\w.$-]+ = alloca\b", text) and "addrspace(" not in text.split("!")[0]:
+    if re.match(r"\s*%[\w.$-]+ = alloca\b", text):
         head, sep, tail = text.partition(", !")
-        text = head + ", addrspace(5)" + (sep + tail if sep else "")
+        if not re.search(r",\s*addrspace\(\d+\)\s*$", head):
+            text = head + ", addrspace(5)" + (sep + tail if sep else "")
     return text
+
+
+_LINKAGE = r"(?:private|internal|external|extern_weak|available_externally|linkonce|linkonce_odr|weak|weak_odr|common|appending)"
+
+
+def _visibility(line: str) -> str:
+    """clang's amdgcn visibility: kernels and program-scope variables protected (the loader finds
+    them), other functions hidden; the bodies clang outlines from kernels become internal."""
+    if line.startswith("define "):
+        if re.match(rf"define\s+(?:{_LINKAGE}\s)", line) or re.search(r"\b(?:hidden|protected)\b", line.split("@")[0]):
+            return line
+        head, at, tail = line.partition("@")
+        head = re.sub(r"\bdso_local\s+", "", head)
+        if tail.startswith("__clang_ocl_kern_imp_"):
+            return head.replace("define ", "define internal ", 1) + at + tail
+        vis = "protected" if "amdgpu_kernel" in head else "hidden"
+        return head.replace("define ", f"define {vis} ", 1) + at + tail
+    m = re.match(r"(@[-\w$.]+ = )(.*)$", line)
+    if m and re.search(r"\b(?:global|constant)\b", m.group(2)) and \
+            not re.match(rf"(?:{_LINKAGE})\b", m.group(2)) and not re.match(r"(?:hidden|protected)\b", m.group(2)):
+        rest = re.sub(r"^dso_local\s+", "", m.group(2))
+        return m.group(1) + "protected " + rest
+    return line
+
+
+def kernel_byval_to_byref(ir_text: str) -> str:
+    """Kernel aggregates arrive by reference into the kernarg segment on AMDGPU (clang's
+    ``byref`` in the constant address space); the SPIR IR passes them ``byval``. Needs named
+    values (run LLVM's instruction namer first): the kernel gets ``%x.kkarg`` and copies it
+    into a private ``%x`` at entry."""
+    out = []
+    lines = ir_text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("define ") and "spir_kernel" in line and "byval(" in line:
+            copies = []
+
+            def repl(m: re.Match, copies: list = copies) -> str:
+                before, ty, rest, name = m.group(1), m.group(2), m.group(3), m.group(4)
+                align = re.search(r"align (\d+)", rest)
+                copies.append((ty, name, align.group(1) if align else "1"))
+                rest = re.sub(r"\s*captures\(none\)", "", rest)
+                return f"ptr addrspace(2){before} byref({ty}){rest}%{name}.kkarg"
+
+            line = re.sub(r"ptr((?: [\w]+)*?) byval\(([^()]+)\)((?: [\w()]+)*? )%([-\w$.]+)", repl, line)
+            out.append(line)
+            if copies and lines[i + 1].rstrip().endswith(":"):
+                i += 1
+                out.append(lines[i])
+            for ty, name, align in copies:
+                out.append(f"  %{name} = alloca {ty}, align {align}")
+                out.append(f"  %{name}.kkval = load {ty}, ptr addrspace(2) %{name}.kkarg, align {align}")
+                out.append(f"  store {ty} %{name}.kkval, ptr %{name}, align {align}")
+            i += 1
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out) + "\n"
 
 
 def spir_to_amdgpu(ir_text: str, datalayout: str, code_object_version: int) -> str:
@@ -94,7 +154,7 @@ def spir_to_amdgpu(ir_text: str, datalayout: str, code_object_version: int) -> s
         if line.startswith("target triple"):
             lines.append(f'target triple = "{AMDGPU_TRIPLE}"')
             continue
-        lines.append(_line(line))
+        lines.append(_visibility(_line(line)))
     text = "\n".join(lines) + "\n"
     # functions live in address space 0 (the program address space) on AMDGPU
     if functions:
