@@ -67,6 +67,11 @@ def test_parsed_tables_match_the_finalizers_own_binary_header(source, tmp_path):
             assert other.attributes[-1] == Attribute("Target", b"\x01") and other.strings[-1] == "Target"
             other.attributes.pop()
             other.strings.pop()
+        # finalizer defect (CISA_implicit_input_directive compares "LOCAL_SIZE" with ".implicit_LOCAL_SIZE"):
+        # every named .implicit_* input gets provenance 5; spec 004 says LOCAL_SIZE 1, GROUP_COUNT 2, LOCAL_ID 3
+        for mine_in, other_in in zip(mine.inputs, other.inputs, strict=True):
+            if mine_in.provenance in (1, 2, 3) and other_in.provenance == 5:
+                other_in.provenance = mine_in.provenance
         for attr in ("name", "strings", "variables", "addresses", "predicates", "labels", "samplers", "surfaces",
                      "inputs", "attributes", "input_size", "return_value_size"):
             assert getattr(mine, attr) == getattr(other, attr), attr

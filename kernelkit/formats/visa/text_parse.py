@@ -134,12 +134,12 @@ class RoutineBuilder:
             raise self.err(f"malformed .decl: {text}")
         name, vtype, rest = m.groups()
         attrs_m = re.search(r"attrs\s*=\s*\{([^}]*)\}", rest)
-        attrs = self.attrs(attrs_m.group(1) if attrs_m else None)
         fields = dict(re.findall(r"(\w+)\s*=\s*(<[^>]*>|\"[^\"]*\"|[^\s,]+)", rest[:attrs_m.start()] if attrs_m else rest))
         if name in self.names:
             raise self.err(f"{name} declared twice")
         num = _int(fields.get("num_elts", "1"))
-        self.string(name)
+        self.string(name)                      # the finalizer pools the name before the attribute names
+        attrs = self.attrs(attrs_m.group(1) if attrs_m else None)
         if vtype == "G":
             ty = TYPE_BY_NAME.get(fields.get("type", ""))
             if ty is None:
