@@ -75,6 +75,7 @@ CASES = [
      "attribute SpillMemOffset", "multiple of the GRF size"),
     (lambda k: k.attributes.append(Attribute("Target", bytes(5))), "attribute Target", "0-4 bytes"),
     (lambda k: k.attributes.append(Attribute("bad\x01name", b"")), "attribute bad", "printable ASCII"),
+    (lambda k: setattr(k, "name", "k" * 1024), "kernel kkk", "routine name length 1..1023"),
     (lambda k: k.variables.pop(), "instruction #1 (lifetime)", "operands name declared symbols"),
     (lambda k: k.labels.clear(), "(func)", "operands name declared symbols"),
     (lambda k: k.predicates.pop(), "(cmp)", "operands name declared symbols"),

@@ -71,6 +71,7 @@ def _routine(rep: _Report, r: Routine) -> None:
     what = "kernel" if r.is_kernel else "function"
     owner = f"{what} {r.name}"
     _name(rep, owner, r.name, what)
+    _name(rep, owner, r.name, "routine")       # kernel_data.name_index: at most 1023 characters
     if r.strings:
         lo, hi = STRING_COUNT
         rep.check(lo <= len(r.strings) <= hi, owner, f"string_count in [{lo}, {hi}]", str(len(r.strings)))
