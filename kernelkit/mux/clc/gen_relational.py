@@ -43,10 +43,10 @@ def _relational(f: str, n: int) -> list[str]:
         e = expr.replace("x", "fx").replace("y", "fy")
         body = f"return {e};" if n == 1 or f != "half" else f"return __builtin_convertvector({e}, {R});"
         out.append(f"OVL {R} {name}({F} x, {F} y) {{ {pre} {body} }}")
-    ops = {"islessgreater": "(fx < fy) {op} (fx > fy)", "isordered": "(fx == fx) {op} (fy == fy)",
-           "isunordered": "(fx != fx) {op} (fy != fy)"}
+    ops = {"islessgreater": "(fx < fy) {or_} (fx > fy)", "isordered": "(fx == fx) {and_} (fy == fy)",
+           "isunordered": "(fx != fx) {or_} (fy != fy)"}
     for name, expr in ops.items():
-        e = expr.format(op="||" if n == 1 else "|")
+        e = expr.format(or_="||" if n == 1 else "|", and_="&&" if n == 1 else "&")
         body = f"return {e};" if n == 1 or f != "half" else f"return __builtin_convertvector({e}, {R});"
         out.append(f"OVL {R} {name}({F} x, {F} y) {{ {pre} {body} }}")
     # classification on the bit pattern (exact for every format, no float arithmetic)
