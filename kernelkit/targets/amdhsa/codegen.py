@@ -73,7 +73,9 @@ def mux_library_ir(processor: str, version: int) -> str:
                                log=result.stderr)
         text = out.read_text()
     # the kernel module's target machine decides CPU and features
-    return re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    # dropped when unused; __kk_* stay until the intrinsic replacements are done (amdgpu_ir)
+    return re.sub(r"^define hidden (?![^@\n]*@__kk_)", "define linkonce_odr hidden ", text, flags=re.M)
 
 
 def link_builtin_library(ir_text: str, options) -> str:
@@ -138,7 +140,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
         main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
-    text = re.sub(r"^define hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
+    text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
     main = _parse(text, "linking the __mux_* builtins")
     level = _opt_level(options)
     pto = b.create_pipeline_tuning_options(speed_level=level)
