@@ -108,7 +108,7 @@ _TABLE: tuple[tuple[int, str, str, Layout], ...] = (
         ("surface", "u8"), ("offsets", "raw"), ("src0", "raw"), ("src1", "raw"), ("dst", "raw"))),
     (0x7E, "sqrtm", "alu", _alu(1)), (0x7F, "divm", "alu", _alu(2)),
     (0x80, "rol", "alu", _alu(2)), (0x81, "ror", "alu", _alu(2)), (0x82, "dp4a", "alu", _alu(3)),
-    (0x84, "add3", "alu", _alu(3)), (0x85, "bfn", "bfn", _alu(3, extra="function")),
+    (0x84, "add3", "alu", _alu(3)), (0x85, "bfn", "bfn", _alu(3, extra="func_ctrl")),
     (0x89, "lsc_untyped", "lsc", ()),
     (0x8B, "lsc_fence", "lsc_fence", _E + (("sfid", "u8"), ("fence_op", "u8"), ("scope", "u8"))),
 )

@@ -101,7 +101,7 @@ def parse_instruction(b: RoutineBuilder, mnemonic: str, rest: str, pred: Predica
         if sat:
             dst.modifier = 4
         b.emit(OPCODE_BY_NAME["bfn"], exec=exec_byte, pred=pred, dst=dst, src0=srcs[0], src1=srcs[1],
-               src2=srcs[2], function=int(mods[0][1:], 16))
+               src2=srcs[2], func_ctrl=int(mods[0][1:], 16))
         return
     code = OPCODE_BY_NAME.get(base)
     family = OPCODES[code].family if code is not None else None

@@ -187,7 +187,7 @@ class Printer:
     def _i_bfn(self, inst: Instruction) -> str:
         f = inst.fields
         sat = ".sat" if f["dst"].modifier == 4 else ""
-        return (f"{self.pred(f.get('pred'))}bfn.x{f['function']:x}{sat} {self.exec(f['exec'])} "
+        return (f"{self.pred(f.get('pred'))}bfn.x{f['func_ctrl']:x}{sat} {self.exec(f['exec'])} "
                 + " ".join(self.vec(f[k]) for k in ("dst", "src0", "src1", "src2")))
 
     def _i_cmp(self, inst: Instruction) -> str:
