@@ -111,12 +111,12 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
         raise FormatError(f"instructions ({code_size} bytes at entry {entry}) do not fill the object "
                           f"of {size} bytes", offset=code_start, field="size")
     routine.code = data[code_start:code_start + code_size]
+    from kernelkit.formats.visa.references import references_valid, unresolved
     try:
-        routine.instructions = decode_stream(routine.code, code_start)
+        routine.instructions = decode_stream(routine.code, code_start, lambda i: unresolved(routine, i))
     except FormatError as exc:
         if not lenient:
             raise
-        from kernelkit.formats.visa.references import references_valid
         routine.decode_error = str(exc)
         routine.instructions = decode_truncated_stream(routine.code, lambda i: references_valid(routine, i))
 

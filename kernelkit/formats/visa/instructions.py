@@ -144,18 +144,25 @@ def encode_instruction(w: ByteWriter, inst: Instruction) -> None:
                 w.u16(label, name)
 
 
-def decode_stream(code: bytes, base: int = 0) -> list[Instruction]:
-    """Decode a whole instruction stream; errors name the file offset (``base`` + position)."""
+def decode_stream(code: bytes, base: int = 0, valid: Callable[[Instruction], list[str]] | None = None
+                  ) -> list[Instruction]:
+    """Decode a whole instruction stream; errors name the file offset (``base`` + position).
+    ``valid`` lists the fields of an instruction that name undeclared symbols (a damaged stream)."""
     r = ByteReader(code)
     out: list[Instruction] = []
     while r.pos < len(code):
         start = r.pos
         try:
-            out.append(decode_instruction(r))
+            inst = decode_instruction(r)
         except FormatError as exc:
             offset = base + (exc.offset if exc.offset is not None else start)
             raise FormatError(f"instruction #{len(out)} (at {base + start:#x}): {exc.message}",
                               offset=offset, field=exc.field) from None
+        bad = valid(inst) if valid else []
+        if bad:
+            raise FormatError(f"instruction #{len(out)} ({inst.name}) names undeclared symbols in "
+                              f"{', '.join(bad)}", offset=base + start, field=f"{inst.name}.{bad[0]}")
+        out.append(inst)
     return out
 
 
