@@ -40,3 +40,29 @@ def test_repeated_strings_keep_their_indices():
     assert write_isa(again) == data
     expected, _ = finalize_text(CALLS.read_text(), "SKL")
     assert finalize_binary(data, "SKL")[0] == expected
+
+
+def test_structures_the_finalizer_no_longer_uses_round_trip():
+    """Relocation symbol tables, file-scope variables, VME entries, gen binaries and function
+    linkage/argument sizes (spec 004) survive write -> read -> write."""
+    from kernelkit.formats.visa.model import Attribute, FileVariable, GenBinary, RelocSymbol, SymbolVar
+
+    obj = parse_visaasm(CALLS.read_text())
+    kernel, function = obj.kernels[0], obj.functions[0]
+    kernel.variable_relocs = [RelocSymbol(1, 0)]
+    kernel.function_relocs = [RelocSymbol(2, 0), RelocSymbol(3, 1)]
+    kernel.gen_binaries = [GenBinary(12, 0, 4, b"\x01\x02\x03\x04"), GenBinary(5, 0, 2, b"\xaa\xbb")]
+    kernel.vmes = [SymbolVar("VME0", 1)]
+    function.function_relocs = [RelocSymbol(0, 0)]
+    function.input_size, function.return_value_size, function.linkage = 2, 2, 2
+    obj.file_variables = [FileVariable(1, "g", 1, 2, 16, [Attribute("7", b"\x01")])]
+    data = write_isa(obj)
+    again = read_isa(data)
+    assert again.kernels[0].variable_relocs == kernel.variable_relocs
+    assert again.kernels[0].function_relocs == kernel.function_relocs
+    assert [(g.platform, g.data) for g in again.kernels[0].gen_binaries] == [(12, b"\x01\x02\x03\x04"), (5, b"\xaa\xbb")]
+    assert again.kernels[0].vmes == kernel.vmes
+    f = again.functions[0]
+    assert (f.input_size, f.return_value_size, f.linkage, f.function_relocs) == (2, 2, 2, function.function_relocs)
+    assert again.file_variables == obj.file_variables
+    assert write_isa(again) == data
