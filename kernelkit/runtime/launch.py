@@ -85,18 +85,22 @@ def _arg_array(packed: list[PackedArg], local_buffers: list) -> ctypes.Array:
 
 
 def run_ndrange(executable, kernel: str, packed: list[PackedArg], nd: NDRange, state: LaunchState,
-                threads: int | None = None, on_slot=None) -> list[list]:
-    """Run all work-groups; returns per-thread __local allocations (for checked mode reports)."""
+                threads: int | None = None, prepare=None) -> None:
+    """Run all work-groups on ``threads`` threads (each takes work-groups until none is left).
+
+    ``prepare(slots)``, if given, sees every thread slot's (loaded object, __local allocations)
+    before any work-group runs (checked mode builds its table of valid ranges from them)."""
     n = max(1, min(threads or thread_count(), nd.total_groups))
-    template = _template(nd, state)
     counter = ctypes.c_uint64(0)
     locals_per_slot: list[list] = [[] for _ in range(n)]
     arrays = [_arg_array(packed, locals_per_slot[s]) for s in range(n)]
+    objects = [executable.instance(s) for s in range(n)]
+    if prepare is not None:
+        prepare(list(zip(objects, locals_per_slot, strict=True)))
+    template = _template(nd, state)
 
     def work(slot: int) -> None:
-        obj = executable.instance(slot)
-        if on_slot is not None:
-            on_slot(slot, obj, locals_per_slot[slot])
+        obj = objects[slot]
         obj.entry(kernel)(ctypes.addressof(arrays[slot]), ctypes.addressof(template),
                           ctypes.addressof(counter), nd.total_groups)
 
@@ -107,4 +111,3 @@ def run_ndrange(executable, kernel: str, packed: list[PackedArg], nd: NDRange, s
         work(0)
         for f in futures:
             f.result()
-    return locals_per_slot

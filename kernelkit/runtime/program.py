@@ -161,10 +161,9 @@ class Kernel:
         if check:
             from kernelkit.runtime.checked import Checker
 
-            checker = Checker(self.name, packed, exe.binary.local_globals)
+            checker = Checker(self.name, self.signature, packed)
         state = LaunchState(printf, printf_data, checker.table if checker else None)
-        run_ndrange(exe, self.name, packed, nd, state, threads,
-                    on_slot=checker.add_slot if checker else None)
+        run_ndrange(exe, self.name, packed, nd, state, threads, prepare=checker.prepare if checker else None)
         if checker is not None:
             checker.raise_if_violated()
         output = ""
