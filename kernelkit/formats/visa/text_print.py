@@ -407,7 +407,9 @@ class Printer:
             out.append(f"{directive} {name} offset={inp.offset} size={inp.size}")
         for a in r.attributes:
             if a.name in ("OutputAsmPath", "AsmName"):
-                continue   # names a dump path of the producing compiler, not part of the program
+                # a dump path of the producing compiler: the finalizer would write its output there
+                out.append(f"// .kernel_attr {self.attribute(a)}")
+                continue
             out.append(f".kernel_attr {self.attribute(a)}")
         if r.instructions is None or r.decode_error:
             raise FormatError(f"{r.name}: instruction stream not decoded ({r.decode_error})",
