@@ -62,10 +62,8 @@ def _instrument_line(line: str, counter: list[int]) -> list[str]:
         ty, ptr_index = parts[0], 1
     elif op == "store":
         ty, ptr_index = parts[0].rsplit(" ", 1)[0], 1
-    elif op == "atomicrmw":
-        ty, ptr_index = parts[1].rsplit(" ", 1)[0], 0
-    else:
-        ty, ptr_index = parts[1].rsplit(" ", 1)[0], 0
+    else:  # atomicrmw / cmpxchg operate on scalars: "<type> <value> [ordering...]"
+        ty, ptr_index = parts[1].split(" ", 1)[0], 0
     if len(parts) <= ptr_index:
         return [line]
     ptr = _pointer(parts[ptr_index])
