@@ -84,7 +84,7 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
             slot = ArgSlot(kind="counter", slots=1, record=r.Counter(a.name, bits, nth, 1, offset),
                            **common)
         elif tname == "sema_t":
-            nth = 1 + sum(1 for s in slots if s.kind == "sema")
+            nth = sum(1 for s in slots if s.kind == "sema")    # AMD's compiler counts from 0
             slot = ArgSlot(kind="sema", slots=1, record=r.Sema(a.name, nth, 1, offset), **common)
         elif a.kind in ("scalar", "vector"):
             mtype, bits = _element_type(a.element or "int", version_major)
@@ -141,9 +141,10 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
 
 def layout_from_metadata(block, device: str | None = None) -> AmdilLayout:
     """The cb1 layout a program's metadata block prescribes (the compiler's word is final)."""
-    from kernelkit.targets.amdil.info import DEVICES_BY_NAME
+    from kernelkit.targets.amdil.info import DEVICES_BY_NAME, resolve_device
 
-    dev = DEVICES_BY_NAME.get(device or block.device or "")
+    # a device named by the caller must exist; the block's own (e.g. GCN "pitcairn") may not
+    dev = resolve_device(device) if device else DEVICES_BY_NAME.get(block.device or "")
     sampler_args = {s.name for s in block.of(r.Sampler) if s.location == 0}
     slots: list[ArgSlot] = []
     for i, rec in enumerate(block.arguments):
@@ -332,12 +333,17 @@ def render_layout(layout: dict) -> str:
 
 def dispatch_buffers(block, dispatch, values: dict, *, task: bool = False,
                      device: str | None = None) -> tuple[bytes, bytes]:
-    """cb0 and cb1 for launching the kernel a metadata block describes: private memory per
-    thread and local memory per group come from its ``;memory:`` lines (plus the ``__local``
-    pointer arguments' sizes), the rest from ``dispatch`` (a ``Dispatch``)."""
+    """cb0 and cb1 for launching the kernel a metadata block — or a KernelInfo, one kernel of
+    ``kernelkit inspect --json`` — describes: private memory per thread and local memory per
+    group come from its ``;memory:`` lines (plus the ``__local`` pointer arguments' sizes), the
+    rest from ``dispatch`` (a ``Dispatch``)."""
     from dataclasses import replace as _replace
 
     from kernelkit.abi.amdil_cb0 import fill_cb0
+
+    if isinstance(block, dict):
+        from kernelkit.formats.amdil.inspect import block_from_kernel_info
+        block = block_from_kernel_info(block)
 
     memory = block.memory()
     private = sum(int(memory.get(s, 0)) for s in ("private", "hwprivate", "uavprivate"))

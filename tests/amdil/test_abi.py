@@ -317,3 +317,58 @@ def test_dispatch_buffers_from_a_real_kernel(reference):
     assert struct.unpack_from("<I", cb1, 0) == (0x100,)
     assert struct.unpack_from("<I", cb1, 16) == (64,)
     assert struct.unpack_from("<Q", cb1, 64) == (1 << 33,)
+
+
+def test_kernel_info_json_gives_the_same_records_and_dispatch_bytes(reference, capsys):
+    """KernelInfo (inspect --json) -> metadata records equal AMD's own block for every kernel of
+    every reference program and the Catalyst binary; dispatch bytes land at AMD's offsets."""
+    from kernelkit.abi.amdil import dispatch_buffers
+    from kernelkit.formats.amdil.inspect import block_from_kernel_info
+    paths = sorted((reference / "amdil" / "hlc-juniper").glob("*.unlinked.il")) + sorted(
+        (reference / "amdil" / "catalyst-clo").glob("*.clo"))
+    checked = 0
+    for path in paths:
+        assert main(["inspect", "--json", str(path)]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        data = path.read_bytes()
+        blocks = {e.block.source_name: e.block for e in find_metadata_blocks(data) if e.block.is_kernel}
+        for info in doc["kernels"]:
+            block = block_from_kernel_info(info, doc["version"], doc["device"])
+            real = blocks[info["name"]]
+            assert block.arguments == real.arguments and block.uniqueid == real.uniqueid
+            assert block.of(r.Sampler) == real.of(r.Sampler) and block.memory() == real.memory()
+            checked += 1
+    assert checked == 6 * 4 + 3 * 2 + 2     # copyImage2D x6, test_thread_dimension_atomic x3, Catalyst x2
+    text = (reference / "amdil" / "hlc-juniper" / "test_thread_dimension_atomic.01.unlinked.il")
+    assert main(["inspect", "--json", str(text)]) == 0
+    info = next(k for k in json.loads(capsys.readouterr().out)["kernels"]
+                if k["name"] == "test_thread_dimension_atomic")
+    values = {"dst": 0x100, "final_x_size": 64, "final_y_size": 4, "final_z_size": 1,
+              "start_address": 1 << 33, "end_address": (1 << 33) + 10}
+    cb0, cb1 = dispatch_buffers(info, Dispatch.ndrange((64, 4), (16, 2)), values, device="juniper")
+    block = parse_program(text.read_text()).find_kernel("test_thread_dimension_atomic")
+    for rec in block.arguments:      # every value at the offset AMD's metadata names
+        size = 8 if rec.type == "i64" else 4
+        assert int.from_bytes(cb1[rec.offset:rec.offset + size], "little") == values[rec.name]
+    assert words(cb0)[0:4] == (64, 4, 1, 2)
+
+
+def test_semaphores_and_counters_number_from_zero():
+    """AMD's compiler numbers ;counter: and ;sema: arguments from 0 in argument order."""
+    def opaque(i, name, tname):
+        return KernelArg(i, name, f"{tname}*", f"{tname}*", "global", size=4, kind="pointer",
+                         pointee=tname)
+    sig = KernelSignature("k", [opaque(0, "s0", "sema_t"), opaque(1, "c0", "counter32_t"),
+                                opaque(2, "s1", "sema_t"), opaque(3, "c1", "counter64_t")])
+    lines = [rec.to_line() for rec in allocate(sig, "cayman").metadata_records()]
+    assert lines == [";sema:s0:0:1:0", ";counter:c0:32:0:1:16", ";sema:s1:1:1:32",
+                     ";counter:c1:64:1:1:48"]
+
+
+def test_layout_rejects_an_unknown_device(reference, capsys):
+    path = reference / "amdil" / "hlc-juniper" / "copyImage2D.01.unlinked.il"
+    assert main(["layout", str(path), "-t", "amdil:foo", "-k", "copyImage2D"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown AMD IL device 'foo'" in err and "Traceback" not in err
+    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    assert main(["layout", str(src), "-t", "amdil:foo", "-k", "myKernel"]) == 1

@@ -112,5 +112,22 @@ def test_corrupted_inputs_raise_only_format_errors(reference):
             try:
                 inspect(bytes(mutated), "x.il")
                 find_metadata_blocks(bytes(mutated))
+                program = parse_program(bytes(mutated).decode("latin-1"))
+                for block in program.kernels:    # the link step on damaged programs too
+                    link_program(program, block.name)
             except FormatError:
                 pass
+
+
+def test_inspect_claims_il_and_binaries_but_not_prose(reference, tmp_path, capsys):
+    from kernelkit.formats.amdil.inspect import detect
+    d = reference / "amdil"
+    assert detect((d / "hlc-juniper" / "clear_memory.01.linked.il").read_bytes(), "x.txt")
+    assert detect((d / "catalyst-clo" / "alltypes.clo").read_bytes(), "x.bin")
+    assert detect(b";ARGSTART:__OpenCL_k_kernel\n;version:3:1:111\n;ARGEND:__OpenCL_k_kernel\n", "m")
+    prose = (reference / "README.md").read_bytes()
+    assert b";ARGSTART:" in prose and not detect(prose, "README.md")
+    # the listing names the cb1 slot and the byte offset
+    assert main(["inspect", str(d / "hlc-juniper" / "copyImage2D.01.unlinked.il")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"image\s+dst\s+2D\s+cb1\[2\] \+32\b", out), out

@@ -11,8 +11,14 @@ from kernelkit.formats.amdil.program import MetadataBlock, Program, parse_progra
 
 
 def detect(data: bytes, path: str) -> bool:
+    """IL text (``il_…`` header or ``.il``), text whose lines hold metadata blocks, or a binary
+    (ELF, NUL bytes) embedding them; prose that merely mentions ``;ARGSTART:`` is not claimed."""
     head = data[:64].lstrip()
-    return head.startswith(b"il_") or path.endswith(".il") or START in data
+    if head.startswith(b"il_") or path.endswith(".il"):
+        return True
+    if data.startswith(START) or b"\n" + START in data:
+        return True
+    return (data.startswith(b"\x7fELF") or b"\x00" in data[:4096]) and START in data
 
 
 def _arg(rec, block: MetadataBlock, reflections: dict[int, str], consts: set[str],
@@ -87,6 +93,48 @@ def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
     return info
 
 
+def _arg_record(a: dict) -> r.Record:
+    """One argument of a KernelInfo document back as its metadata record."""
+    kind, name, cb, offset = a["kind"], a["name"], a["cb"], a["offset"]
+    if kind in ("value", "sampler"):
+        count = a["size"] if "size" in a else a.get("count", 1)
+        return r.Value(name, a["type"], count, cb, offset)
+    if kind == "pointer":
+        return r.Pointer(name, a["type"], 1, cb, offset, a["memory"], a["buffer"], a["align"],
+                         a.get("access"), a.get("volatile"), a.get("restrict"))
+    if kind == "image":
+        return r.Image(name, a["type"], a["access"], a["id"], cb, offset)
+    if kind == "counter":
+        return r.Counter(name, a["bits"], a["id"], cb, offset)
+    if kind == "sema":
+        return r.Sema(name, a["id"], cb, offset)
+    raise FormatError(f"argument {name!r}: unknown kind {kind!r}", field="args.kind")
+
+
+def block_from_kernel_info(info: dict, version: str | None = None,
+                           device: str | None = None) -> MetadataBlock:
+    """The metadata block a kernel of ``inspect --json`` (KernelInfo) describes: its argument,
+    memory, sampler and uniqueid records (what the runtime needs to fill cb0/cb1)."""
+    records: list[r.Record] = []
+    if version:
+        major, minor, revision = (int(x) for x in version.split(":"))
+        records.append(r.Version(major, minor, revision))
+    if device:
+        records.append(r.Device(device))
+    if info.get("uniqueid") is not None:
+        records.append(r.UniqueId(info["uniqueid"]))
+    for space, size in info.get("memory", {}).items():
+        records.append(r.Memory(space) if size is True else r.Memory(space, int(size)))
+    try:
+        records += [_arg_record(a) for a in info["args"]]
+    except (KeyError, TypeError) as exc:
+        raise FormatError(f"kernel {info.get('name')!r}: argument entry lacks {exc}",
+                          field="args") from None
+    records += [r.Sampler(s["name"], s["id"], s["location"], s["value"])
+                for s in info.get("samplers", [])]
+    return MetadataBlock(info.get("symbol") or info["name"], records)
+
+
 def _segments(program: Program) -> list[dict]:
     return [{"cb": s.cb, "size": s.size,
              "entries": [{"type": e.type, "offset": e.offset, "values": e.values} for e in s.entries]}
@@ -131,7 +179,7 @@ def render(info: dict) -> str:
         for a in k["args"]:
             extra = f" {a['type_name']}" if "type_name" in a else ""
             out.append(f"  arg {a['index']:2} {a['kind']:7} {a['name']:12} {a['type']:8} "
-                       f"cb{a['cb']}[{a['offset']}]{extra}")
+                       f"cb{a['cb']}[{a['offset'] // 16}] +{a['offset']}{extra}")
         if k["functions"]:
             out.append(f"  functions: {' '.join(map(str, k['functions']))}")
         if k["intrinsics"]:
