@@ -27,6 +27,26 @@ def normalise(asm: str) -> list[str]:
     return [" ".join(pattern.sub(lambda m: names[m.group(1)], ln).split()) for ln in lines]
 
 
+def dump_lines(text: str) -> list[str]:
+    """Declaration and instruction lines of a vISA text, to compare our printed text with the text
+    GenX_IR -dumpcommonisa prints for our binary. Normalised: comments, ``/// $n`` tags, blank runs
+    and ``.funcdecl`` lines dropped; the finalizer's label suffixes (``SKIP`` -> ``SKIP_41``) cut;
+    its ``fence_local.`` spelled ``fence_local``; byte immediates compared by their low byte (it prints
+    ``0xfe:b`` sign-extended as ``0xfffffffe:b``)."""
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"\s*///.*$", "", line)
+        if line.lstrip().startswith("//") or line.startswith(".funcdecl"):
+            continue
+        line = " ".join(line.split())
+        line = re.sub(r"\b([A-Za-z_]\w*?)(?:_\d+)+\b", r"\1", line)
+        line = re.sub(r"^(fence_\w+)\.$", r"\1", line)
+        line = re.sub(r"0x([0-9a-f]+):(u?b)\b", lambda m: f"0x{int(m.group(1), 16) & 0xFF:x}:{m.group(2)}", line)
+        if line:
+            out.append(line)
+    return out
+
+
 def finalize_text(text: str, platform: str) -> tuple[list[str], str]:
     """(normalised Gen assembly, finalizer output) of GenX_IR compiling vISA text."""
     with tempfile.TemporaryDirectory() as tmp:

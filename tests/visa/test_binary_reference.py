@@ -5,14 +5,16 @@ instruction streams reported as FormatError at their offset (or kept raw when le
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
-from visa_cases import igc_case  # noqa: F401 - fixture
+from conftest import require_reference, require_tool
+from visa_cases import CASES, PLATFORM_OF, igc_case  # noqa: F401 - fixture
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.visa.binary import read_isa, write_isa
 from kernelkit.formats.visa.operands import RawOperand, VectorOperand
-from kernelkit.formats.visa.tables import ALIGNMENTS, TYPES
+from kernelkit.formats.visa.tables import ALIGNMENTS, GEN_PLATFORMS, TYPES
 
 
 def _dump_decls(text: str) -> dict[str, dict[str, str]]:
@@ -108,3 +110,31 @@ def test_lenient_decoding_follows_igc_text(igc_case):  # noqa: F811
                 assert printer.vec(value) in tokens, line
             elif isinstance(value, RawOperand) and value.index:     # LSC payloads: "V0056:d32", "[V0054]"
                 assert printer.var(value.index) in line, line
+
+
+# iga64 -p names of the gen_platform codes of the reference files (iga64 --help)
+IGA_PLATFORM = {"SKL": "9", "ICLLP": "11", "TGLLP": "12p1", "DG2": "12p71"}
+
+
+def _asm_instructions(text: str) -> list[str]:
+    lines = [" ".join(ln.split("//", 1)[0].split()) for ln in text.splitlines()]
+    return [ln for ln in lines if ln and not ln.endswith(":")]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_gen_binary_is_the_kernels_finalized_code(case, tmp_path):
+    """gen_binary_info (platform code, offset, size) read from IGC's .isa: the embedded bytes,
+    disassembled by Intel's iga64 for that platform, are the instructions of IGC's .asm listing."""
+    require_tool("iga64")
+    isa = require_reference("visa", case + ".isa")
+    platform = PLATFORM_OF[case.split("_")[0]]
+    data = isa.read_bytes()
+    (gen,) = read_isa(data, lenient=True).kernels[0].gen_binaries
+    assert GEN_PLATFORMS[gen.platform] == platform
+    assert gen.data == data[gen.offset:gen.offset + gen.size] and gen.size > 0
+    (tmp_path / "k.bin").write_bytes(gen.data)
+    proc = subprocess.run(["iga64", "-d", "-Xprint-ldst", f"-p={IGA_PLATFORM[platform]}", "k.bin"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    expected = _asm_instructions(isa.with_suffix(".asm").read_text())
+    assert len(expected) > 5 and _asm_instructions(proc.stdout) == expected
