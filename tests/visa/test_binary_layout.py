@@ -66,3 +66,18 @@ def test_structures_the_finalizer_no_longer_uses_round_trip():
     assert (f.input_size, f.return_value_size, f.linkage, f.function_relocs) == (2, 2, 2, function.function_relocs)
     assert again.file_variables == obj.file_variables
     assert write_isa(again) == data
+
+
+def test_file_variable_attribute_names_must_be_indices():
+    """file_scope_var_info lives in the header, which has no string pool: an attribute name that is
+    not a string index cannot be written (FormatError, not a silent 0)."""
+    import pytest
+
+    from kernelkit.errors import FormatError
+    from kernelkit.formats.visa.model import Attribute, FileVariable
+
+    obj = parse_visaasm(CALLS.read_text())
+    obj.file_variables = [FileVariable(1, "g", 1, 2, 16, [Attribute("Scope", b"\x01")])]
+    with pytest.raises(FormatError, match="not a string index") as err:
+        write_isa(obj)
+    assert err.value.field == "file_scope_var_info.attribute.name"

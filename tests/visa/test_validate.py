@@ -100,3 +100,32 @@ def test_function_and_header_limits(obj):
     assert any("at most 512 kernels" in p for p in validate(many))
     with pytest.raises(FormatError, match="at most 512 kernels"):
         check(many)
+
+
+def test_header_gen_binary_file_variable_and_string_pool_limits(obj):
+    """spec 004: num_gen_binaries 0-4 with a gen_platform code from its table; file_scope_var_info name
+    1-255 characters, num_elements [1, 1024], linkage 0-2, alignment code from the table; kernel_data
+    string_count [1, 131072]; function_info linkage 0-2; kernel name 1-65535 characters."""
+    from kernelkit.formats.visa.model import FileVariable, GenBinary
+
+    new = copy.deepcopy(obj)
+    kernel = new.kernels[0]
+    kernel.gen_binaries = [GenBinary(12, 0, 1, b"\0")] * 5 + [GenBinary(4, 0, 1, b"\0")]
+    kernel.strings = kernel.strings + ["s"] * 131072
+    new.file_variables = [FileVariable(0, "g" * 256, 1, 2, 1025), FileVariable(3, "", 1, 12, 0)]
+    problems = validate(new)
+    for named, rule in (("kernel control", "num_gen_binaries in 0..4"), ("kernel control gen binary", "gen_platform"),
+                        ("kernel control", "string_count in [1, 131072]"),
+                        ("file variable ggg", "file_variable name length 1..255"),
+                        ("file variable ggg", "num_elements in [1, 1024]"),
+                        ("file variable :", "file_variable name length 1..255"),
+                        ("file variable :", "linkage 0 (extern), 1 (static) or 2 (global)"),
+                        ("file variable :", "alignment code"), ("file variable :", "num_elements in [1, 1024]")):
+        assert any(p.startswith(named) and rule in p for p in problems), (named, rule, problems)
+    assert sum("gen_platform" in p for p in problems) == 1          # 12 (TGLLP) is known, 4 is not
+    calls = parse_visaasm((KERNELS / "calls.visaasm").read_text())
+    calls.functions[0].linkage = 3
+    calls.kernels[0].name = "k" * 65536
+    problems = validate(calls)
+    assert any(p.startswith("function twice") and "linkage 0 (extern)" in p for p in problems)
+    assert any(p.startswith("kernel kkk") and "kernel name length 1..65535" in p for p in problems)

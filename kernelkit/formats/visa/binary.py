@@ -324,7 +324,10 @@ def write_isa(obj: VisaObject) -> bytes:
             w.u16(fv.num_elements, "num_elements")
             w.u8(len(fv.attributes), "attribute_count")
             for a in fv.attributes:
-                w.u32(int(a.name) if a.name.isdigit() else 0, "attribute.name")
+                if not a.name.isdigit():      # the header has no string pool: names are bare indices
+                    raise FormatError(f"file variable {fv.name}: attribute name {a.name!r} is not a string index",
+                                      offset=len(w), field="file_scope_var_info.attribute.name")
+                w.u32(int(a.name), "attribute.name")
                 w.u8(len(a.value), "attribute.size")
                 w.raw(a.value)
         w.u16(len(obj.functions), "num_functions")
