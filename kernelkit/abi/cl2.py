@@ -24,8 +24,21 @@ USER_DATA_RULES: tuple[tuple[str | None, int, tuple[int, int] | None, tuple[int,
     ("useenqueue", 10, (4, 5), (6, 7)),
     ("usegeneric", 12, (4, 5), (8, 9)),
 )
-# spec 002: "for VEGA (GFX9) architecture, then 10 user data registers will be used"
-GFX9_USER_DATA = (10, (4, 5), (6, 7))
+# spec 002: "for VEGA (GFX9) architecture, then 10 user data registers will be used. 4-5 ...
+# setup pointer. 6-7 ... argument's pointer": GFX9 kernels always enable FLAT_SCRATCH_INIT, two
+# registers after the argument pointer, so GFX9 adds 2 to every feature set that lacks them
+# (usesetup: 8 -> 10 as the spec says; CLRX's AmdCL2BinGen: 6/8/10/10/12)
+GFX9_EXTRA_USER_DATA = 2
+FLAT_SCRATCH_FEATURES = ("useenqueue", "usegeneric")   # already hold FLAT_SCRATCH_INIT
+
+# LLVM AMDGPUUsage "Initial Kernel Execution State": user SGPRs in register order, as the
+# amd_kernel_code_t code_properties enable bits add them (enable bit, registers)
+HSA_USER_SGPR_ORDER: tuple[tuple[str, int], ...] = (
+    ("ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER", 4), ("ENABLE_SGPR_DISPATCH_PTR", 2),
+    ("ENABLE_SGPR_QUEUE_PTR", 2), ("ENABLE_SGPR_KERNARG_SEGMENT_PTR", 2),
+    ("ENABLE_SGPR_DISPATCH_ID", 2), ("ENABLE_SGPR_FLAT_SCRATCH_INIT", 2),
+    ("ENABLE_SGPR_PRIVATE_SEGMENT_SIZE", 1),
+)
 
 # spec 002 "Argument passing and kernel setup": setup buffer dwords
 SETUP_BUFFER_DWORDS = (
@@ -76,13 +89,51 @@ def user_data(features, *, gfx9: bool = False) -> UserData:
     unknown = features - set(FEATURES)
     if unknown:
         raise KernelkitError(f"unknown CL2 feature(s) {sorted(unknown)} (known: {', '.join(FEATURES)})")
-    if gfx9:
-        return UserData(*GFX9_USER_DATA)
     chosen = USER_DATA_RULES[0]
     for rule in USER_DATA_RULES[1:]:
         if rule[0] in features:
             chosen = rule
-    return UserData(chosen[1], chosen[2], chosen[3])
+    extra = GFX9_EXTRA_USER_DATA if gfx9 and chosen[0] not in FLAT_SCRATCH_FEATURES else 0
+    return UserData(chosen[1] + extra, chosen[2], chosen[3])
+
+
+def user_sgprs_of_code(properties: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """First register and count of each user SGPR block an amd_kernel_code_t enables."""
+    out, at = {}, 0
+    for bit, count in HSA_USER_SGPR_ORDER:
+        if properties.get(bit):
+            out[bit] = (at, count)
+            at += count
+    return out
+
+
+def user_data_of_code(properties: dict[str, int]) -> UserData:
+    """The user data a kernel's code_properties set up: count, setup (dispatch) pointer and
+    argument (kernarg) pointer registers."""
+    places = user_sgprs_of_code(properties)
+
+    def pair(bit: str) -> tuple[int, int] | None:
+        return (places[bit][0], places[bit][0] + 1) if bit in places else None
+    return UserData(sum(c for _, c in places.values()), pair("ENABLE_SGPR_DISPATCH_PTR"),
+                    pair("ENABLE_SGPR_KERNARG_SEGMENT_PTR"))
+
+
+def features_of_code(properties: dict[str, int], *, gfx9: bool = False) -> list[str]:
+    """spec 002 features of a kernel from its code_properties (as CLRX's disassembler reads
+    them): dispatch pointer = usesetup, kernarg pointer = useargs, queue pointer (the FLAT
+    buffer in s[6:7]) + FLAT_SCRATCH_INIT = usegeneric, else FLAT_SCRATCH_INIT = useenqueue
+    (before GFX9, where every kernel has FLAT_SCRATCH_INIT)."""
+    out = []
+    if properties.get("ENABLE_SGPR_KERNARG_SEGMENT_PTR"):
+        out.append("useargs")
+    if properties.get("ENABLE_SGPR_DISPATCH_PTR"):
+        out.append("usesetup")
+    flat_scratch = properties.get("ENABLE_SGPR_FLAT_SCRATCH_INIT")
+    if flat_scratch and properties.get("ENABLE_SGPR_QUEUE_PTR"):
+        out.append("usegeneric")
+    elif flat_scratch and not gfx9:
+        out.append("useenqueue")
+    return out
 
 
 def setup_buffer(dims: int, local_size, global_size) -> bytes:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
 import random
 import re
@@ -23,12 +25,11 @@ from kernelkit.abi.cl2 import (
     image_info,
     lay_out,
     setup_buffer,
-    user_data,
 )
 from kernelkit.cli import main
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdcl2.binary import Cl2Binary, read_cl2
-from kernelkit.formats.amdcl2.inspect import inspect, kernel_features
+from kernelkit.formats.amdcl2.inspect import inspect
 from kernelkit.formats.amdcl2.metadata import parse_kernel_metadata
 from kernelkit.formats.elf import ElfFile
 
@@ -86,10 +87,33 @@ def test_old_layout_round_trip(reference):
     kernels = [replace(k, stub=struct.pack("<I", 16) + b"\0" * 12, isa_metadata=b"isa" + bytes(5))
                for k in b.kernels]
     old = replace(b, kernels=kernels, old_layout=True, inner=None)
-    back = read_cl2(old.to_bytes())
+    data = old.to_bytes()
+    back = read_cl2(data)
     assert back.old_layout and back.driver_version == 180005
     assert [(k.name, k.stub, k.setup, k.code, k.isa_metadata) for k in back.kernels] == [
         (k.name, k.stub, k.setup, k.code, k.isa_metadata) for k in kernels]
+    assert back.to_bytes() == data
+    # CLRX's generator (AmdCL2BinGen, main symbol table of drivers < 191205): options, kernel
+    # metadata (.rodata), __BRIG__, then per kernel its binary (.text, STT_FUNC) and ISA
+    # metadata (.rodata, after all kernel metadata), then acl_version_string
+    elf = ElfFile.parse(data)
+    names = [k.name for k in kernels]
+    expected = (["", "__OpenCL_compiler_options"]
+                + [f"__OpenCL_&__OpenCL_{n}_kernel_metadata" for n in names] + ["__BRIG__"]
+                + [x for n in names for x in (f"__ISA_&__OpenCL_{n}_kernel_binary",
+                                              f"__ISA_&__OpenCL_{n}_kernel_metadata")]
+                + ["acl_version_string"])
+    syms = elf.symbols()
+    assert [s.name for s in syms] == expected
+    assert [s.name for s in elf.sections[:7]] == ["", ".shstrtab", ".strtab", ".symtab", ".comment",
+                                                  ".rodata", ".text"]
+    binaries = [s for s in syms if s.name.endswith("_kernel_binary")]
+    assert {(s.shndx, s.type) for s in binaries} == {(6, 2)}
+    assert [s.value for s in binaries] == [0] + list(itertools.accumulate(
+        len(k.stub) + len(k.setup) + len(k.code) for k in kernels))[:-1]
+    isa_md = [s for s in syms if s.name.startswith("__ISA_") and s.name.endswith("_metadata")]
+    md_end = sum(len(k.metadata.to_bytes()) for k in kernels)
+    assert [s.value for s in isa_md] == [md_end + 8 * i for i in range(len(kernels))]
 
 
 def test_driver_versions(reference):
@@ -97,6 +121,33 @@ def test_driver_versions(reference):
     assert read_cl2((d / "nokernels-15_7.clo.regen").read_bytes()).driver_version == 180005
     assert read_cl2((d / "nokernels.clo.regen").read_bytes()).driver_version == 191205
     assert read_cl2((d / "locals.32.clo.regen").read_bytes()).driver_version == 200406
+
+
+def test_driver_203603_and_device_tables(reference):
+    """CLRX's detection of the first AMDGPU-PRO driver (an inner .note of 200 bytes whose byte
+    197 is not 0) and the e_flags -> device table of each driver generation (CLRX
+    AmdCL2Binaries.cpp: code 13 is Goose for 2004.06, Carrizo from 2036.3; 16 is Carrizo for
+    1912.05, Fiji for 1801.05 and 2004.06, Baffin from 2036.3)."""
+    b = read_cl2((reference / "amdcl2" / "samplers4.32.clo.regen").read_bytes())
+    assert b.driver_version == 200406
+    amdgpu_pro = copy.deepcopy(b)
+    note = amdgpu_pro.inner.section(".note")
+    note.data = note.data[:197] + b"\x01" + bytes(2)
+    assert len(note.data) == 200
+    for flags, device in ((13, "Carrizo"), (16, "Baffin"), (17, "Ellesmere"), (6, "Bonaire")):
+        back = read_cl2(replace(amdgpu_pro, e_flags=flags).to_bytes())
+        assert (back.driver_version, back.device) == (203603, device)
+    note.data = note.data[:197] + bytes(3)            # byte 197 zero: still 2004.06
+    assert read_cl2(amdgpu_pro.to_bytes()).driver_version == 200406
+    assert [read_cl2(replace(b, e_flags=f).to_bytes()).device for f in (12, 13, 16, 17)] == [
+        "Horse", "Goose", "Fiji", "Stoney"]
+    new = read_cl2((reference / "amdcl2" / "samplers4.clo.regen").read_bytes())
+    assert new.driver_version == 191205
+    assert [read_cl2(replace(new, e_flags=f).to_bytes()).device for f in (15, 16, 17)] == [
+        "Dummy", "Carrizo", "Fiji"]
+    old = read_cl2((reference / "amdcl2" / "nokernels-15_7.clo.regen").read_bytes())
+    assert [read_cl2(replace(old, e_flags=f).to_bytes()).device for f in (15, 16)] == [
+        "Carrizo", "Fiji"]
 
 
 def test_dump_of_old_binary_matches_reader(reference):
@@ -108,31 +159,6 @@ def test_dump_of_old_binary_matches_reader(reference):
     assert names[1:] == [s.name for s in elf.sections[1:]]
     assert offsets == [s.offset for s in elf.sections]
     assert "Machine: 0xaf5b" in dump and "Processor flags: 0x6" in dump
-
-
-def features_of(kernel):
-    return kernel_features(kernel)
-
-
-def test_user_data_rules_match_every_reference_kernel(reference):
-    # spec 002 table
-    assert user_data(set()).count == 4
-    assert user_data({"useargs"}) .argument_pointer == (4, 5) and user_data({"useargs"}).count == 6
-    s = user_data({"usesetup", "useargs"})
-    assert (s.count, s.setup_pointer, s.argument_pointer) == (8, (4, 5), (6, 7))
-    e = user_data({"usesetup", "useargs", "useenqueue"})
-    assert (e.count, e.setup_pointer, e.argument_pointer) == (10, (4, 5), (6, 7))
-    g = user_data({"usesetup", "useargs", "usegeneric"})
-    assert (g.count, g.setup_pointer, g.argument_pointer) == (12, (4, 5), (8, 9))
-    assert user_data({"useargs"}, gfx9=True).count == 10
-    checked = 0
-    for path in binaries(reference):
-        b = read_cl2(path.read_bytes())
-        for k in b.kernels:
-            code = k.kernel_code
-            assert user_data(features_of(k)).count == code.rsrc2()["USER_SGPR_COUNT"], k.name
-            checked += 1
-    assert checked == 88
 
 
 def test_argument_buffers_match_kernarg_sizes(reference):

@@ -47,7 +47,8 @@ METADATA_PREFIX, METADATA_SUFFIX = "__OpenCL_&__OpenCL_", "_kernel_metadata"
 ISA_PREFIX, ISA_BINARY_SUFFIX = "__ISA_&__OpenCL_", "_kernel_binary"
 INNER_PREFIX, INNER_SUFFIX = "&__OpenCL_", "_kernel"
 
-# CLRX: e_flags -> device, per driver generation (1801.05, 1912.05, 2004.06 tables)
+# CLRX (AmdCL2Binaries.cpp device code tables): e_flags -> device, keyed by the first driver
+# version each table applies to (1801.05, 1912.05, 2004.06, 2036.3 = first AMDGPU-PRO)
 DEVICE_CODES: dict[int, dict[int, str]] = {
     180005: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
              8: "Iceland", 9: "Tonga", 15: "Carrizo", 16: "Fiji"},
@@ -56,6 +57,9 @@ DEVICE_CODES: dict[int, dict[int, str]] = {
     200406: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
              8: "Iceland", 9: "Tonga", 12: "Horse", 13: "Goose", 15: "Carrizo", 16: "Fiji",
              17: "Stoney"},
+    203603: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
+             8: "Iceland", 9: "Tonga", 13: "Carrizo", 14: "Fiji", 15: "Stoney", 16: "Baffin",
+             17: "Ellesmere"},
 }
 
 
@@ -155,56 +159,62 @@ class Cl2Binary:
         return inner.to_bytes()
 
     def to_bytes(self) -> bytes:
-        """Write the binary (sections in the driver's order, fresh layout)."""
+        """Write the binary: sections in the driver's order, fresh layout; symbols in the order
+        CLRX's generator (AmdCL2BinGen, which rewrites driver output byte for byte) writes them:
+        compile options (when any), kernel metadata, ``__BRIG__``, then per kernel of the old
+        layout its binary and ISA metadata, then ``acl_version_string``."""
         ei_class = ELFCLASS32 if self.bits == 32 else ELFCLASS64
-        comment = self.compile_options.encode() + self.acl_version.encode()
-        rodata = bytearray()
-        symbols = [Symbol("", 0, 0, 0, 0, 0, 0)]
+        options = self.compile_options.encode()
+        comment_index = 4
         sections = [Section(), Section(".shstrtab", SHT_STRTAB, 0x20, addralign=1),
                     Section(".strtab", SHT_STRTAB, 0x20, addralign=1),
                     Section(".symtab", SHT_SYMTAB, 0, link=2, addralign=8,
                             entsize=0x18 if self.bits == 64 else 0x10),
-                    Section(".comment", SHT_PROGBITS, 0, addralign=1, data=comment)]
-        comment_index = 4
-        symbols.append(Symbol("__OpenCL_compiler_options", 0, len(self.compile_options.encode()),
-                              0, 1, 0, comment_index))
-        metadata_syms = []
-        isa_syms = []
+                    Section(".comment", SHT_PROGBITS, 0, addralign=1,
+                            data=options + self.acl_version.encode())]
+        rodata = bytearray()
+        metadata_places, isa_places = [], []
         for k in self.kernels:
             blob = k.metadata.to_bytes()
-            metadata_syms.append((f"{METADATA_PREFIX}{k.name}{METADATA_SUFFIX}", len(rodata), len(blob)))
+            metadata_places.append((len(rodata), len(blob)))
             rodata += blob
         for k in self.kernels if self.old_layout else []:
-            if k.isa_metadata is not None:
-                isa_syms.append((f"{ISA_PREFIX}{k.name}{METADATA_SUFFIX}", len(rodata),
-                                 len(k.isa_metadata)))
-                rodata += k.isa_metadata
+            isa_places.append((len(rodata), len(k.isa_metadata or b"")))
+            rodata += k.isa_metadata or b""
+        rodata_index = text_index = 0
         if self.kernels:
+            rodata_index = len(sections)
             sections.append(Section(".rodata", SHT_PROGBITS, SHF_ALLOC, addralign=1, data=bytes(rodata)))
-            rodata_index = len(sections) - 1
-            for name, off, size in metadata_syms + isa_syms:
-                symbols.append(Symbol(name, off, size, 0, 1, 0, rodata_index))
         if self.has_text:
-            text = self.inner_bytes()
+            text_index = len(sections)
             sections.append(Section(".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, addralign=1,
-                                    data=text))
-            text_index = len(sections) - 1
-            if self.old_layout:
-                pos = 0
-                for k in self.kernels:
-                    size = len(k.stub) + len(k.setup) + len(k.code)
-                    symbols.append(Symbol(f"{ISA_PREFIX}{k.name}{ISA_BINARY_SUFFIX}", pos, size, 0, 2,
-                                          0, text_index))
-                    pos += size
+                                    data=self.inner_bytes()))
+        brig_index = self.brig_shndx
         if self.brig is not None:
             sections.append(Section(".brig", SHT_PROGBITS, 0, addralign=4, data=self.brig))
-            shndx = self.brig_shndx if self.brig_shndx is not None else len(sections) - 1
-            symbols.append(Symbol("__BRIG__", 0, len(self.brig), 0, 1, 0, shndx))
-        elif self.brig_shndx is not None:
-            symbols.append(Symbol("__BRIG__", 0, self.extra.get("brig_size", 0), 0, 1, 0,
-                                  self.brig_shndx))
-        symbols.append(Symbol("acl_version_string", len(self.compile_options.encode()),
-                              len(self.acl_version.encode()), 0, 1, 0, comment_index))
+            brig_index = brig_index if brig_index is not None else len(sections) - 1
+
+        symbols = [Symbol("", 0, 0, 0, 0, 0, 0)]
+        if options:
+            symbols.append(Symbol("__OpenCL_compiler_options", 0, len(options), 0, 1, 0, comment_index))
+        for k, (off, size) in zip(self.kernels, metadata_places, strict=True):
+            symbols.append(Symbol(f"{METADATA_PREFIX}{k.name}{METADATA_SUFFIX}", off, size, 0, 1, 0,
+                                  rodata_index))
+        if brig_index is not None:
+            size = len(self.brig) if self.brig is not None else self.extra.get("brig_size", 0)
+            symbols.append(Symbol("__BRIG__", 0, size, 0, 1, 0, brig_index))
+        if self.old_layout and self.has_text:
+            pos = 0
+            for k, (off, size) in zip(self.kernels, isa_places, strict=True):
+                binary_size = len(k.stub) + len(k.setup) + len(k.code)
+                symbols.append(Symbol(f"{ISA_PREFIX}{k.name}{ISA_BINARY_SUFFIX}", pos, binary_size,
+                                      0, 2, 0, text_index))
+                pos += binary_size
+                if k.isa_metadata is not None:
+                    symbols.append(Symbol(f"{ISA_PREFIX}{k.name}{METADATA_SUFFIX}", off, size, 0, 1, 0,
+                                          rodata_index))
+        symbols.append(Symbol("acl_version_string", len(options), len(self.acl_version.encode()),
+                              0, 1, 0, comment_index))
         strtab, offsets = build_string_table(s.name for s in symbols)
         for s in symbols:
             s.name_offset = offsets[s.name]

@@ -10,21 +10,14 @@ def detect(data: bytes, path: str) -> bool:
 
 
 def kernel_features(kernel: Cl2Kernel) -> list[str]:
-    """spec 002 features as the binary shows them: setup pointer (dispatch pointer), argument
-    pointer (kernarg pointer), the metadata's enqueue flag, generic addressing (12 user SGPRs)."""
+    """spec 002 features as the kernel's amd_kernel_code_t enables them (CL2 devices are GFX7/8);
+    without a kernel header, the metadata's enqueue flag."""
+    from kernelkit.abi.cl2 import features_of_code
+
     code = kernel.kernel_code
-    out = []
-    if code is not None:
-        props = code.properties()
-        if props["ENABLE_SGPR_KERNARG_SEGMENT_PTR"]:
-            out.append("useargs")
-        if props["ENABLE_SGPR_DISPATCH_PTR"]:
-            out.append("usesetup")
-    if kernel.metadata.enqueues_kernel:
-        out.append("useenqueue")
-    if code is not None and code.rsrc2().get("USER_SGPR_COUNT") == 12:
-        out.append("usegeneric")
-    return out
+    if code is None:
+        return ["useenqueue"] if kernel.metadata.enqueues_kernel else []
+    return features_of_code(code.properties())
 
 
 def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
@@ -36,6 +29,7 @@ def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
                   "features": kernel_features(kernel),
                   "reqd_work_group_size": list(md.reqd_work_group_size),
                   "kernel_index": md.tail_field("kernel_index"),
+                  "enqueue_kernel": md.enqueues_kernel,
                   "code_size": len(kernel.code)}
     code = kernel.kernel_code
     if code is not None:

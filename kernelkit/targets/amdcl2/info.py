@@ -13,7 +13,7 @@ DEVICES: tuple[str, ...] = tuple(sorted({n.lower() for table in DEVICE_CODES.val
 # GCN generation of each (GFX9 changes the user-data rule, spec 002); none of these is GFX9
 GFX_LEVEL: dict[str, int] = {"spectre": 7, "spooky": 7, "kalindi": 7, "mullins": 7, "bonaire": 7,
                              "hawaii": 7, "iceland": 8, "tonga": 8, "carrizo": 8, "fiji": 8,
-                             "stoney": 8, "horse": 8, "goose": 8}
+                             "stoney": 8, "horse": 8, "goose": 8, "baffin": 8, "ellesmere": 8}
 
 
 class Cl2Info(Info):
