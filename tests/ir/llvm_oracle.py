@@ -24,3 +24,9 @@ def instruction_counts(text: str) -> dict[str, tuple[int, int]]:
 
 def global_names(text: str) -> list[str]:
     return sorted(g.name for g in verify(text).global_variables)
+
+
+def canonical_text(text: str) -> str:
+    """The module as LLVM itself prints it (parsed in a fresh context, so named struct types
+    keep their names): equal for two texts exactly when LLVM sees the same module."""
+    return str(llvm.parse_assembly(text, llvm.create_context()))
