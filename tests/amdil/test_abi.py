@@ -372,3 +372,34 @@ def test_layout_rejects_an_unknown_device(reference, capsys):
     assert "unknown AMD IL device 'foo'" in err and "Traceback" not in err
     src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
     assert main(["layout", str(src), "-t", "amdil:foo", "-k", "myKernel"]) == 1
+
+
+def test_uavs_and_constant_buffers_match_the_drivers_declarations(reference):
+    """Every juniper kernel wrapper: dcl_raw_uav_id / dcl_arena_uav_id / dcl_uav_id (write
+    images) are the UAVs assign_uavs gives for its write-image count; dcl_cb cb1[N] is the slot
+    count of the layout its metadata prescribes; dcl_cb cb0[9] is the reserved cb0."""
+    from kernelkit.abi.amdil_cb0 import CB0_SLOTS
+    checked = 0
+    for path in sorted((reference / "amdil" / "hlc-juniper").glob("*.il")):
+        text = path.read_text()
+        assert f"dcl_cb cb0[{CB0_SLOTS}]" in text
+        program = parse_program(text)
+        for block in program.kernels:
+            func = program.function(block.uniqueid)
+            if func is None:       # linked programs keep only the kernel they were linked for
+                continue
+            body = "\n".join(func.lines())
+            writes = [i for i in block.of(r.Image) if i.access == "WO"]
+            uavs = assign_uavs("Evergreen", len(writes))
+            assert re.findall(r"dcl_raw_uav_id\((\d+)\)", body) == [str(uavs.raw_uav)]
+            assert re.findall(r"dcl_arena_uav_id\((\d+)\)", body) == [str(uavs.arena_uav)]
+            assert re.findall(r"dcl_uav_id\((\d+)\)", body) == [str(u) for u in uavs.write_image_uavs]
+            assert [i.id for i in writes] == uavs.write_image_uavs
+            lay = layout_from_metadata(block, "juniper")
+            assert re.findall(r"dcl_cb cb1\[(\d+)\]", body) == [str(lay.cb1_slots)]
+            # the wrapper copies each argument from the cb1 slot the layout gives it
+            for a in lay.args:
+                assert re.search(rf"; Kernel arg setup: {a.name}\nmov r\d+(\.\w+)?, cb1\[{a.offset // 16}\]",
+                                 body), (path.name, a.name)
+            checked += 1
+    assert checked == 6 * 4 + 6 + 3 * 2 + 3 + 6

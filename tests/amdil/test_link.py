@@ -131,3 +131,41 @@ def test_inspect_claims_il_and_binaries_but_not_prose(reference, tmp_path, capsy
     assert main(["inspect", str(d / "hlc-juniper" / "copyImage2D.01.unlinked.il")]) == 0
     out = capsys.readouterr().out
     assert re.search(r"image\s+dst\s+2D\s+cb1\[2\] \+32\b", out), out
+
+
+def test_inspect_json_of_a_program_with_printf_data_and_group_sizes(tmp_path, capsys):
+    """printf formats come from the kernel and every function it calls; data segments, cws, lws
+    and limitgroupsize as the spec writes them."""
+    text = "\n".join([
+        "il_cs_2_0", ";#DATASTART:16", ";#i32:0:4:0:1:2:3", ";#DATAEND:0",
+        ";#DATASTART:2:8", ";#float:0:2:3F800000:C0000000", ";#DATAEND:2",
+        ";$$$$$$$$$$", "endmain",
+        "func 1024 ; __OpenCL_k_kernel", "call 1025 ; f", "endfunc ; __OpenCL_k_kernel",
+        ";ARGSTART:__OpenCL_k_kernel", ";version:2:0:88", ";device:cypress", ";uniqueid:1024",
+        ";memory:hwprivate:16", ";memory:hwlocal:256", ";memory:datareqd", ";cws:16:4:1", ";lws:64",
+        ";limitgroupsize", ";pointer:out:float:1:1:0:uav:1:4", ";value:n:i32:1:1:16",
+        ";function:1:1025", ";uavid:1", ";ARGEND:__OpenCL_k_kernel",
+        "func 1025 ; f", "ret", "endfunc ; f",
+        ";ARGSTART:f", ";uniqueid:1025", ";intrinsic:1:7", r";printf_fmt:0:1:4:7:n = %d\n;",
+        ";ARGEND:f", "end", ""])
+    path = tmp_path / "p.il"
+    path.write_text(text)
+    assert main(["inspect", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["format"], doc["version"], doc["device"]) == ("amdil", "2:0:88", "cypress")
+    (k,) = doc["kernels"]
+    assert k["name"] == "k" and k["uniqueid"] == 1024 and k["cws"] == [16, 4, 1]
+    assert k["lws"] == 64 and k["limitgroupsize"] is True
+    assert k["memory"] == {"hwprivate": 16, "hwlocal": 256, "datareqd": True}
+    assert k["functions"] == [1025] and k["intrinsics"] == [7]
+    assert k["printf"] == [{"id": 0, "arg_sizes": [4], "format": "n = %d\n"}]
+    assert [(a["name"], a["kind"], a["type"], a["cb"], a["offset"]) for a in k["args"]] == [
+        ("out", "pointer", "float", 1, 0), ("n", "value", "i32", 1, 16)]
+    assert doc["data_segments"] == [
+        {"cb": None, "size": 16, "entries": [{"type": "i32", "offset": 0, "values": [0, 1, 2, 3]}]},
+        {"cb": 2, "size": 8, "entries": [{"type": "float", "offset": 0,
+                                          "values": [0x3F800000, 0xC0000000]}]}]
+    out = tmp_path / "k.il"
+    assert main(["link", str(path), "-k", "k", "-o", str(out)]) == 0
+    assert "call 1024;$" in out.read_text()
+    assert "intrinsics to link from the library: 7" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import struct
 
 import pytest
 
@@ -187,3 +188,85 @@ def test_catalyst_binary_blocks_match_the_source(reference, name, bits):
     assert [(c.name, c.bits) for c in block.of(r.Counter)] == [("v70", 32)]
     # every line rebuilds from its record
     assert "\n".join(block.lines()) + "\n" == blocks[0].text
+
+
+def test_every_spec_metadata_kind_parses_to_typed_fields_and_back():
+    """One line per pattern of spec 000 "Compiler Metadata" / "Multi-Kernel Metadata", with the
+    fields the spec names."""
+    cases = [
+        (";version:2:0:88", r.Version, {"major": 2, "minor": 0, "revision": 88}),
+        (";device:cypress", r.Device, {"name": "cypress"}),
+        (";uniqueid:1024", r.UniqueId, {"id": 1024}),
+        (";memory:local:64", r.Memory, {"space": "local", "size": 64}),
+        (";memory:hwlocal:256", r.Memory, {"space": "hwlocal", "size": 256}),
+        (";memory:private:16", r.Memory, {"space": "private", "size": 16}),
+        (";memory:hwprivate:32", r.Memory, {"space": "hwprivate", "size": 32}),
+        (";memory:compilerwrite", r.Memory, {"space": "compilerwrite", "size": None}),
+        (";memory:datareqd", r.Memory, {"space": "datareqd", "size": None}),
+        (";cws:16:8:2", r.GroupSize, {"kind": "cws", "x": 16, "y": 8, "z": 2}),
+        (";lws:128", r.Lws, {"size": 128}),
+        (";limitgroupsize", r.LimitGroupSize, {}),
+        (";value:x:float:1:1:96", r.Value, {"name": "x", "type": "float", "count": 1, "cb": 1, "offset": 96}),
+        (";value:u:union:12:1:16", r.Value, {"type": "union", "count": 12}),
+        (";value:e:event:1:1:32", r.Value, {"type": "event"}),
+        (";value:o:opaque:1:1:48", r.Value, {"type": "opaque"}),
+        (";pointer:result:i32:1:1:96:g:0:4", r.Pointer,
+         {"name": "result", "type": "i32", "count": 1, "cb": 1, "offset": 96, "memory": "g",
+          "buffer": 0, "align": 4, "access": None}),
+        (";image:img:3D:RW:3:1:64", r.Image,
+         {"name": "img", "dimension": "3D", "access": "RW", "id": 3, "cb": 1, "offset": 64}),
+        (";counter:c:64:2:1:80", r.Counter, {"name": "c", "bits": 64, "id": 2, "cb": 1, "offset": 80}),
+        (";sema:s:0:1:96", r.Sema, {"name": "s", "id": 0, "cb": 1, "offset": 96}),
+        (";sampler:smp:1:0:0", r.Sampler, {"name": "smp", "id": 1, "location": 0, "value": 0}),
+        (";constarg:2:p", r.ConstArg, {"index": 2, "name": "p"}),
+        (";function:3:1025:1026:1030", r.IdList, {"kind": "function", "ids": [1025, 1026, 1030]}),
+        (";intrinsic:1:40", r.IdList, {"kind": "intrinsic", "ids": [40]}),
+        (";function:0", r.IdList, {"kind": "function", "ids": []}),
+        (";uavid:8", r.ResourceId, {"kind": "uavid", "value": 8}),
+        (";printfid:9", r.ResourceId, {"kind": "printfid", "value": 9}),
+        (";cbid:10", r.ResourceId, {"kind": "cbid", "value": 10}),
+        (";privateid:8", r.ResourceId, {"kind": "privateid", "value": 8}),
+        (";enqueue_kernel:1", r.ResourceId, {"kind": "enqueue_kernel", "value": 1}),
+        (";kernel_index:2", r.ResourceId, {"kind": "kernel_index", "value": 2}),
+        (";reflection:0:struct S*", r.Reflection, {"index": 0, "type_name": "struct S*"}),
+        (";error:E001:too many args", r.Message, {"kind": "error", "message": "E001:too many args"}),
+        (";warning:W000:slow path", r.Message, {"kind": "warning", "message": "W000:slow path"}),
+        (r";printf_fmt:2:2:4:8:8:%d:%lu\r\n;", r.PrintfFormat,
+         {"id": 2, "arg_sizes": [4, 8], "length": 8, "format": "%d:%lu\r\n"}),
+    ]
+    for line, cls, fields in cases:
+        rec = parse_metadata_line(line, 7)
+        assert isinstance(rec, cls), line
+        for name, value in fields.items():
+            assert getattr(rec, name) == value, (line, name)
+        assert rec.to_line() == line
+    block = parse_program(";ARGSTART:k\n" + "\n".join(c[0] for c in cases) + "\n;ARGEND:k\n").metadata[0]
+    assert block.memory() == {"local": 64, "hwlocal": 256, "private": 16, "hwprivate": 32,
+                              "compilerwrite": True, "datareqd": True}
+    assert block.functions == [1025, 1026, 1030] and block.intrinsics == [40]
+    assert [a.name for a in block.arguments] == ["x", "u", "e", "o", "result", "img", "c", "s"]
+
+
+def test_data_segment_doubles_and_malformed_lines():
+    import math
+    text = ";#DATASTART:1:24\n;#double:0:1:400921FB54442D18\n;#v3float:8:4:3F800000:40000000:40400000:00000000\n;#DATAEND:1\n"
+    seg = parse_program(text).data_segments[0]
+    assert seg.cb == 1 and struct.unpack_from("<d", seg.to_bytes(), 0)[0] == math.pi
+    assert struct.unpack_from("<4f", seg.to_bytes(), 8) == (1.0, 2.0, 3.0, 0.0)
+    built = DataSegment.from_values([("double", 0, [math.pi]), ("v3float", 8, [1.0, 2.0, 3.0])], cb=1)
+    assert "\n".join(built.lines()) + "\n" == text
+    for bad, field in ((";#i32:0:3:1:2", "data.count"), (";#float:0:1:1.5", "data.value0"),
+                       (";#quad:0:1:1", "data.type"), (";#i32:x:1:1", "data.offset")):
+        with pytest.raises(FormatError) as exc:
+            parse_program(f";#DATASTART:16\n{bad}\n;#DATAEND\n")
+        assert exc.value.line == 2 and exc.value.field == field
+    with pytest.raises(FormatError) as exc:
+        parse_program(";#DATASTART:a\n;#DATAEND\n")
+    assert exc.value.line == 1 and exc.value.field == "DATASTART"
+
+
+def test_every_pointer_memory_type_of_the_spec_parses():
+    # spec 000 "Pass by pointer arguments", field 6 (a. to j.)
+    for mem in ("g", "p", "l", "uav", "c", "r", "hl", "hp", "hc", "hr"):
+        line = f";pointer:p:i8:1:1:0:{mem}:1:1"
+        assert parse_metadata_line(line).memory == mem and parse_metadata_line(line).to_line() == line
