@@ -157,8 +157,7 @@ def layout_from_metadata(block, device: str | None = None) -> AmdilLayout:
             slot = ArgSlot(kind=kind, slots=value_slots(bits, rec.count), element=rec.type,
                            element_bits=bits, width=rec.count, **common)
         elif isinstance(rec, r.Pointer):
-            space = {"hl": "local", "l": "local", "c": "constant", "hc": "constant", "p": "private",
-                     "hp": "private", "up": "private"}.get(rec.memory, "global")
+            space = r.POINTER_ADDRESS_SPACES.get(rec.memory, "global")
             slot = ArgSlot(kind="pointer", slots=1, address_space=space, **common)
         elif isinstance(rec, r.Image):
             slot = ArgSlot(kind="image", slots=IMAGE_SLOTS, access=rec.access,

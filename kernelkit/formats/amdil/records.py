@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kernelkit.formats.amdil.datasegment import ELEMENT_SIZES
+
 # spec 000 "Local/Private Memory": address spaces of ;memory:<space>:<size> (plus uavprivate and
 # region/hwregion seen in 3:1:111 output and AMD's runtime parser)
 MEMORY_SPACES = ("private", "hwprivate", "uavprivate", "local", "hwlocal", "region", "hwregion")
@@ -18,10 +20,11 @@ MEMORY_FLAGS = ("compilerwrite", "datareqd", "64bitABI")
 # spec 000 "Pass by value arguments": data types of ;value: (u* types and half appear in 3.x output)
 VALUE_TYPES = ("i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "half", "float",
                "double", "struct", "union", "event", "opaque", "sampler")
-# byte size of one element of each scalar value type (i1 is passed as a 32-bit integer)
-VALUE_TYPE_SIZES = {"i1": 4, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "u16": 2, "u32": 4,
-                    "u64": 8, "half": 2, "float": 4, "double": 8, "event": 4, "opaque": 4,
-                    "sampler": 4}
+# byte size of one element of each ;value: type: the data types' sizes (datasegment.ELEMENT_SIZES),
+# except that i1 is passed as a 32-bit integer (spec 000 "Scalar Arguments": booleans are 32-bit)
+# and events, opaque handles and samplers are 32-bit values
+VALUE_TYPE_SIZES = {t: ELEMENT_SIZES[t] for t in VALUE_TYPES if t in ELEMENT_SIZES} | {
+    "i1": 4, "event": 4, "opaque": 4, "sampler": 4}
 
 # spec 000 "Pass by pointer arguments", field 6: memory types
 POINTER_MEMORY_TYPES = {
@@ -30,6 +33,9 @@ POINTER_MEMORY_TYPES = {
     "hp": "hardware private", "hc": "hardware constant", "hr": "hardware region (GDS)",
     "up": "uav private", "flat": "flat",
 }
+# the OpenCL address space each pointer memory type serves (types not listed are global)
+POINTER_ADDRESS_SPACES = {"l": "local", "hl": "local", "c": "constant", "hc": "constant",
+                          "p": "private", "hp": "private", "up": "private"}
 # field counts of ;pointer: across metadata generations (after the "pointer" token):
 # 1:4:53 has 8, later output adds RO|RW, then volatile:restrict.
 POINTER_FIELD_COUNTS = (8, 9, 11)
