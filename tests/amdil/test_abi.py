@@ -280,6 +280,8 @@ def test_layout_cli_from_a_program(reference, capsys):
     assert doc["cb1"]["slots"] == 7 and doc["family"] == "Evergreen"
     assert [a["offset"] for a in doc["cb1"]["args"]] == [0, 32, 64, 80, 96]
     assert doc["cb0"]["reserved"][20]["ndrange"] == "f:0.0"
+    # spec 000 "Dynamic Locations" says arguments start at byte 96; real programs start at 0
+    assert any("byte 96" in n and "byte 0" in n for n in doc["notes"])
     assert main(["layout", str(path), "-t", "amdil:juniper", "-k", "copyImage2D"]) == 0
     assert "cb1[7]" in capsys.readouterr().out
 
