@@ -24,6 +24,8 @@ from kernelkit.formats.elf import (
     SHF_EXECINSTR,
     SHT_NOBITS,
     SHT_PROGBITS,
+    SHT_REL,
+    SHT_RELA,
     SHT_STRTAB,
     SHT_SYMTAB,
     ElfFile,
@@ -32,6 +34,7 @@ from kernelkit.formats.elf import (
     Symbol,
     build_string_table,
     encode_notes,
+    encode_relocations,
     encode_symbols,
 )
 
@@ -151,10 +154,17 @@ class Cl2Binary:
                 places[k.name] = (len(text), len(k.setup) + len(k.code))
                 text += k.setup + k.code
             inner.sections[text_index].data = bytes(text)
+            moves: list[tuple[int, int, int]] = []       # old start, old end, shift
             for s in syms:
                 if s.type == STT_AMDGPU_HSA_KERNEL and s.name.startswith(INNER_PREFIX):
-                    s.value, s.size = places[s.name[len(INNER_PREFIX):-len(INNER_SUFFIX)]]
+                    name = s.name[len(INNER_PREFIX):-len(INNER_SUFFIX)]
+                    if name not in places:
+                        raise FormatError(f"inner kernel symbol {s.name!r} has no kernel in the model",
+                                          field=".symtab")
+                    moves.append((s.value, s.value + s.size, places[name][0] - s.value))
+                    s.value, s.size = places[name]
             symtab.data = encode_symbols(syms, inner.ei_class, inner.little)
+            _move_text_relocations(inner, text_index, moves)
         inner.layout()
         return inner.to_bytes()
 
@@ -224,6 +234,19 @@ class Cl2Binary:
                       e_flags=self.e_flags, e_shstrndx=1, sections=sections)
         elf.layout()
         return elf.to_bytes()
+
+
+def _move_text_relocations(inner: ElfFile, text_index: int, moves: list[tuple[int, int, int]]) -> None:
+    """Relocations that patch a kernel's code move with the kernel."""
+    if all(shift == 0 for _, _, shift in moves):
+        return
+    for sec in inner.sections:
+        if sec.type not in (SHT_RELA, SHT_REL) or sec.info != text_index:
+            continue
+        relocs = inner.relocations(sec)
+        for r in relocs:
+            r.offset += next((shift for start, end, shift in moves if start <= r.offset < end), 0)
+        sec.data = encode_relocations(relocs, sec.type == SHT_RELA, inner.ei_class, inner.little)
 
 
 # AMD note types in the inner binary (as the driver writes them): code object version, HSAIL
