@@ -5,6 +5,7 @@ instruction streams reported as FormatError at their offset (or kept raw when le
 from __future__ import annotations
 
 import re
+import struct
 import subprocess
 
 import pytest
@@ -64,7 +65,12 @@ def test_damaged_instruction_stream_is_a_format_error(igc_case):  # noqa: F811
     data, _text, _platform = igc_case
     with pytest.raises(FormatError) as err:
         read_isa(data)
-    assert err.value.offset is not None and 0 < err.value.offset < len(data)
+    # spec 004 kernel_info (read here by hand): the error lies inside the kernel object, past its
+    # num_inputs field (input_offset), i.e. in the instruction stream, not in the tables before it
+    name_len = struct.unpack_from("<H", data, 8)[0]
+    offset, size, input_offset = struct.unpack_from("<III", data, 10 + name_len)
+    assert err.value.offset is not None and input_offset < err.value.offset < offset + size
+    assert err.value.field and "instruction #" in err.value.message
     lenient = read_isa(data, lenient=True)
     assert lenient.kernels[0].decode_error and lenient.kernels[0].instructions
     assert write_isa(lenient) == data     # raw stream kept: reading then writing gives the same bytes

@@ -111,6 +111,7 @@ _TABLE: tuple[tuple[int, str, str, Layout], ...] = (
     (0x84, "add3", "alu", _alu(3)), (0x85, "bfn", "bfn", _alu(3, extra="func_ctrl")),
     (0x89, "lsc_untyped", "lsc", ()),
     (0x8B, "lsc_fence", "lsc_fence", _E + (("sfid", "u8"), ("fence_op", "u8"), ("scope", "u8"))),
+    (0x91, "madw", "alu", _alu(3)),      # dst holds the low results, then (GRF-aligned) the high ones
 )
 
 OPCODES: dict[int, OpInfo] = {code: OpInfo(code, name, fam, lay) for code, name, fam, lay in _TABLE}
