@@ -12,7 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernelkit.abi.amdil_cb0 import CB0_SLOTS, CB0_TABLE, hardware_local_offsets
+from kernelkit.abi.amdil_cb0 import (
+    CB0_SLOTS,
+    CB0_TABLE,
+    hardware_local_end,
+    hardware_local_offsets,
+)
 from kernelkit.abi.amdil_slots import (
     DEFAULT_LDS_ID,
     ELEMENT_TYPES,
@@ -165,7 +170,8 @@ def layout_from_metadata(block, device: str | None = None) -> AmdilLayout:
         else:
             slot = ArgSlot(kind=rec.kind, slots=1, **common)
         slots.append(slot)
-    hwlocal = int(block.memory().get("hwlocal", 0))
+    # the kernel's own local memory (hardware or emulated): __local pointer arguments go after it
+    hwlocal = sum(int(block.memory().get(s, 0)) for s in ("local", "hwlocal"))
     return AmdilLayout(block.source_name, dev.name if dev else (block.device or "?"),
                        dev.family if dev else "?", slots, None, hwlocal)
 
@@ -346,9 +352,12 @@ def dispatch_buffers(block, dispatch, values: dict, *, task: bool = False,
 
     memory = block.memory()
     private = sum(int(memory.get(s, 0)) for s in ("private", "hwprivate", "uavprivate"))
-    local = sum(int(memory.get(s, 0)) for s in ("local", "hwlocal"))
-    local += sum(v.size for v in values.values() if isinstance(v, LocalArg))
+    lay = layout_from_metadata(block, device)
+    # local memory per group: the kernel's own, then each __local argument at its (dword-aligned)
+    # offset, as fill_cb1 places them
+    sizes = [values[a.name].size for a in lay.args if a.kind == "pointer"
+             and a.address_space == "local" and isinstance(values.get(a.name), LocalArg)]
+    local = hardware_local_end(lay.static_local, sizes)
     d = _replace(dispatch, private_per_thread=dispatch.private_per_thread or private,
                  local_per_group=dispatch.local_per_group or local)
-    lay = layout_from_metadata(block, device)
     return fill_cb0(d, task=task), fill_cb1(lay, values)

@@ -171,3 +171,12 @@ def hardware_local_offsets(static_local: int, arg_sizes: list[int]) -> list[int]
         out.append(offset)
         offset = (offset + size + LOCAL_ALIGN - 1) & ~(LOCAL_ALIGN - 1)
     return out
+
+
+def hardware_local_end(static_local: int, arg_sizes: list[int]) -> int:
+    """Local memory one group needs: the kernel's own plus every ``__local`` argument placed
+    by ``hardware_local_offsets``."""
+    offsets = hardware_local_offsets(static_local, arg_sizes)
+    if not offsets:
+        return static_local
+    return offsets[-1] + arg_sizes[-1]

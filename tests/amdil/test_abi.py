@@ -405,3 +405,22 @@ def test_uavs_and_constant_buffers_match_the_drivers_declarations(reference):
                                  body), (path.name, a.name)
             checked += 1
     assert checked == 6 * 4 + 6 + 3 * 2 + 3 + 6
+
+
+@pytest.mark.parametrize("device, memory, static", [("juniper", "hwlocal", 256), ("rv770", "local", 100)])
+def test_local_arguments_follow_the_kernels_local_memory(device, memory, static):
+    """spec 000 "Hardware Local Memory Usage": __local arguments are placed after the local
+    memory the compiler reported, and the group's local allocation (cb0[4].y) covers them all."""
+    from kernelkit.abi.amdil import dispatch_buffers
+    kind = "hl" if memory == "hwlocal" else "l"
+    text = "\n".join([";ARGSTART:__OpenCL_k_kernel", ";version:1:4:53", f";device:{device}",
+                      ";uniqueid:1", f";memory:{memory}:{static}", f";pointer:a:i8:1:1:0:{kind}:1:1",
+                      ";value:n:i32:1:1:16", f";pointer:b:i32:1:1:32:{kind}:1:4",
+                      ";ARGEND:__OpenCL_k_kernel", ""])
+    block = parse_program(text).kernels[0]
+    cb0, cb1 = dispatch_buffers(block, Dispatch.ndrange((64,), (64,)),
+                                {"a": LocalArg(30), "n": 5, "b": LocalArg(16)})
+    a_at = (static + 3) & ~3                 # after the kernel's own local memory
+    b_at = (a_at + 30 + 3) & ~3              # a's 30 bytes, then the next dword
+    assert struct.unpack_from("<I", cb1, 0)[0] == a_at and struct.unpack_from("<I", cb1, 32)[0] == b_at
+    assert words(cb0)[17] == b_at + 16       # cb0[4].y: local memory allocated per group
