@@ -270,3 +270,34 @@ def test_every_pointer_memory_type_of_the_spec_parses():
     for mem in ("g", "p", "l", "uav", "c", "r", "hl", "hp", "hc", "hr"):
         line = f";pointer:p:i8:1:1:0:{mem}:1:1"
         assert parse_metadata_line(line).memory == mem and parse_metadata_line(line).to_line() == line
+
+
+def test_whatever_parses_prints_back_byte_for_byte(reference):
+    """Damaged reference programs (CRLF, no final newline, stray characters) either raise
+    FormatError or print back exactly; non-canonical numbers are errors, not silently rewritten."""
+    import random
+    rng = random.Random(60)
+    texts = [p.read_text() for p in il_files(reference)[::5]]
+    parsed = 0
+    for _ in range(150):
+        chars = list(rng.choice(texts))
+        for _ in range(rng.randrange(1, 5)):
+            chars[rng.randrange(len(chars))] = rng.choice(list(":;\n0123456789aZ$-#\r "))
+        text = "".join(chars)
+        if rng.random() < 0.3:
+            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.3:
+            text = text.rstrip("\n")
+        try:
+            program = parse_program(text)
+        except FormatError:
+            continue
+        parsed += 1
+        assert program.to_text() == text
+    assert parsed > 50
+    for bad, field in ((";uniqueid:-0", "uniqueid.id"), (";value:x:i32:1:1:016", "value.offset")):
+        with pytest.raises(FormatError) as exc:
+            parse_program(f";ARGSTART:k\n{bad}\n;ARGEND:k\n")
+        assert exc.value.field == field
+    with pytest.raises(FormatError):
+        parse_program(";#DATASTART:016\n;#DATAEND\n")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdil import records as r
 
-_INT = re.compile(r"-?(0|[1-9][0-9]*)\Z")
+_INT = re.compile(r"(0|-?[1-9][0-9]*)\Z")     # canonical decimal: the line rebuilds as written
 
 
 class _Fields:

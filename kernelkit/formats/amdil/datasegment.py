@@ -116,9 +116,12 @@ _INT = re.compile(r"-?[0-9]+\Z")
 _HEX = re.compile(r"[0-9A-Fa-f]+\Z")
 
 
+_SIZE = re.compile(r"(0|[1-9][0-9]*)\Z")     # buffer ids and sizes: canonical, non-negative
+
+
 def parse_data_start(text: str, line: int) -> tuple[int | None, int]:
     parts = text[len(";#DATASTART"):].split(":")
-    if parts[0] != "" or len(parts) not in (2, 3) or not all(_INT.match(p) for p in parts[1:]):
+    if parts[0] != "" or len(parts) not in (2, 3) or not all(_SIZE.match(p) for p in parts[1:]):
         raise FormatError(f"bad data segment start {text!r}", line=line, field="DATASTART")
     if len(parts) == 2:
         return None, int(parts[1])
@@ -129,7 +132,7 @@ def parse_data_end(text: str, line: int) -> int | None:
     rest = text[len(";#DATAEND"):]
     if rest == "":
         return None
-    if not rest.startswith(":") or not _INT.match(rest[1:]):
+    if not rest.startswith(":") or not _SIZE.match(rest[1:]):
         raise FormatError(f"bad data segment end {text!r}", line=line, field="DATAEND")
     return int(rest[1:])
 
