@@ -362,6 +362,10 @@ def _kernel_arg(module, function, index: int, addr_space: int, md: dict[str, str
     elif isinstance(ty, T.LiteralStructType | T.NamedStructType | T.ArrayType):
         arg.kind = "union" if base.startswith("union ") else "struct"
         arg.size, arg.align = ir_size_align(ty, pointer_size)
+    elif base.startswith("enum ") and isinstance(ty, T.IntType) and ty.bits in _INT_NAMES:
+        # an enum is passed as its underlying integer type (C11 6.7.2.2), which clang picks
+        arg.kind, arg.element = "scalar", _INT_NAMES[ty.bits]
+        arg.size = arg.align = value_size(arg.element, 1)
     else:
         raise FormatError(f"{where}: cannot classify type {base!r} (IR type {ty})", field="kernel_arg_base_type")
     return arg

@@ -4,8 +4,11 @@
   address, access and type qualifiers), CL_KERNEL_COMPILE_WORK_GROUP_SIZE and
   CL_KERNEL_LOCAL_MEM_SIZE, for every corpus kernel PoCL 3.1 can build.
 * clang's own ``sizeof``/``__alignof__`` of each argument's declared type (and of each pointer's
-  pointee), checked by ``_Static_assert`` inside the corpus source, for spir64 and spir:
+  pointee), checked by ``_Static_assert`` inside the source, for spir64 and spir:
   KernelSignature computes sizes from the IR's types, clang from the C declarations.
+
+Besides the corpus, ``EDGE_SOURCE`` declares arguments the corpus does not: an enum, typedef'd
+vectors and pointers, a void pointer, all qualifiers at once, a kernel without arguments.
 """
 
 from __future__ import annotations
@@ -24,6 +27,23 @@ from kernelkit.frontend import compile_opencl
 
 MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
 FILES = sorted(MANIFEST)
+EDGE = "edge"
+EDGE_SOURCE = """\
+typedef struct { float3 v; char c; } S3;
+struct Inner { short a[3]; };
+typedef union { int i; float f; double d; } U;
+enum Mode { M_A, M_B = 7 };
+enum Signed { S_NEG = -1, S_POS = 1 };
+typedef float4 vec_t;
+typedef __global float *gptr;
+kernel void edge(__global S3 *ps, __local struct Inner *li, U u, enum Mode m, enum Signed sg, vec_t v,
+                 gptr g, __constant vec_t *cv, volatile __global int *vol, __global const volatile uchar16 *restrict q,
+                 __global void *vp, __global vec_t *tv, S3 s3, struct Inner in) {
+  ps->c = (char)m; li->a[1] = (short)sg; g[0] = v.x + u.f + s3.v.y + in.a[2] + cv->x; tv[0] = v; q[0].x;
+  *vol = 1; ((__global int *)vp)[0] = 0;
+}
+kernel void no_args(void) {}
+"""
 # PoCL 3.1 builds neither these files (C11 atomics with scopes, CL3.0 generic program-scope
 # variables, CL2.0 read_write images and pipes) nor any fp16 kernel: those are left to the
 # manifest and clang checks.
@@ -34,30 +54,40 @@ CL_ACCESS_QUALIFIERS = {0x11A0: "read_only", 0x11A1: "write_only", 0x11A2: "read
 CL_TYPE_QUALIFIERS = {"const": 1 << 0, "restrict": 1 << 1, "volatile": 1 << 2, "pipe": 1 << 3}
 
 
-def _pocl_kernels(name: str) -> set[str]:
-    return {k["name"] for k in MANIFEST[name]["kernels"]
-            if "fp16" not in (k.get("needs") or []) and k.get("pocl", True)}
+def _source(name: str) -> tuple[str, str]:
+    """(source text, -cl-std) of a corpus file or of the edge-case source."""
+    if name == EDGE:
+        return EDGE_SOURCE, "CL1.2"
+    return (CORPUS / name).read_text(), MANIFEST[name]["cl_std"]
+
+
+def _pocl_source(name: str) -> tuple[str, set[str]]:
+    """The source PoCL is given (without the kernels it cannot build) and the kernels it keeps."""
+    if name == EDGE:
+        return EDGE_SOURCE, {"edge", "no_args"}
+    sys.path.insert(0, str(CORPUS.parent / "host"))
+    from test_corpus_pocl import without_kernels  # drops the named kernel definitions
+
+    kernels = MANIFEST[name]["kernels"]
+    keep = {k["name"] for k in kernels if "fp16" not in (k.get("needs") or []) and k.get("pocl", True)}
+    return without_kernels((CORPUS / name).read_text(), {k["name"] for k in kernels} - keep), keep
 
 
 @cache
 def _ours(name: str, pointer_size: int) -> dict[str, KernelSignature]:
-    sigs = signatures_from_source(str(CORPUS / name), [f"-cl-std={MANIFEST[name]['cl_std']}"],
-                                  pointer_size=pointer_size)
+    source, std = _source(name)
+    path = str(CORPUS / name) if name != EDGE else source
+    sigs = signatures_from_source(path, [f"-cl-std={std}"], pointer_size=pointer_size)
     return {s.name: s for s in sigs}
 
 
-@pytest.mark.parametrize("name", [f for f in FILES if f not in POCL_CANNOT_BUILD])
+@pytest.mark.parametrize("name", [*(f for f in FILES if f not in POCL_CANNOT_BUILD), EDGE])
 def test_signatures_match_pocl_arg_info(name, pocl_env):
     cl = pytest.importorskip("pyopencl")
-    sys.path.insert(0, str(CORPUS.parent / "host"))
-    from test_corpus_pocl import without_kernels  # drops the kernels PoCL cannot build
-
-    keep = _pocl_kernels(name)
-    source = without_kernels((CORPUS / name).read_text(),
-                             {k["name"] for k in MANIFEST[name]["kernels"]} - keep)
+    source, keep = _pocl_source(name)
     ctx = cl.Context(cl.get_platforms()[0].get_devices())
     device = ctx.devices[0]
-    prog = cl.Program(ctx, source).build(options=[f"-cl-std={MANIFEST[name]['cl_std']}", "-cl-kernel-arg-info"])
+    prog = cl.Program(ctx, source).build(options=[f"-cl-std={_source(name)[1]}", "-cl-kernel-arg-info"])
     ours = _ours(name, device.address_bits // 8)
     info = cl.kernel_arg_info
     for kname in sorted(keep):
@@ -82,7 +112,7 @@ def _c_type(type_name: str) -> str:
 
 
 @pytest.mark.parametrize("pointer_size", [8, 4])
-@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("name", [*FILES, EDGE])
 def test_sizes_match_clang_sizeof(name, pointer_size):
     """Every value argument's size/align and every pointer's pointee size/align, as clang sees
     the declared type (``_Static_assert`` appended to the file; a wrong value fails the compile)."""
@@ -91,16 +121,15 @@ def test_sizes_match_clang_sizeof(name, pointer_size):
         for arg in sig.args:
             if arg.kind in ("scalar", "vector", "struct", "union"):
                 checks.append((_c_type(arg.type_name), arg.size, arg.align, f"{sig.name}.{arg.name}"))
-            elif arg.kind == "pointer" and arg.pointee_size is not None:
+            elif arg.kind == "pointer" and arg.pointee != "void":
+                assert arg.pointee_size is not None, f"{sig.name}.{arg.name}: pointer without pointee size"
                 checks.append((_c_type(arg.pointee), arg.pointee_size, arg.pointee_align,
                                f"{sig.name}.{arg.name} pointee"))
-            elif arg.kind == "pointer":
-                pytest.fail(f"{sig.name}.{arg.name}: pointer without pointee size")
     assert checks
     pragmas = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     asserts = "".join(f'_Static_assert(sizeof({t}) == {s} && __alignof__({t}) == {a}, "{what}");\n'
                       for t, s, a, what in checks)
     triple = "spir64-unknown-unknown" if pointer_size == 8 else "spir-unknown-unknown"
-    source = pragmas + (CORPUS / name).read_text() + "\n" + asserts
-    compile_opencl(source, [f"-cl-std={MANIFEST[name]['cl_std']}", "-O0"], triple=triple,
-                   filename=os.fspath(CORPUS / name))
+    source, std = _source(name)
+    filename = os.fspath(CORPUS / name) if name != EDGE else "edge.cl"
+    compile_opencl(pragmas + source + "\n" + asserts, [f"-cl-std={std}", "-O0"], triple=triple, filename=filename)
