@@ -20,7 +20,8 @@ from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
-from kernelkit.targets.amdhsa.lower import kernel_byval_to_byref, spir_to_amdgpu
+from kernelkit.targets.amdhsa.collectives import add_collectives
+from kernelkit.targets.amdhsa.lower import force_inline, kernel_byval_to_byref, spir_to_amdgpu
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
@@ -75,7 +76,8 @@ def mux_library_ir(processor: str, version: int) -> str:
     # the kernel module's target machine decides CPU and features
     text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
     # dropped when unused; __kk_* stay until the intrinsic replacements are done (amdgpu_ir)
-    return re.sub(r"^define hidden (?![^@\n]*@__kk_)", "define linkonce_odr hidden ", text, flags=re.M)
+    return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
+                  flags=re.M)
 
 
 def link_builtin_library(ir_text: str, options) -> str:
@@ -134,7 +136,9 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     tm = target_machine(tid)
     llvm_version = max(version, 4)
     text = kernel_byval_to_byref(_named(text, tm))
-    text = spir_to_amdgpu(text, str(tm.target_data), llvm_version)
+    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+    if version == 2:
+        text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
         main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
@@ -147,17 +151,18 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
     text = str(main)
-    if any(f"@{name}(" in text for name in INTRINSIC_REPLACEMENTS):
-        for name, repl in INTRINSIC_REPLACEMENTS.items():
-            text = text.replace(f"@{name}(", f"@{repl}(")
-        text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
-        text = re.sub(r"^define hidden ([^@\n]*@__kk_)", r"define internal \1", text, flags=re.M)
-        main = _parse(text, "the intrinsic replacements")
-        pb = b.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(main, pb)
-        text = str(main)
-    else:
-        text = re.sub(r"^define hidden ([^@\n]*@__kk_\w+\()", r"define internal \1", text, flags=re.M)
+    # calls LLVM added while optimising (printf binding) or that need replacing (intrinsics) are
+    # resolved now; then the helpers become internal and a second run inlines or drops them
+    for name, repl in INTRINSIC_REPLACEMENTS.items():
+        text = text.replace(f"@{name}(", f"@{repl}(")
+    text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
+    text = re.sub(r"^define hidden ([^@\n]*@(?:__kk_\w+|__printf_alloc)\()", r"define internal \1", text, flags=re.M)
+    if version == 2:
+        text = force_inline(text)
+    main = _parse(text, "the intrinsic replacements")
+    pb = b.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(main, pb)
+    text = str(main)
     _check_unresolved(text)
     return text
 

@@ -19,7 +19,7 @@ from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKe
 from kernelkit.formats.amdgpu.metadata import CodeObjectMetadata, KernelMeta
 from kernelkit.formats.amdgpu.metadata_v2 import to_v2, v3_to_v2
 from kernelkit.formats.amdgpu.tables import HSA_ABI_VERSION, METADATA_VERSION, V2_ISA_NAMES
-from kernelkit.formats.amdgpu.target_id import TargetID
+from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError, v2_isa_version
 
 STT_AMDGPU_HSA_KERNEL = 10
 V2_CODE_OBJECT_VERSION = (2, 1)   # NT_AMD_HSA_CODE_OBJECT_VERSION as LLVM wrote it (reference/clang14)
@@ -51,9 +51,12 @@ def v2_isa(tid: TargetID) -> tuple[int, int, int]:
         if full == want:
             major, minor, stepping = (int(x) for x in isa.split(":")[2:])
             return major, minor, stepping
-    supported = sorted({TargetID.parse(t).processor.name for t in V2_ISA_NAMES.values()})
-    raise CompileError(f"amdhsa: code object V2 does not support {tid.canonical()} "
-                       f"(spec 001 V2 processors: {', '.join(supported)})")
+    # not in the spec's V2 table (processors newer than V2): the ISA version of the processor
+    # name, as LLVM's V2 writer derived it
+    try:
+        return v2_isa_version(tid.processor)
+    except TargetIDError as exc:
+        raise CompileError(f"amdhsa: code object V2 cannot describe {tid.canonical()}: {exc}") from exc
 
 
 def downgrade(obj: bytes, tid: TargetID, version: int) -> bytes:

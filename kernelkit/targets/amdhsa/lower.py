@@ -175,3 +175,27 @@ def add_module_flag(text: str, name: str, value: int) -> str:
     else:
         text += f"!llvm.module.flags = !{{!{new_id}}}\n"
     return text + node + "\n"
+
+
+def force_inline(text: str) -> str:
+    """Code object V2 needs each kernel's code in one piece after its amd_kernel_code_t: every
+    other function becomes internal and always-inline (``__kk_*``/``__printf_alloc`` are left
+    alone until LLVM has added the calls to them)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("define ") and "amdgpu_kernel" not in line.split("@")[0] and \
+                not re.search(r"@(?:__kk_\w+|__printf_alloc)\(", line) or \
+                (line.startswith("define internal ") and "amdgpu_kernel" not in line.split("@")[0]):
+            head, at, tail = line.partition("@")
+            head = re.sub(r"^define\s+(?:(?:internal|private|linkonce_odr|linkonce|weak_odr|weak|hidden|protected|"
+                          r"dso_local|external|local_unnamed_addr|unnamed_addr)\s+)*", "define internal ", head)
+            line = head + at + tail
+            if "alwaysinline" not in line:
+                if re.search(r"\)[^(]* #\d+", line):
+                    line = re.sub(r"(\)[^(]*? #\d+)", r"\1 alwaysinline", line, count=1)
+                else:
+                    line = re.sub(r"(\)[^()]*?)(\s+!|\s*\{\s*$)", r"\1 alwaysinline\2", line, count=1)
+        elif line.startswith("attributes #"):
+            line = re.sub(r"\s(?:noinline|optnone)(?=[\s}])", "", line)
+        out.append(line)
+    return "\n".join(out) + "\n"

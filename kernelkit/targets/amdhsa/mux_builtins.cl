@@ -150,7 +150,7 @@ INLINE u32 __mux_dma_write_3D(__global u8 *dst, __local const u8 *src, u64 width
 #else
 #define PRINTF_BUFFER_OFFSET 24
 #endif
-__global u8 *__printf_alloc(u32 size) {
+INLINE __global u8 *__printf_alloc(u32 size) {
   __global u8 *buffer = (__global u8 *)*(__constant u64 *)(implicit_args() + PRINTF_BUFFER_OFFSET);
   __global u32 *control = (__global u32 *)buffer;
   u32 offset = __atomic_fetch_add(control, size, __ATOMIC_RELAXED);
