@@ -259,7 +259,7 @@ def _kernel_signature(module, function, pointer_size: int) -> KernelSignature:
     if sub_group:
         sig.intel_reqd_sub_group_size = sub_group[0]
     sig.vec_type_hint = _vec_type_hint(function)
-    sig.static_local_mem = _static_local_mem(function, pointer_size)
+    sig.static_local_mem = static_local_memory(function, pointer_size)
     return sig
 
 
@@ -294,8 +294,9 @@ def _vec_type_hint(function) -> str | None:
 _INT_NAMES: dict[int, str] = {8: "char", 16: "short", 32: "int", 64: "long"}
 
 
-def _static_local_mem(kernel, pointer_size: int) -> int:
-    """Bytes of the __local variables (addrspace(3) globals) the kernel and its callees use."""
+def static_local_memory(kernel, pointer_size: int) -> int:
+    """Bytes of the __local variables (addrspace(3) globals) the kernel and its callees use,
+    each once, at its alignment."""
     from kernelkit.ir.module import Function, GlobalVariable
     from kernelkit.ir.values import walk_constant_operands
 

@@ -6,33 +6,22 @@ absent targets are skipped. ``find_compiler`` maps a CLI target name to the Info
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Sequence
 
 from kernelkit.mux.context import Context
 from kernelkit.mux.info import Info
 from kernelkit.mux.result import MuxError, Result
+from kernelkit.plugins import import_if_present
 
 # DESIGN.md "Layers": the target packages, in the order `kernelkit targets` lists them.
 TARGET_PACKAGES: tuple[str, ...] = ("host", "amdhsa", "amdil", "amdcl2", "visa")
-
-
-def _info_module(package: str):
-    name = f"kernelkit.targets.{package}.info"
-    try:
-        if importlib.util.find_spec(name) is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    return importlib.import_module(name)
 
 
 def get_compilers() -> list[Info]:
     """Every Info of every target present, in TARGET_PACKAGES order."""
     compilers: list[Info] = []
     for package in TARGET_PACKAGES:
-        module = _info_module(package)
+        module = import_if_present(f"kernelkit.targets.{package}.info")
         if module is None or not hasattr(module, "get_compilers"):
             continue
         compilers.extend(module.get_compilers())

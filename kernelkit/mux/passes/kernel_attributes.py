@@ -12,8 +12,8 @@ from __future__ import annotations
 from kernelkit.ir import types as T
 from kernelkit.ir.instructions import CallInst
 from kernelkit.ir.metadata import MDNode, ValueAsMetadata, md_int_values
-from kernelkit.ir.module import Function, GlobalVariable, Module
-from kernelkit.ir.values import ConstantInt, walk_constant_operands
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.values import ConstantInt
 from kernelkit.mux.attributes import get_attribute, set_attribute
 from kernelkit.mux.names import (
     ATTR_BASE_FN_NAME,
@@ -26,7 +26,6 @@ from kernelkit.mux.names import (
     MD_MAX_WORK_DIM,
     MD_OPENCL_VERSION,
     MD_REQD_WORK_GROUP_SIZE,
-    SPIR_ADDRESS_SPACES,
 )
 from kernelkit.mux.passes.callgraph import reachable_max
 
@@ -75,33 +74,11 @@ def max_work_dim(fn: Function, memo: dict[int, int] | None = None) -> int:
     return max(1, reachable_max(fn, _dimension_of, 3, memo))
 
 
-def _local_variables(fn: Function, seen: set[int], found: dict[int, GlobalVariable]) -> None:
-    """Static __local variables ``fn`` and its callees refer to, into ``found``."""
-    if id(fn) in seen:
-        return
-    seen.add(id(fn))
-    local = SPIR_ADDRESS_SPACES["local"]
-    for inst in fn.instructions():
-        for op in inst.operands:
-            for v in walk_constant_operands(op):
-                if isinstance(v, GlobalVariable) and v.addrspace == local:
-                    found[id(v)] = v
-                elif isinstance(v, Function) and not v.is_declaration:
-                    _local_variables(v, seen, found)
-
-
 def local_memory_usage(fn: Function, pointer_size: int) -> int:
     """Bytes of static __local memory ``fn`` uses (each variable once, at its alignment)."""
-    from kernelkit.abi.opencl_types import ir_size_align
+    from kernelkit.abi.signature import static_local_memory
 
-    found: dict[int, GlobalVariable] = {}
-    _local_variables(fn, set(), found)
-    total = 0
-    for var in found.values():
-        size, align = ir_size_align(var.value_type, pointer_size)
-        align = max(align, var.align or 1)
-        total = (total + align - 1) // align * align + size
-    return total
+    return static_local_memory(fn, pointer_size)
 
 
 def opencl_c_version(module: Module) -> tuple[int, int]:
