@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -62,8 +61,8 @@ def declared_builtins(ir_text: str) -> set[str]:
     return set(re.findall(r"^declare\b[^@]*@(_Z[\w.$]+)\(", ir_text, re.M))
 
 
-@lru_cache(maxsize=1)
 def _target_machine() -> llvm.TargetMachine:
+    """A new target machine per engine: an MCJIT engine owns (and frees) its target machine."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     target = llvm.Target.from_triple(HOST_TRIPLE)

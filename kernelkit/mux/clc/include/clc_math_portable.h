@@ -67,7 +67,7 @@ KK_INLINE double kk_p_exp10(double x) {
   if (x < -324.0) return 0.0;
   double k = __builtin_rint(x * 3.32192809488736234787); /* log2(10) */
   double r = __builtin_fma(-k, 3.01029995663611771306e-01, x);   /* log10(2) hi */
-  r = __builtin_fma(-k, -2.83633945510449314e-17, r);              /* log10(2) lo */
+  r = __builtin_fma(-k, 3.69423907715893078616e-13, r);            /* log10(2) lo */
   r = r * 2.30258509299404568402;                                  /* ln(10) */
   int ki = (int)k;
   return __builtin_ldexp(__builtin_ldexp(kk_p_exp_poly(r), ki / 2), ki - ki / 2);
@@ -177,9 +177,11 @@ KK_INLINE double kk_p_cos_poly(double r) {
 /* x = k*pi/2 + r; returns r, quadrant in *q */
 KK_INLINE double kk_p_reduce_pio2(double x, int *q) {
   double k = __builtin_rint(x * 6.36619772367581382433e-01);
+  /* pi/2 = p1 + p2 + p3 + p3t (fdlibm's 33-bit pio2_1, pio2_2, pio2_3 and tail) */
   double r = __builtin_fma(-k, 1.57079632673412561417e+00, x);
-  r = __builtin_fma(-k, 6.07710050650619224932e-11, r);
-  r = __builtin_fma(-k, 2.02226624879595063154e-21, r);
+  r = __builtin_fma(-k, 6.07710050630396597660e-11, r);
+  r = __builtin_fma(-k, 2.02226624871116645580e-21, r);
+  r = __builtin_fma(-k, 8.47842766036889956997e-32, r);
   *q = (int)((long)k & 3);
   return r;
 }
@@ -337,6 +339,37 @@ KK_INLINE double kk_p_cbrt(double x) {
   return __builtin_copysign(__builtin_ldexp(y, (e - r3) / 3), x);
 }
 
+/* log(x) as hi + lo (about 2^-70 relative), x finite and > 0: for pow's y*log(x) */
+KK_INLINE double kk_p_log_dd(double x, double *lo) {
+  int e;
+  double m = kk_p_log_split(x, &e);
+  double num = m - 1.0;                  /* exact */
+  double den = m + 1.0;
+  double den_lo = m - (den - 1.0);       /* exact rounding error of den */
+  double f = num / den;
+  double f_lo = (__builtin_fma(-f, den, num) - f * den_lo) / den;
+  double s = f * f;
+  double p = 1.0 / 25.0;
+  p = __builtin_fma(p, s, 1.0 / 23.0);
+  p = __builtin_fma(p, s, 1.0 / 21.0);
+  p = __builtin_fma(p, s, 1.0 / 19.0);
+  p = __builtin_fma(p, s, 1.0 / 17.0);
+  p = __builtin_fma(p, s, 1.0 / 15.0);
+  p = __builtin_fma(p, s, 1.0 / 13.0);
+  p = __builtin_fma(p, s, 1.0 / 11.0);
+  p = __builtin_fma(p, s, 1.0 / 9.0);
+  p = __builtin_fma(p, s, 1.0 / 7.0);
+  p = __builtin_fma(p, s, 1.0 / 5.0);
+  p = __builtin_fma(p, s, 1.0 / 3.0);
+  double mh = 2.0 * f, ml = 2.0 * f_lo + 2.0 * f * s * p;
+  double a = (double)e * KK_LN2_HI;      /* exact: LN2_HI has trailing zero bits */
+  double sh = a + mh;
+  double sl = (__builtin_fabs(a) >= __builtin_fabs(mh) ? (a - sh) + mh : (mh - sh) + a) + ml + (double)e * KK_LN2_LO;
+  double hi = sh + sl;
+  *lo = sl - (hi - sh);
+  return hi;
+}
+
 KK_INLINE double kk_p_pow(double x, double y) {
   /* C99 F.9.4.4 special cases */
   if (y == 0.0) return 1.0;
@@ -359,16 +392,25 @@ KK_INLINE double kk_p_pow(double x, double y) {
     return (x < 0 && y_odd) ? -r : r;
   }
   if (x < 0 && !y_int) return KK_NAN;
-  double r = kk_p_exp(y * kk_p_log(__builtin_fabs(x)));
+  double llo, lhi = kk_p_log_dd(__builtin_fabs(x), &llo);
+  double th = y * lhi;
+  double tl = __builtin_fma(y, lhi, -th) + y * llo;
+  double r = kk_p_exp(th);
+  if (r != KK_INF && r != 0.0) r = __builtin_fma(r, tl, r);
+  else if (th + tl > 709.782712893384) r = KK_INF;
   return (x < 0 && y_odd) ? -r : r;
 }
 
 KK_INLINE double kk_p_erf(double x);
 KK_INLINE double kk_p_erfc_pos(double x) {
-  /* x >= 2: continued fraction erfc(x) = exp(-x^2)/sqrt(pi) / (x + 1/2/(x + 1/(x + 3/2/(x + ...)))) */
+  /* x >= 0.84: continued fraction erfc(x) = exp(-x^2)/sqrt(pi) / (x + 1/2/(x + 1/(x + 3/2/(x + ...))));
+     it converges slowly near 1, hence more terms there */
   double f = x;
-  for (int k = 60; k >= 1; k--) f = x + (0.5 * (double)k) / f;
-  return kk_p_exp(-x * x) * 5.64189583547756279280e-01 / f;
+  for (int k = x < 2.0 ? 500 : 100; k >= 1; k--) f = x + (0.5 * (double)k) / f;
+  /* exp(-x^2) without the rounding error of x*x: xh has 26 bits, so xh*xh is exact */
+  double xh = as_double(as_ulong(x) & 0xfffffffff8000000UL);
+  double e = kk_p_exp(-xh * xh) * kk_p_exp(-(x - xh) * (x + xh));
+  return e * 5.64189583547756279280e-01 / f;
 }
 KK_INLINE double kk_p_erf_series(double x) {
   /* |x| < 2: 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)) */
@@ -389,7 +431,7 @@ KK_INLINE double kk_p_erf(double x) {
 KK_INLINE double kk_p_erfc(double x) {
   if (x != x) return x;
   if (x < -6.0) return 2.0;
-  if (x < 2.0) return 1.0 - kk_p_erf(x);
+  if (x < 0.84) return 1.0 - kk_p_erf(x);
   if (x > 27.3) return 0.0;
   return kk_p_erfc_pos(x);
 }
@@ -411,17 +453,29 @@ KK_INLINE double kk_p_lgamma_pos(double x) { /* x >= 0.5 */
   double z = x - 1.0, t = z + 7.5;
   return 0.91893853320467274178 + (z + 0.5) * kk_p_log(t) - t + kk_p_log(kk_p_lanczos_sum(z));
 }
+/* Gamma(x) for finite x >= 0.5 (no recursion: OpenCL C forbids it) */
+KK_INLINE double kk_p_tgamma_pos(double x) {
+  if (x > 171.7) return KK_INF;
+  if (x == __builtin_trunc(x) && x <= 23.0) { double r = 1.0; for (double k = 2.0; k < x; k += 1.0) r *= k; return r; }
+  /* Gamma(x) = Gamma(x + n) / (x (x+1) ... (x+n-1)) with x + n >= 10 */
+  double d = 1.0;
+  while (x < 10.0) { d *= x; x += 1.0; }
+  /* Stirling: sqrt(2 pi) x^(x-1/2) e^-x exp(1/(12x) - 1/(360x^3) + ...), with
+     x^(x-1/2) = p*p so nothing overflows before the final product */
+  double r = 1.0 / x, r2 = r * r;
+  double c = r * (1.0 / 12.0 + r2 * (-1.0 / 360.0 + r2 * (1.0 / 1260.0 + r2 * (-1.0 / 1680.0 +
+             r2 * (1.0 / 1188.0 - r2 * (691.0 / 360360.0))))));
+  double p = kk_p_pow(x, 0.5 * (x - 0.5));
+  return 2.50662827463100050242 * p * (p * kk_p_exp(-x)) * kk_p_exp(c) / d;
+}
 KK_INLINE double kk_p_tgamma(double x) {
   if (x != x) return x;
   if (x == KK_INF) return KK_INF;
   if (x == 0.0) return __builtin_copysign(KK_INF, x);
   if (x < 0.0 && __builtin_trunc(x) == x) return KK_NAN;
   if (x == -KK_INF) return KK_NAN;
-  if (x > 171.7) return KK_INF;
-  if (x < 0.5) return KK_PI / (kk_p_sinpi(x) * kk_p_tgamma(1.0 - x));
-  if (x == __builtin_trunc(x) && x <= 23.0) { double r = 1.0; for (double k = 2.0; k < x; k += 1.0) r *= k; return r; }
-  double z = x - 1.0, t = z + 7.5;
-  return 2.50662827463100050242 * kk_p_pow(t, z + 0.5) * kk_p_exp(-t) * kk_p_lanczos_sum(z);
+  if (x < 0.5) return KK_PI / (kk_p_sinpi(x) * kk_p_tgamma_pos(1.0 - x));
+  return kk_p_tgamma_pos(x);
 }
 KK_INLINE double kk_p_lgamma_r(double x, int *sign) {
   *sign = 1;
