@@ -118,6 +118,9 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
             slot = ArgSlot(kind="pointer", slots=1, record=rec, address_space=space, **common)
         elif a.kind == "image":
             dim = IMAGE_DIMENSIONS.get(a.image_dim or "2d")
+            if not hw:   # spec 000 "images": only valid on the Evergreen family or later
+                raise KernelkitError(f"{a.name}: images are only valid on the Evergreen family "
+                                     f"or later ({dev.name} is {dev.family})")
             if dim is None:
                 raise KernelkitError(f"{a.name}: image type {a.image_dim} has no AMD IL form")
             if a.access_qualifier == "write_only":

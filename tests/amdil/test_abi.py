@@ -206,6 +206,10 @@ def test_pointers_per_family():
                   ";pointer:c:double:1:1:32:c:1:8"]
     r7 = [rec.memory for rec in allocate(sig, "rv770").metadata_records()]
     assert r7 == ["uav", "l", "c"]
+    # spec 000 "images": only valid on the Evergreen family or later (read-only ones too)
+    for access in ("read_only", "write_only"):
+        with pytest.raises(KernelkitError, match="Evergreen"):
+            allocate(KernelSignature("k", [image(0, "i", "2d", access)]), "rv730")
 
 
 # --- cb1 bytes -----------------------------------------------------------------------------
