@@ -141,6 +141,10 @@ LSC_ADDR_TYPES: dict[int, str] = {1: "flat", 2: "bss", 3: "ss", 4: "bti", 5: "ar
 LSC_ADDR_SIZES: dict[int, str] = {1: "a16", 2: "a32", 3: "a64"}
 LSC_DATA_SIZES: dict[int, str] = {1: "d8", 2: "d16", 3: "d32", 4: "d64", 5: "d8c32", 6: "d16c32",
                                   7: "d16c32h"}
+# lsc_load_quad/lsc_store_quad channel mask bits and their text letters
+LSC_QUAD_CHANNELS: tuple[tuple[int, str], ...] = ((1, "x"), (2, "y"), (4, "z"), (8, "w"))
+# atomic operand width suffix (bits 5-6 of the atomic op byte): text -> bits
+ATOMIC_WIDTHS: dict[str, int] = {"32": 0, "16": 0x20, "64": 0x40}
 LSC_DATA_ELEMS: dict[int, int] = {1: 1, 2: 2, 3: 3, 4: 4, 5: 8, 6: 16, 7: 32, 8: 64}
 LSC_FENCE_OPS: tuple[str, ...] = ("none", "evict", "invalidate", "discard", "clean", "flushl3", "type6")
 LSC_SCOPES: tuple[str, ...] = ("group", "local", "tile", "gpu", "gpus", "sysrel", "sysacq")

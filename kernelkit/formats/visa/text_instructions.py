@@ -17,6 +17,7 @@ from kernelkit.formats.visa.operands import (
 )
 from kernelkit.formats.visa.tables import (
     ATOMIC_BY_NAME,
+    ATOMIC_WIDTHS,
     CHANNEL_MASKS,
     CMP_OPS,
     FENCE_FLAGS,
@@ -28,6 +29,7 @@ from kernelkit.formats.visa.tables import (
     LSC_FENCE_OPS,
     LSC_OP_BY_NAME,
     LSC_OPS,
+    LSC_QUAD_CHANNELS,
     LSC_SCOPES,
     LSC_SFIDS,
     OWORD_NUMS,
@@ -62,7 +64,7 @@ def _atomic(b: RoutineBuilder, parts: list[str]) -> int:
         raise b.err(f"unknown atomic operation {'.'.join(parts)!r}")
     op = ATOMIC_BY_NAME[parts[0]]
     if len(parts) > 1:
-        op |= {"16": 0x20, "64": 0x40, "32": 0}[parts[1]]
+        op |= ATOMIC_WIDTHS[parts[1]]
     return op
 
 
@@ -328,7 +330,7 @@ def _lsc(b, base, mods, rest, pred):
               "imm_offset": (-1 if sign == "-" else 1) * int(off, 0) if off else 0,
               "addr_size": _REV["asize"][asize], "data_size": _REV["dsize"][dm.group(2)],
               "data_order": 2 if dm.group(4) else 1, "data_elems": _REV["elems"][int(dm.group(3) or 1)],
-              "chmask": sum(bit for bit, c in ((1, "x"), (2, "y"), (4, "z"), (8, "w")) if c in (dm.group(5) or "")),
+              "chmask": sum(bit for bit, c in LSC_QUAD_CHANNELS if c in (dm.group(5) or "")),
               "surface": surface, "src0": _payload(b, src0)}
     if "quad" in kind:
         fields["data_elems"] = 0

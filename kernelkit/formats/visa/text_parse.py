@@ -44,6 +44,7 @@ from kernelkit.formats.visa.tables import (
     IMPLICIT_DIRECTIVES,
     MODIFIER_BY_TEXT,
     NUM_PREDEFINED_SURFACES,
+    PRED_CONTROLS,
     PREDEFINED_SURFACES,
     PREDEFINED_VARIABLES,
     REGION_CODES,
@@ -52,6 +53,7 @@ from kernelkit.formats.visa.tables import (
 )
 
 _EXEC_RE = re.compile(r"\(\s*(?:(\w+)\s*,\s*)?(\d+)\s*\)")
+_PRED_CONTROL_CODES = {text: code for code, text in PRED_CONTROLS.items()}
 _PRED_RE = re.compile(r"\(\s*(!?)([%\w]+)(\.any|\.all)?\s*\)\s*")
 
 
@@ -281,7 +283,7 @@ class RoutineBuilder:
         pred = None
         m = _PRED_RE.match(text)
         if m and self.names.get(m.group(2), ("",))[0] == "P":
-            pred = Predicate(self.names[m.group(2)][1], {"": 0, ".any": 1, ".all": 2}[m.group(3) or ""],
+            pred = Predicate(self.names[m.group(2)][1], _PRED_CONTROL_CODES[m.group(3) or ""],
                              m.group(1) == "!")
             text = text[m.end():]
         mnemonic, _, rest = text.partition(" ")

@@ -21,6 +21,7 @@ from kernelkit.formats.visa.operands import (
 from kernelkit.formats.visa.tables import (
     ALIGNMENTS,
     ATOMIC_OPS,
+    ATOMIC_WIDTHS,
     ATTRIBUTE_KINDS,
     CHANNEL_MASKS,
     CMP_OPS,
@@ -36,6 +37,7 @@ from kernelkit.formats.visa.tables import (
     LSC_DATA_SIZES,
     LSC_FENCE_OPS,
     LSC_OPS,
+    LSC_QUAD_CHANNELS,
     LSC_SCOPES,
     LSC_SFIDS,
     MODIFIERS,
@@ -291,7 +293,7 @@ class Printer:
 
     @staticmethod
     def _atomic(op: int) -> str:
-        width = ".16" if op >> 5 == 1 else (".64" if op >> 6 == 1 else "")
+        width = next((f".{w}" for w, bits in ATOMIC_WIDTHS.items() if bits and op & 0x60 == bits), "")
         return f".{ATOMIC_OPS[op & 0x1F]}{width}"
 
     def _i_dword_atomic(self, inst: Instruction) -> str:
@@ -330,7 +332,7 @@ class Printer:
         text += f" {self.exec(f['exec'])}"
         shape = ":" + LSC_DATA_SIZES[f["data_size"]]
         if "quad" in kind:
-            shape += "." + "".join(c for bit, c in ((1, "x"), (2, "y"), (4, "z"), (8, "w")) if f["chmask"] & bit)
+            shape += "." + "".join(c for bit, c in LSC_QUAD_CHANNELS if f["chmask"] & bit)
         else:
             elems = LSC_DATA_ELEMS[f["data_elems"]]
             shape += (f"x{elems}" if elems != 1 else "") + ("t" if f["data_order"] == 2 else "")
