@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from kernelkit.errors import CompileError
 from kernelkit.targets.host import builtins
-from kernelkit.targets.host.irtext import split_module
+from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, opencl_names, wrapper
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
@@ -152,32 +152,97 @@ def inline_all(text: str) -> str:
     return str(m)
 
 
-def add_entries(text: str, kernels: list[str]) -> tuple[str, list[str]]:
-    """Step 5: coroutines for kernels with barriers, work-item loop entries for all kernels."""
-    mod = split_module(text)
-    coroutines = barriers.lower_barriers(mod, kernels)
+def _declare_wrapper_needs(mod) -> None:
     declared = mod.declared()
     for decl in wrapper.WRAPPER_DECLS:
         name = re.search(r"@([\w.]+)\(", decl).group(1)
-        if name not in declared and not any(isinstance(i, str) and i == decl for i in mod.items):
+        if name not in declared:
             mod.items.append(decl)
             declared[name] = decl
+
+
+def add_entries(text: str, kernels: list[str]) -> tuple[str, dict[str, int]]:
+    """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
+    (the coroutines get theirs after splitting, see :func:`add_region_drivers`)."""
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
 
+    mod = split_module(text)
+    coroutines = barriers.lower_barriers(mod, kernels)
+    _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
+        if name in coroutines:
+            continue
         f = mod.function(name)
         private_arrays = any(" alloca " in line for line in f.body)
-        text_, md = wrapper.work_item_loops(f, name in coroutines, None if private_arrays else md_next)
+        text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next)
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
         mod.items.append(text_)
         mod.items += md
-        if name not in coroutines:
-            f.header = f.header.replace("define ", "define internal ", 1) if "define internal" not in f.header \
-                else f.header
-    return mod.text(), sorted(coroutines)
+        if "define internal" not in f.header:
+            f.header = f.header.replace("define ", "define internal ", 1)
+    return mod.text(), coroutines
+
+
+_INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
+_INDEX_LOAD_RE = re.compile(r"^(\s*)%index = load (i\d+), ptr %index\.addr, align \d+$")
+MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
+
+
+def specialise_resume(mod, kernel: str, barriers_: int):
+    """Give ``<kernel>.resume`` the suspend index as a parameter (so a caller passing a constant
+    gets one region); returns the ResumeInfo, or None if CoroSplit's output has another shape."""
+    f = mod.function(f"{kernel}.resume")
+    if f is None:
+        return None
+    offset = ty = None
+    for i, line in enumerate(f.body):
+        g = _INDEX_GEP_RE.match(line)
+        if g:
+            offset = int(g.group(1))
+        m = _INDEX_LOAD_RE.match(line)
+        if m and offset is not None:
+            ty = m.group(2)
+            conv = f"trunc i32 %kk.idx to {ty}" if int(ty[1:]) < 32 else f"zext i32 %kk.idx to {ty}"
+            if ty == "i32":
+                conv = "add i32 %kk.idx, 0"
+            f.body[i] = f"{m.group(1)}%index = {conv}"
+            break
+    if ty is None or int(ty[1:]) > 32:
+        return None
+    start, end = header_params(f.header)
+    f.header = f.header[:end] + ", i32 %kk.idx" + f.header[end:]
+    _, end = header_params(f.header)
+    f.header = f.header[:end + 1] + " alwaysinline" + f.header[end + 1:]
+    # suspend indices 0..barriers-1 are the barriers (the last index is the final suspend)
+    cases = barriers_ if barriers_ <= MAX_SPECIALISED_REGIONS else 0
+    return wrapper.ResumeInfo(f.name, offset, ty, cases)
+
+
+def add_region_drivers(text: str, coroutines: dict[str, int]) -> str:
+    """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
+    mod = split_module(text)
+    _declare_wrapper_needs(mod)
+    for name, count in coroutines.items():
+        f = mod.function(name)
+        info = specialise_resume(mod, name, count)
+        text_, md = wrapper.work_item_loops(f, True, None, info)
+        mod.items.append(text_)
+        mod.items += md
+    return mod.text()
+
+
+def optimize(text: str, stage: str) -> str:
+    b = llvm()
+    m = _parse(text, stage)
+    pto = b.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pb = b.create_pass_builder(target_machine(), pto)
+    pb.getModulePassManager().run(m, pb)
+    return str(m)
 
 
 # C library functions the generated code may call; the JIT resolves them in the process
@@ -234,8 +299,10 @@ def compile_host(ir_text: str, *, check: bool = False, options=()) -> HostCode:
     text, kernels, local_globals, sites = lower_to_host_ir(text, check=check)
     text = inline_all(text)
     text, coroutines = add_entries(text, kernels)
+    if coroutines:
+        text = add_region_drivers(optimize(text, "work-item loops"), coroutines)
     obj = optimize_and_emit(text)
-    return HostCode(obj, kernels, coroutines, local_globals, sites, check)
+    return HostCode(obj, kernels, sorted(coroutines), local_globals, sites, check)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

@@ -181,14 +181,13 @@ def _fix_phis(line: str, renamed: dict[str, str]) -> str:
     return re.sub(r"(\[ [^\[\]]*?, )%(\"[^\"]+\"|[-\w$.]+) \]", sub, line)
 
 
-def lower_barriers(mod: ModuleText, kernels: list[str]) -> set[str]:
-    """Turn the kernels with barriers into coroutines; returns their names."""
-    out = set()
+def lower_barriers(mod: ModuleText, kernels: list[str]) -> dict[str, int]:
+    """Turn the kernels with barriers into coroutines; returns their names and barrier counts."""
+    out = {}
     for name in kernels:
         f = mod.function(name)
         if f is not None and has_barriers(f):
-            to_coroutine(f)
-            out.add(name)
+            out[name] = to_coroutine(f)
     if out:
         declared = mod.declared()
         for line in CORO_DECLS.splitlines():

@@ -62,7 +62,19 @@ def entry_name(kernel: str) -> str:
     return ENTRY_PREFIX + kernel
 
 
-def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None) -> tuple[str, list[str]]:
+@dataclass
+class ResumeInfo:
+    """What the driver needs of a split coroutine: its resume function, the frame offset and
+    integer type of the suspend index (CoroSplit's switch lowering), the number of suspend points."""
+
+    function: str
+    index_offset: int
+    index_type: str
+    cases: int
+
+
+def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
+                    resume: ResumeInfo | None = None) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
 
     With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
@@ -129,7 +141,42 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
                  f"  %h = call ptr @{f.name}({args}ptr %wip, ptr %wg)",
                  "  %hp = getelementptr ptr, ptr %hs, i64 %lin", "  store ptr %h, ptr %hp"]
         lines += _nested_loops(start, before=[])
-        lines += ["  br label %round", "round:", "  br label %res.loop", "res.loop:",
+        if resume is not None:
+            lines += _region_rounds(resume, md, metadata_base)
+        else:
+            lines += _generic_rounds()
+    lines += ["  br label %next.group", "exit:", "  call void @free(ptr %scratch)"]
+    if coroutine:
+        lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)",
+                  "  %frames.end = load ptr, ptr %frp", "  call void @free(ptr %frames.end)"]
+    lines += ["  ret void", "}"]
+    return "\n".join(lines), md
+
+
+def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> list[str]:
+    """After every work-item ran to its first barrier: read the (uniform) suspend index of
+    work-item 0 and run that region for all work-items in a loop of its own, the resume function
+    specialised for the index (its switch folds away once inlined); until work-item 0 finished."""
+    out = ["  br label %round", "round:",
+           "  %h0 = load ptr, ptr %hs", "  %fn0 = load ptr, ptr %h0", "  %fin = icmp eq ptr %fn0, null",
+           "  br i1 %fin, label %d.end, label %dispatch", "dispatch:",
+           f"  %ixp = getelementptr i8, ptr %h0, i64 {r.index_offset}",
+           f"  %ix = load {r.index_type}, ptr %ixp", f"  %ix32 = zext {r.index_type} %ix to i32",
+           "  switch i32 %ix32, label %region.any [ " + " ".join(f"i32 {k}, label %region.{k}"
+                                                          for k in range(r.cases)) + " ]"]
+    for k in [*[str(i) for i in range(r.cases)], "any"]:
+        idx = "%ix32" if k == "any" else k
+        out += [f"region.{k}:", f"  br label %region.{k}.loop", f"region.{k}.loop:",
+                f"  %ri.{k} = phi i64 [ 0, %region.{k} ], [ %ri.{k}.next, %region.{k}.loop ]",
+                f"  %rhp.{k} = getelementptr ptr, ptr %hs, i64 %ri.{k}", f"  %rh.{k} = load ptr, ptr %rhp.{k}",
+                f"  call fastcc void @{r.function}(ptr %rh.{k}, i32 {idx})",
+                f"  %ri.{k}.next = add nuw i64 %ri.{k}, 1", f"  %rmore.{k} = icmp ult i64 %ri.{k}.next, %items",
+                f"  br i1 %rmore.{k}, label %region.{k}.loop, label %round"]
+    return out + ["d.end:"]
+
+
+def _generic_rounds() -> list[str]:
+    return ["  br label %round", "round:", "  br label %res.loop", "res.loop:",
                   "  %ri = phi i64 [ 0, %round ], [ %ri.next, %res.next ]",
                   "  %busy = phi i1 [ false, %round ], [ %busy.next, %res.next ]",
                   "  %rhp = getelementptr ptr, ptr %hs, i64 %ri", "  %rh = load ptr, ptr %rhp",
@@ -142,12 +189,6 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
                   "  br i1 %busy.next, label %round, label %d.end",
                   # frames live in the thread's frame array (kk_frame): nothing to destroy
                   "d.end:"]
-    lines += ["  br label %next.group", "exit:", "  call void @free(ptr %scratch)"]
-    if coroutine:
-        lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)",
-                  "  %frames.end = load ptr, ptr %frp", "  call void @free(ptr %frames.end)"]
-    lines += ["  ret void", "}"]
-    return "\n".join(lines), md
 
 
 _MEMORY_LINE_RE = re.compile(r"^\s*(?:%[-\w$.]+ = )?(?:load|store|call|tail call|atomicrmw|cmpxchg)\b")
