@@ -30,7 +30,7 @@ from kernelkit.cli import main
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdcl2.binary import Cl2Binary, read_cl2
 from kernelkit.formats.amdcl2.inspect import inspect
-from kernelkit.formats.amdcl2.metadata import parse_kernel_metadata
+from kernelkit.formats.amdcl2.metadata import HEADER_STRUCTS, parse_kernel_metadata
 from kernelkit.formats.elf import ElfFile
 
 SETUP_NAMES = ["_.global_offset_0", "_.global_offset_1", "_.global_offset_2", "_.printf_buffer",
@@ -300,3 +300,27 @@ def test_writing_a_new_inner_binary(reference, tmp_path):
             assert (int(parts[1], 16), int(parts[2])) == original[parts[7]]
             original.pop(parts[7])
     assert not original
+
+
+def test_cli_reports_bad_input_in_one_line(reference, tmp_path, capsys):
+    data = (reference / "amdcl2" / "samplers4.clo.regen").read_bytes()
+    elf = ElfFile.parse(data)
+    sym = next(s for s in elf.symbols() if s.name.endswith("_kernel_metadata"))
+    args_num_at = elf.sections[sym.shndx].offset + sym.value + HEADER_STRUCTS[64].size - 8
+    corrupt = bytearray(data)
+    corrupt[args_num_at:args_num_at + 8] = (10**6).to_bytes(8, "little")
+    cases = {"header": data[:40], "section headers": data[:3000], "argsNum": bytes(corrupt)}
+    for what, bad in cases.items():
+        path = tmp_path / f"{what}.clo"
+        path.write_bytes(bad)
+        for argv in (["inspect", str(path)], ["inspect", "--json", str(path)],
+                     ["layout", str(path), "-t", "amdcl2:bonaire", "-k", "imageTransform"]):
+            assert main(argv) == 1, (what, argv)
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "Traceback" not in err, err
+            assert "error:" in err and ("offset" in err or "field" in err), err
+            if what == "argsNum":
+                assert "metadata.argsNum" in err, err
+    assert main(["layout", str(reference / "amdcl2" / "samplers4.clo.regen"), "-t", "amdcl2:bonaire",
+                 "-k", "nosuch"]) == 1
+    assert "no kernel 'nosuch'" in capsys.readouterr().err
