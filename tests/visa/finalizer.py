@@ -27,14 +27,23 @@ def normalise(asm: str) -> list[str]:
     return [" ".join(pattern.sub(lambda m: names[m.group(1)], ln).split()) for ln in lines]
 
 
+def split_attribute_lines(dump: str) -> str:
+    """A GenX_IR dump with the finalizer's printing slip undone: in a function's text it prints the
+    last ``.kernel_attr`` and the first instruction on one line."""
+    return re.sub(r"^(\.kernel_attr \S+) {2,}(\S)", r"\1\n    \2", dump, flags=re.M)
+
+
 def dump_lines(text: str) -> list[str]:
     """Declaration and instruction lines of a vISA text, to compare our printed text with the text
     GenX_IR -dumpcommonisa prints for our binary. Normalised: comments, ``/// $n`` tags, blank runs
     and ``.funcdecl`` lines dropped; the finalizer's label suffixes (``SKIP`` -> ``SKIP_41``) cut;
     its ``fence_local.`` spelled ``fence_local``; byte immediates compared by their low byte (it prints
-    ``0xfe:b`` sign-extended as ``0xfffffffe:b``)."""
+    ``0xfe:b`` sign-extended as ``0xfffffffe:b``); ``.version`` lines dropped (one per dumped routine);
+    a function's last ``.kernel_attr`` and its first instruction, which it prints on one line, split."""
     out = []
-    for line in text.splitlines():
+    for line in split_attribute_lines(text).splitlines():
+        if line.startswith(".version"):
+            continue
         line = re.sub(r"\s*///.*$", "", line)
         if line.lstrip().startswith("//") or line.startswith(".funcdecl"):
             continue
@@ -62,7 +71,8 @@ def finalize_text(text: str, platform: str) -> tuple[list[str], str]:
 
 
 def finalize_binary(data: bytes, platform: str) -> tuple[list[str], str]:
-    """(normalised Gen assembly, vISA text GenX_IR dumps) of GenX_IR reading a vISA binary."""
+    """(normalised Gen assembly, vISA text GenX_IR dumps) of GenX_IR reading a vISA binary; the dump
+    is the kernel's text followed by each function's (GenX_IR writes function i to ``_f<i>.visaasm``)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "k.isa").write_bytes(data)
@@ -70,5 +80,5 @@ def finalize_binary(data: bytes, platform: str) -> tuple[list[str], str]:
         asm = folder / ".asm"
         if proc.returncode != 0 or not asm.exists():
             raise AssertionError(f"GenX_IR rejected binary ({proc.returncode}): {proc.stdout}{proc.stderr}")
-        dump = folder / ".visaasm"
-        return normalise(asm.read_text()), dump.read_text() if dump.exists() else ""
+        dumps = [folder / ".visaasm"] + sorted(folder.glob("_f*.visaasm"), key=lambda p: int(p.stem[2:]))
+        return normalise(asm.read_text()), "".join(d.read_text() for d in dumps if d.exists())

@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 from conftest import require_reference, require_tool
-from finalizer import PLATFORMS, dump_lines, finalize_binary, finalize_text
+from finalizer import PLATFORMS, dump_lines, finalize_binary, finalize_text, split_attribute_lines
 
 from kernelkit.formats.visa.binary import read_isa, write_isa
-from kernelkit.formats.visa.model import VisaObject
 from kernelkit.formats.visa.operands import IMMEDIATE, VectorOperand
 from kernelkit.formats.visa.tables import EMASKS, EXEC_SIZES, MODIFIERS, OPERAND_CLASSES, TYPES
 from kernelkit.formats.visa.text_parse import parse_visaasm
-from kernelkit.formats.visa.text_print import print_visaasm
+from kernelkit.formats.visa.text_print import print_routine, print_visaasm
 
 KERNELS = sorted((Path(__file__).parent / "kernels").glob("*.visaasm"))
 
@@ -123,9 +122,9 @@ def test_finalizer_reads_back_every_declaration_and_instruction_of_our_binary(so
     """GenX_IR -dumpcommonisa prints the vISA it read from our binary: line for line our printed text
     (declarations, inputs, attributes, every instruction with its operands), so every field we encode
     is the one the finalizer decodes. Differences of the finalizer's printer only: it names address
-    variables A<n>, appends its default Target when the kernel sets none, renames labels (see
-    ``dump_lines``) and dumps a kernel without the functions it calls. The dump parses back and
-    (when self-contained) our binary of it finalizes to the same code again."""
+    variables A<n>, appends its default Target when a routine sets none, renames labels (see
+    ``dump_lines``); it dumps each function of the file to its own text. The dump parses back and our
+    binary of it finalizes to the same code again."""
     require_tool("GenX_IR")
     if isinstance(source, Path):
         text = source.read_text()
@@ -134,15 +133,17 @@ def test_finalizer_reads_back_every_declaration_and_instruction_of_our_binary(so
     platform = _platforms(text)[-1]
     obj = parse_visaasm(text)
     asm, dump = finalize_binary(write_isa(obj), platform)
-    (kernel,) = obj.kernels
-    for i, a in enumerate(kernel.addresses):
-        a.name = f"A{i}"
-    expected = dump_lines(print_visaasm(VisaObject(obj.major, obj.minor, [kernel])))
-    if not any(a.name == "Target" for a in kernel.attributes):
-        expected.insert(next(i for i, ln in enumerate(expected) if ln.startswith(".function")),
-                        '.kernel_attr Target="3d"')
+    expected = []
+    for routine in obj.kernels + obj.functions:
+        for i, a in enumerate(routine.addresses):
+            a.name = f"A{i}"
+        lines = dump_lines(print_routine(routine))
+        if not any(a.name == "Target" for a in routine.attributes):
+            last = max(i for i, ln in enumerate(lines) if ln.startswith((".decl", ".input", ".implicit", ".kernel_attr",
+                                                                         ".kernel", ".global_function")))
+            lines.insert(last + 1, '.kernel_attr Target="3d"')
+        expected += lines
     assert dump_lines(dump) == expected
-    again = parse_visaasm(dump)
-    assert [k.name for k in again.kernels] == [kernel.name]
-    if ".funcdecl" not in dump:          # a kernel calling a function is dumped without the function
-        assert finalize_binary(write_isa(again), platform)[0] == asm
+    again = parse_visaasm(split_attribute_lines(dump))
+    assert [r.name for r in again.kernels + again.functions] == [r.name for r in obj.kernels + obj.functions]
+    assert finalize_binary(write_isa(again), platform)[0] == asm
