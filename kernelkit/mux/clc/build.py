@@ -86,12 +86,11 @@ def _pointer_bits(triple: str) -> int:
 
 
 def target_macros(triple: str) -> list[str]:
-    """Preprocessor switches telling the sources what the final target is."""
+    """Preprocessor switches telling the sources what the final target is (SPIR IR is the
+    host's input, so both get the same library: it may call the C library)."""
     if triple.startswith("amdgcn"):
         return ["-DKK_TARGET_AMDGPU=1"]
-    if triple.startswith("spir"):
-        return ["-DKK_TARGET_SPIR=1"]
-    return ["-DKK_TARGET_HOST=1"]
+    return []
 
 
 def _clang_version() -> str:
@@ -160,28 +159,33 @@ def _link(texts: Sequence[str]) -> str:
 
 def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
           *, use_cache: bool = True) -> str:
-    """Linked library IR for triple (all families, or the ones named)."""
+    """Linked library IR for triple (all families, or the ones named).
+
+    The cache holds the IR of the compile triple (spir64 serves spir64 and the host), so
+    retargeting for the host reuses a SPIR build."""
     fams = [f for f in families() if names is None or f.name in names]
     if names is not None and len(fams) != len(set(names)):
         known = sorted(f.name for f in families())
         raise ValueError(f"unknown builtin library family in {list(names)} (known: {known})")
     texts = {f.name: f.text() for f in fams}
-    key_src = "\0".join([triple, *opts, _clang_version(), _headers_text(), *(f"{n}\0{t}" for n, t in texts.items())])
+    ctriple = compile_triple(triple)
+    flags = _flags(triple, opts)
+    key_src = "\0".join([ctriple, *flags, _clang_version(), _headers_text(),
+                         *(f"{n}\0{t}" for n, t in texts.items())])
     key = hashlib.sha256(key_src.encode()).hexdigest()[:24]
     path = _cache_dir() / f"{key}.ll"
     if use_cache and path.exists():
-        return path.read_text()
-    with ThreadPoolExecutor(max_workers=max(1, min(len(fams), os.cpu_count() or 1))) as pool:
-        parts = list(pool.map(lambda f: compile_family(f, triple, opts, text=texts[f.name]), fams))
-    ir_text = _link(parts)
-    if compile_triple(triple) != triple:
-        ir_text = retarget(ir_text, triple)
-    if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(ir_text)
-        tmp.replace(path)
-    return ir_text
+        ir_text = path.read_text()
+    else:
+        with ThreadPoolExecutor(max_workers=max(1, min(len(fams), os.cpu_count() or 1))) as pool:
+            parts = list(pool.map(lambda f: compile_family(f, triple, opts, text=texts[f.name]), fams))
+        ir_text = _link(parts)
+        if use_cache:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(ir_text)
+            tmp.replace(path)
+    return ir_text if ctriple == triple else retarget(ir_text, triple)
 
 
 _DEFINE = re.compile(r"^define\s+(?!internal|private)[^@]*@(\"?[\w.$]+\"?)\(", re.M)

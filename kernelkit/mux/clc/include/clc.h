@@ -89,7 +89,7 @@ typedef atomic_int atomic_flag;
 #define KK_RTP 2
 #define KK_RTN 3
 
-/* Per-target switches: KK_TARGET_HOST may call the C library's libm. */
+/* Per-target switch: KK_TARGET_AMDGPU (no C library: portable math, see clc_math.h). */
 #include "clc_scalar.h"
 
 #endif
