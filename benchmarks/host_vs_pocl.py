@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller sizes")
     p.add_argument("--only", help="run the benchmarks whose name contains this")
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=7)
     args = p.parse_args(argv)
     icd = Path("/etc/OpenCL/vendors/pocl.icd")
     if icd.exists():

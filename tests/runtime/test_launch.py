@@ -229,3 +229,36 @@ def test_threads_environment(monkeypatch):
     monkeypatch.setenv("KERNELKIT_THREADS", "zero")
     with pytest.raises(ValueError, match="KERNELKIT_THREADS"):
         thread_count()
+
+
+DMA_SRC = r"""
+kernel void dma(global const float *in, global float *out, local float *tile) {
+  size_t g = get_group_id(0), n = get_local_size(0);
+  event_t e = async_work_group_copy(tile, in + g * n, n, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tile[n - 1 - get_local_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e2 = async_work_group_strided_copy(out + g * n, tile, n / 2, 2, 0);
+  wait_group_events(1, &e2);
+  prefetch(in, 4);
+}
+kernel void sub_groups(global int *out) {
+  int v = get_global_id(0);
+  out[v] = sub_group_reduce_add(v) + 1000 * get_sub_group_size() + 10 * sub_group_scan_exclusive_add(v)
+         + 100000 * get_num_sub_groups() + 10000 * (sub_group_broadcast(v, 0) == v) + 0 * get_sub_group_id();
+}
+"""
+
+
+def test_async_copies_and_trivial_sub_groups():
+    """OpenCL C 3.0 s6.15.13 async copies (via __mux_dma_*); spec 003 sub-groups of size 1."""
+    p = kernelkit.Program(DMA_SRC, ["-cl-std=CL2.0"]).build()
+    a = np.arange(32, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    p.kernel("dma")(a, out, kernelkit.LocalMemory(64), global_size=32, local_size=16)
+    expect = a.reshape(2, 16)[:, ::-1].copy()
+    expect[:, 0::2] = a.reshape(2, 16)[:, :8]
+    np.testing.assert_array_equal(out, expect.reshape(-1))
+    o = np.zeros(8, np.int32)
+    p.kernel("sub_groups")(o, global_size=8, local_size=4)
+    np.testing.assert_array_equal(o, np.arange(8) + 1000 + 400000 + 10000)

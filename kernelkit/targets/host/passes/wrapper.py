@@ -93,7 +93,10 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
         loop_md = f", !llvm.loop !{loop}"
     params = kernel_params(f)
     wg_size = f"ptrtoint (ptr getelementptr ({WG_T}, ptr null, i32 1) to i64)"
-    lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {{", "entry:",
+    # spec 003 function attributes: the loop entry is now the kernel entry point
+    attrs = (f'"mux-kernel"="entry-point" "mux-orig-fn"="{f.name}" "mux-base-fn-name"="{f.name}" '
+             f'"mux-work-item-order"="xyz"' + (' "mux-barrier-schedule"="linear"' if coroutine else ""))
+    lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {attrs} {{", "entry:",
              f"  %wg = alloca {WG_T}, align 8",
              f"  call void @llvm.memcpy.p0.p0.i64(ptr %wg, ptr %tmpl, i64 {wg_size}, i1 false)"]
     call_args = []
