@@ -111,4 +111,4 @@ def test_fresh_igc_dumps_of_opencl_kernels(device, platform, tmp_path):
         assert write_isa(theirs) == igc_isa
         assert theirs.kernels[0].variables == obj.kernels[0].variables
         assert theirs.kernels[0].inputs == obj.kernels[0].inputs
-    assert names == {"reduce", "atom", "mathk", "sw"}
+    assert names == {"reduce", "atom", "mathk", "sw", "latom", "sg", "loops"}

@@ -1,5 +1,6 @@
 // OpenCL C kernels compiled by IGC (ocloc) in test_finalizer_igc.py: fresh IGC vISA dumps with
-// local memory and barriers, atomics, math built-ins, half, switch, 64-bit products and bit functions.
+// local memory and barriers, global and local atomics, math built-ins, half, switch, 64-bit products,
+// bit functions, sub-groups and loops.
 __kernel void reduce(__global const float *in, __global float *out, __local float *tmp) {
   size_t l = get_local_id(0), g = get_global_id(0);
   tmp[l] = in[g];
@@ -37,4 +38,24 @@ __kernel void sw(__global int *a) {
   long q = (long)a[i] * 1234567891L;
   a[i] = (int)(q >> 17);
   a[i] = rotate(a[i], 3) + popcount(a[i]) + clz(a[i]) + mul_hi(a[i], 77) + hadd(a[i], 5) + abs_diff(a[i], 3);
+}
+
+__kernel void latom(__global int *o, __local int *l) {
+  if (get_local_id(0) == 0) *l = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(l, 1); atomic_min(l, (int)get_local_id(0)); atomic_cmpxchg(l, 3, 4);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_group_id(0)] = *l;
+}
+
+__kernel void sg(__global int *o) {
+  int x = get_sub_group_local_id();
+  o[get_global_id(0)] = sub_group_reduce_add(x) + sub_group_broadcast(x, 0) + intel_sub_group_shuffle(x, 3);
+}
+
+__kernel void loops(__global int *a, int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++) { if (a[i] < 0) continue; s += a[i]; if (s > 1000) break; }
+  while (s > 10) s /= 3;
+  a[get_global_id(0)] = s;
 }
