@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -185,3 +186,14 @@ def test_emit_llvm_for_a_target_uses_its_pointer_size(capsys):
         assert code == 0, err
         bits = "64" if info.device_info.pointer_size == 8 else ""
         assert f'target triple = "spir{bits}-unknown-unknown"' in out, info.name
+
+
+def test_import_and_cli_start_up_stay_light():
+    """Issue 2 point 1: `import kernelkit` (and building the CLI parser) starts neither clang nor
+    LLVM: no llvmlite, ziglang or numpy import, no frontend module loaded."""
+    code = ("import sys, kernelkit, kernelkit.cli; kernelkit.cli.build_parser(); "
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('llvmlite', 'ziglang', 'numpy') or m.startswith(('kernelkit.frontend', 'kernelkit.ir')))))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == ""
