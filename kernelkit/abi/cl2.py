@@ -74,6 +74,11 @@ FLAT_SCRATCH_OFFSET_SGPR, FLAT_SCRATCH_SIZE_SGPR = 10, 11
 
 # kinds passed as a pointer-sized handle (spec 002: pointers, queues, images, samplers, structs)
 POINTER_SIZED = ("pointer", "pipe", "queue", "image", "sampler", "struct", "event", "union")
+# kinds passed as a 64-bit handle in 32-bit binaries too: AMD's 32-bit kernels load image
+# arguments as 8-byte, 8-aligned values (reference/amdcl2/samplers4.32: s_load_dwordx2 at
+# argument bytes 32 and 40 for inimg/outimg after a uint at 24), unlike spec 002's sentence
+# (HSAIL's opaque image handles are 64-bit in both machine models)
+HANDLE64 = ("image",)
 
 
 @dataclass(frozen=True)
@@ -198,7 +203,7 @@ class Cl2Arg:
 def size_align(arg: Cl2Arg, bits: int) -> tuple[int, int]:
     """spec 002: pointer-sized handles; 3-component vectors take 4 elements; values aligned to
     their element type."""
-    ps = bits // 8
+    ps = 8 if arg.kind in HANDLE64 else bits // 8
     if arg.kind in POINTER_SIZED or arg.setup:     # setup arguments are size_t / pointers
         return ps, ps
     element = arg.element or "int"

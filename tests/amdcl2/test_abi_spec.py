@@ -181,3 +181,37 @@ def test_kernarg_check_tells_the_spec_rules_apart(reference, monkeypatch):
     for variant in (without_vec3_rule, vectors_aligned_to_size, handles_always_8_bytes):
         monkeypatch.setattr(cl2, "size_align", variant)
         assert _kernarg_misses(reference) > 0, variant.__name__
+
+
+def _loads_outside_arguments(reference) -> tuple[int, list]:
+    """Scalar loads through each AMD kernel's argument pointer that do not start at one of our
+    arguments (GFX7 code, so the immediate offsets are in dwords)."""
+    from tests.amdcl2.gcn_loads import scalar_loads
+
+    loads, bad = 0, []
+    for path in sorted((reference / "amdcl2").glob("*.clo.regen")):
+        binary = read_cl2(path.read_bytes())
+        for k in binary.kernels:
+            pointer = cl2.user_data_of_code(k.kernel_code.properties()).argument_pointer
+            if pointer is None:
+                continue
+            args = cl2.lay_out(cl2.args_from_metadata(k.metadata), binary.bits, with_setup=False)
+            starts = {a.offset for a in args}
+            for offset, size in scalar_loads(k.code, pointer[0]):
+                loads += 1
+                if offset not in starts:
+                    bad.append((path.name, k.name, offset, size))
+    return loads, bad
+
+
+def test_kernarg_loads_hit_our_arguments(reference, monkeypatch):
+    """AMD's kernels read their arguments with s_load_dword* through the argument pointer: every
+    such load starts exactly at one of our argument offsets (setup arguments included), in 32-
+    and 64-bit binaries. With spec 002's literal 4-byte images in 32-bit binaries, the loads of
+    samplers4.32's images would fall between our arguments."""
+    loads, bad = _loads_outside_arguments(reference)
+    assert loads >= 100 and not bad, bad
+    monkeypatch.setattr(cl2, "HANDLE64", ())
+    _, bad = _loads_outside_arguments(reference)
+    assert {(name, kernel) for name, kernel, *_ in bad} == {
+        ("samplers4.32.clo.regen", "imageTransform"), ("samplers4.32.clo.regen", "imageTransform2")}
