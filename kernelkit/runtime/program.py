@@ -125,8 +125,12 @@ class Program:
             if check:
                 sigs = [_signature_from_json(k.signature) for k in binary.kernels]
                 binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
-            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals))
+            # static __local variables need a copy of the module per thread, which program-scope
+            # __global variables must not get: a module with both runs on one thread
+            both = bool(binary.local_globals) and bool(binary.shared_globals)
+            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals) and not both)
             exe.binary = binary
+            exe.max_threads = 1 if both else None
             self._executables[check] = exe
             return exe
 
@@ -163,6 +167,8 @@ class Kernel:
 
             checker = Checker(self.name, self.signature, packed)
         state = LaunchState(printf, printf_data, checker.table if checker else None)
+        if exe.max_threads:
+            threads = exe.max_threads
         run_ndrange(exe, self.name, packed, nd, state, threads, prepare=checker.prepare if checker else None)
         if checker is not None:
             checker.raise_if_violated()

@@ -262,3 +262,23 @@ def test_async_copies_and_trivial_sub_groups():
     o = np.zeros(8, np.int32)
     p.kernel("sub_groups")(o, global_size=8, local_size=4)
     np.testing.assert_array_equal(o, np.arange(8) + 1000 + 400000 + 10000)
+
+
+def test_program_globals_stay_shared_when_static_locals_need_copies():
+    """Static __local variables are copied per thread; program-scope __global variables must not be."""
+    src = r"""
+    global int total = 0;
+    kernel void add(global const int *v) {
+      local int t[4];
+      t[get_local_id(0)] = v[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) atomic_add(&total, t[0] + t[1] + t[2] + t[3]);
+    }
+    kernel void read(global int *out) { out[0] = total; }
+    """
+    p = kernelkit.Program(src, ["-cl-std=CL2.0"]).build()
+    v = np.arange(64, dtype=np.int32)
+    p.kernel("add")(v, global_size=64, local_size=4, threads=4)
+    out = np.zeros(1, np.int32)
+    p.kernel("read")(out, global_size=1)
+    assert out[0] == v.sum()

@@ -4,7 +4,7 @@ Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 ``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
 ``uniform_work_groups``), ``printf_sites`` (format string then argument LLVM types),
-``local_globals`` (static ``__local`` symbols), ``object`` (ELF relocatable for the host) and
+``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host) and
 ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
 """
 
@@ -40,6 +40,7 @@ class HostBinary:
     object_code: bytes
     printf_sites: list[list[str]] = field(default_factory=list)
     local_globals: list[str] = field(default_factory=list)
+    shared_globals: list[str] = field(default_factory=list)
     mux_ir: str = ""
     options: list[str] = field(default_factory=list)
 
@@ -55,6 +56,7 @@ class HostBinary:
             "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
                          "uniform_work_groups": k.uniform_work_groups} for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
+            "shared_globals": self.shared_globals,
             "object": self.object_code, "mux_ir": self.mux_ir, "options": self.options,
         }
         return MAGIC + msgpack.packb(body, use_bin_type=True)
@@ -101,4 +103,5 @@ def read_host_binary(data: bytes) -> HostBinary:
         triple=_field(body, "triple", str, off), cpu=_field(body, "cpu", str, off), kernels=kernels,
         object_code=_field(body, "object", bytes, off), printf_sites=sites,
         local_globals=[str(x) for x in _field(body, "local_globals", list, off)],
+        shared_globals=[str(x) for x in body.get("shared_globals") or []],
         mux_ir=str(body.get("mux_ir") or ""), options=[str(o) for o in body.get("options") or []])

@@ -59,6 +59,7 @@ class HostCode:
     kernels: list[str]
     coroutines: list[str] = field(default_factory=list)
     local_globals: list[str] = field(default_factory=list)   # symbols of static __local variables
+    shared_globals: list[str] = field(default_factory=list)  # mutable program-scope __global variables
     printf_sites: list[list[str]] = field(default_factory=list)
     checked: bool = False
 
@@ -93,14 +94,17 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
     return str(main)
 
 
-def lower_to_host_ir(ir_text: str, *, check: bool = False) -> tuple[str, list[str], list[str], list[list[str]]]:
-    """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites)."""
+def lower_to_host_ir(ir_text: str, *, check: bool = False):
+    """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites,
+    mutable program-scope __global variables)."""
     from kernelkit.targets.host.passes.checked import instrument
     from kernelkit.targets.host.passes.printf import lower_printf
 
     mod = split_module(ir_text)
     local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
                      for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
+    shared = [m.group(1) for i in mod.items if isinstance(i, str)
+              for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(1\) global", i)] if m]
     if check:
         instrument(mod)
     sites = lower_printf(mod)
@@ -119,7 +123,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False) -> tuple[str, list[st
     add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
     mod.items += ["", shim_text, "", mux_text, "",
                   "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]
-    return mod.text(), kernels, local_globals, sites
+    return mod.text(), kernels, local_globals, sites, shared
 
 
 def _helper_names(mod) -> set[str]:
@@ -296,13 +300,13 @@ def optimize_and_emit(text: str) -> bytes:
 
 def compile_host(ir_text: str, *, check: bool = False, options=()) -> HostCode:
     text = link_builtin_library(ir_text, options)
-    text, kernels, local_globals, sites = lower_to_host_ir(text, check=check)
+    text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text)
     text, coroutines = add_entries(text, kernels)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops"), coroutines)
     obj = optimize_and_emit(text)
-    return HostCode(obj, kernels, sorted(coroutines), local_globals, sites, check)
+    return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

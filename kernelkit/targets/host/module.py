@@ -61,7 +61,8 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) 
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
                       object_code=code.object_code, printf_sites=code.printf_sites,
-                      local_globals=code.local_globals, mux_ir=mux_ir, options=list(options))
+                      local_globals=code.local_globals,
+                      shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
 class HostModule(Module):
