@@ -215,3 +215,20 @@ def test_kernarg_loads_hit_our_arguments(reference, monkeypatch):
     _, bad = _loads_outside_arguments(reference)
     assert {(name, kernel) for name, kernel, *_ in bad} == {
         ("samplers4.32.clo.regen", "imageTransform"), ("samplers4.32.clo.regen", "imageTransform2")}
+
+
+def test_setup_pointer_loads_stay_in_the_setup_buffer(reference):
+    """What AMD's kernels read through the setup pointer lies inside spec 002's six setup dwords,
+    and the local size dword (1) is what they read most."""
+    from tests.amdcl2.gcn_loads import scalar_loads
+
+    reads = []
+    for path in sorted((reference / "amdcl2").glob("*.clo.regen")):
+        binary = read_cl2(path.read_bytes())
+        for k in binary.kernels:
+            pointer = cl2.user_data_of_code(k.kernel_code.properties()).setup_pointer
+            if pointer is not None:
+                reads += scalar_loads(k.code, pointer[0])
+    assert len(reads) >= 30
+    assert all(offset + size <= 4 * len(cl2.SETUP_BUFFER_DWORDS) for offset, size in reads)
+    assert max(set(reads), key=reads.count) == (4 * cl2.SETUP_BUFFER_DWORDS[1][0], 4)
