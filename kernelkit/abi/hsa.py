@@ -283,7 +283,8 @@ def pack_kernargs(kernel: KernelMeta, values: Sequence, dispatch: Dispatch) -> b
         buf[meta.offset:meta.offset + len(raw)] = raw
     grid, group, offset, work_dim = dispatch.dims()
     hidden_values = {
-        **{f"hidden_block_count_{c}": -(-grid[i] // group[i]) for i, c in enumerate("xyz")},
+        # full work-groups; a partial last one is announced by a non-zero remainder
+        **{f"hidden_block_count_{c}": grid[i] // group[i] for i, c in enumerate("xyz")},
         **{f"hidden_group_size_{c}": group[i] for i, c in enumerate("xyz")},
         **{f"hidden_remainder_{c}": grid[i] % group[i] for i, c in enumerate("xyz")},
         **{f"hidden_global_offset_{c}": offset[i] for i, c in enumerate("xyz")},

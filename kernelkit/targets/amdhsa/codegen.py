@@ -21,7 +21,12 @@ from pathlib import Path
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
 from kernelkit.targets.amdhsa.collectives import add_collectives
-from kernelkit.targets.amdhsa.lower import force_inline, kernel_byval_to_byref, spir_to_amdgpu
+from kernelkit.targets.amdhsa.lower import (
+    force_inline,
+    keep_implicit_args,
+    kernel_byval_to_byref,
+    spir_to_amdgpu,
+)
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
@@ -136,7 +141,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     tm = target_machine(tid)
     llvm_version = max(version, 4)
     text = kernel_byval_to_byref(_named(text, tm))
-    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+    text = keep_implicit_args(add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version)))
     if version == 2:
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")

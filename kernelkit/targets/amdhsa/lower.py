@@ -199,3 +199,26 @@ def force_inline(text: str) -> str:
             line = re.sub(r"\s(?:noinline|optnone)(?=[\s}])", "", line)
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+def keep_implicit_args(text: str) -> str:
+    """Every kernel keeps its hidden (implicit) arguments, as OpenCL runtimes lay them out and as
+    clang's kernels have them: the implicit argument pointer is handed to an empty inline asm
+    statement, so LLVM cannot prove it unused and size the kernarg segment without it."""
+    out = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        if line.startswith("define ") and "amdgpu_kernel" in line.split("@")[0] and line.rstrip().endswith("{"):
+            if i + 1 < len(lines) and re.match(r"^[-\w$.]+:", lines[i + 1]):
+                i += 1
+                out.append(lines[i])
+            out.append("  %kk.implicitarg = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()")
+            out.append('  call void asm sideeffect "", "s"(ptr addrspace(4) %kk.implicitarg)')
+        i += 1
+    text = "\n".join(out) + "\n"
+    if "declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()" not in text and "%kk.implicitarg" in text:
+        text += "declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n"
+    return text
