@@ -8,7 +8,6 @@ order the text introduces them), so the binary written from text matches the fin
 from __future__ import annotations
 
 import re
-import struct
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.visa.instructions import Instruction
@@ -118,7 +117,10 @@ class RoutineBuilder:
                     raise self.err(f"Target must be one of {sorted(codes)}, not {text!r}")
                 return Attribute(name, bytes([codes[text]]))
             return Attribute(name, text.encode("latin-1"))
-        return Attribute(name, struct.pack("<i", _int(value)))
+        number = _int(value)
+        if not -(1 << 31) <= number < (1 << 32):
+            raise self.err(f"attribute {name}={value} does not fit the 4 bytes of an integer attribute")
+        return Attribute(name, (number & 0xFFFFFFFF).to_bytes(4, "little"))
 
     def attrs(self, text: str | None) -> list[Attribute]:
         if not text:
