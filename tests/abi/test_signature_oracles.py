@@ -8,7 +8,8 @@
   KernelSignature computes sizes from the IR's types, clang from the C declarations.
 
 Besides the corpus, ``EDGE_SOURCE`` declares arguments the corpus does not: an enum, typedef'd
-vectors and pointers, a void pointer, all qualifiers at once, a kernel without arguments.
+vectors and pointers, a void pointer, aligned and packed structs, all qualifiers at once, a kernel
+without arguments.
 """
 
 from __future__ import annotations
@@ -36,11 +37,14 @@ enum Mode { M_A, M_B = 7 };
 enum Signed { S_NEG = -1, S_POS = 1 };
 typedef float4 vec_t;
 typedef __global float *gptr;
+typedef struct { int x; } __attribute__((aligned(32))) A32;
+typedef struct __attribute__((packed)) { char a; long b; } Packed;
 kernel void edge(__global S3 *ps, __local struct Inner *li, U u, enum Mode m, enum Signed sg, vec_t v,
                  gptr g, __constant vec_t *cv, volatile __global int *vol, __global const volatile uchar16 *restrict q,
-                 __global void *vp, __global vec_t *tv, S3 s3, struct Inner in) {
+                 __global void *vp, __global vec_t *tv, S3 s3, struct Inner in, A32 a, __local A32 *la,
+                 __global Packed *pp, Packed pk) {
   ps->c = (char)m; li->a[1] = (short)sg; g[0] = v.x + u.f + s3.v.y + in.a[2] + cv->x; tv[0] = v; q[0].x;
-  *vol = 1; ((__global int *)vp)[0] = 0;
+  *vol = 1; ((__global int *)vp)[0] = 0; la->x = a.x; pp->b = pk.b;
 }
 kernel void no_args(void) {}
 """
