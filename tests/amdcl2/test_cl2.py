@@ -28,7 +28,7 @@ from kernelkit.abi.cl2 import (
 )
 from kernelkit.cli import main
 from kernelkit.errors import FormatError
-from kernelkit.formats.amdcl2.binary import Cl2Binary, read_cl2
+from kernelkit.formats.amdcl2.binary import read_cl2
 from kernelkit.formats.amdcl2.inspect import inspect
 from kernelkit.formats.amdcl2.metadata import HEADER_STRUCTS, parse_kernel_metadata
 from kernelkit.formats.elf import ElfFile
@@ -114,6 +114,14 @@ def test_old_layout_round_trip(reference):
     isa_md = [s for s in syms if s.name.startswith("__ISA_") and s.name.endswith("_metadata")]
     md_end = sum(len(k.metadata.to_bytes()) for k in kernels)
     assert [s.value for s in isa_md] == [md_end + 8 * i for i in range(len(kernels))]
+    # CLRX's reader: "Kernel symbol outside text section"
+    symtab = elf.section(".symtab")
+    first = next(i for i, s in enumerate(syms) if s.name.endswith("_kernel_binary"))
+    entry = first * symtab.entsize
+    moved = bytearray(data)
+    struct.pack_into("<H", moved, symtab.offset + entry + 6, 5)      # st_shndx -> .rodata
+    with pytest.raises(FormatError, match="outside .text"):
+        read_cl2(bytes(moved))
 
 
 def test_driver_versions(reference):
@@ -240,7 +248,6 @@ def test_corrupted_binaries_raise_only_format_errors(reference):
                 pass
     with pytest.raises(FormatError):
         read_cl2(b"\x7fELF" + bytes(60))
-    assert isinstance(Cl2Binary, type)
 
 
 def test_inner_data_sections_and_relocations(reference):

@@ -299,6 +299,9 @@ def _old_kernels(elf: ElfFile, text: bytes, metadata: dict[str, KernelMetadata],
         if not (sym.name.startswith(ISA_PREFIX) and sym.name.endswith(ISA_BINARY_SUFFIX)):
             continue
         name = sym.name[len(ISA_PREFIX):-len(ISA_BINARY_SUFFIX)]
+        if sym.shndx != elf.section_index(".text"):
+            raise FormatError(f"kernel binary {sym.name!r} outside .text (section {sym.shndx})",
+                              field="st_shndx")
         blob = _symbol_bytes(elf, sym, "kernel binary")
         if len(blob) < 8:
             raise FormatError(f"kernel binary of {name!r} too short", field="kernel_binary")
