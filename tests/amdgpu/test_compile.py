@@ -110,6 +110,12 @@ def test_cli_build_and_errors(tmp_path):
     assert "read_imagef" in str(exc.value) or "image" in str(exc.value)
     with pytest.raises(CompileError):
         build_binary("__kernel void k(){}", "gfx90a", ["-mcode-object-version=7"])
+    generic = CodeObject.parse(build_binary(src.read_text(), "gfx9-generic:xnack-", ["-mcode-object-version=6"]))
+    assert generic.eflags.generic_version == 1 and generic.eflags.processor.name == "gfx9-generic"
+    assert generic.elf.e_flags == 0x1000251                  # mach 0x51 | xnack off 0x200 | generic_v1
+    with pytest.raises(CompileError) as exc:
+        build_binary(src.read_text(), "gfx11-generic", ["-mcode-object-version=5"])
+    assert "needs code object version 6" in str(exc.value)
     bad = subprocess.run([sys.executable, "-m", "kernelkit", "build", str(src), "-t", "gfx90a:xnack", "-o",
                           str(out)], capture_output=True, text=True)
     assert bad.returncode != 0

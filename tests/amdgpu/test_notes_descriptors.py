@@ -154,3 +154,23 @@ def test_truncated_and_corrupt_notes_raise_format_error():
                     rec.document()
         except FormatError:
             pass
+
+
+def test_every_v2_note_kind_round_trips():
+    """Note kinds the references do not carry (spec 001 V2 table): HSAIL, PRODUCER,
+    PRODUCER_OPTIONS, PAL metadata, and an unknown type kept raw."""
+    records = [N.CodeObjectVersionNote(2, 1), N.HsailNote(1, 0, 1, 1, 0), N.IsaVersionNote("AMD", "AMDGPU", 9, 0, 10),
+               N.ProducerNote("AMD HSA Runtime Finalizer", 1, 0), N.ProducerOptionsNote("-O2 -g"),
+               N.IsaNameNote("amdgcn-amd-amdhsa--gfx90a"), N.MetadataV2Note("---\nVersion: [ 1, 0 ]\n...\n"),
+               N.PalMetadataNote([(0x2E12, 0xAC0000), (0x2E13, 0x98)]), N.RawNote("AMD", 6, b"\x01\x02\x03\x04")]
+    notes = [N.encode_note(r) for r in records]
+    data = E.encode_notes(notes)
+    back = [N.decode_note(n) for n in E.parse_notes(data)]
+    assert back == records
+    assert E.encode_notes([N.encode_note(r) for r in back]) == data
+    hsail = notes[1].desc
+    assert len(hsail) == 11 and hsail[:8] == b"\x01\0\0\0\0\0\0\0"            # u32 major, u32 minor, 3 bytes
+    producer = notes[3].desc                                                   # u16 size, u16 pad, u32, u32, name
+    assert int.from_bytes(producer[:2], "little") == len("AMD HSA Runtime Finalizer") + 1
+    assert producer.endswith(b"Finalizer\0")
+    assert [n.type for n in notes] == [1, 2, 3, 4, 5, 11, 10, 12, 6]            # spec 001 note type values

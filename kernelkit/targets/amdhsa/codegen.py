@@ -212,7 +212,15 @@ def link_shared(objects: list[bytes]) -> bytes:
         return out.read_bytes()
 
 
+def check_target(tid: TargetID, version: int) -> None:
+    """Refuse what LLVM would abort on: generic processors exist from code object V6 on."""
+    if tid.processor.is_generic and version < 6:
+        raise CompileError(f"amdhsa: generic target {tid.processor.name} needs code object version 6 "
+                           f"(asked for {version})")
+
+
 def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=()) -> bytes:
+    check_target(tid, version)
     text = amdgpu_ir(mux_ir, tid, version, options)
     obj = emit_object(text, tid, options)
     if version <= 3:
