@@ -119,3 +119,21 @@ def test_pack_kernargs_structs_vectors_local(tmp_path):
             assert raw[a.offset:a.offset + a.size] == v
     vec = hsa._by_value_bytes(hsa.ArgMeta(size=16, value_kind="by_value", type_name="float3"), [1.0, 2.0, 3.0])
     assert np.frombuffer(vec, np.float32).tolist() == [1.0, 2.0, 3.0, 0.0]
+
+
+@pytest.mark.parametrize("name,version", [("printf.cl", 4), ("reductions.cl", 5), ("workgroup_cl20.cl", 5)])
+def test_source_layout_is_what_build_produces(name, version):
+    """`kernelkit layout SRC` describes, hidden arguments included, the code object `kernelkit build` writes."""
+    from kernelkit.mux.registry import build_binary
+
+    std = corpus_files()[name].get("cl_std", "CL1.2")
+    path = CORPUS / name
+    co = CodeObject.parse(build_binary(path.read_text(), "gfx803", [f"-cl-std={std}",
+                                                                    f"-mcode-object-version={version}"],
+                                       filename=str(path)))
+    for k in co.metadata.kernels:
+        lay = hsa.layout_for(str(path), "gfx803", k.name, {"code_object_version": version,
+                                                            "build_options": [f"-cl-std={std}"]})
+        assert [(a["offset"], a["size"], a["value_kind"]) for a in lay["args"]] == \
+            [(a.offset, a.size, a.value_kind) for a in k.args]
+        assert lay["kernarg_segment_size"] == k.kernarg_segment_size
