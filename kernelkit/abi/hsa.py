@@ -153,7 +153,7 @@ def _binary_metadata(data: bytes, target: str) -> tuple[CodeObject, str]:
         tid = TargetID.parse(target)
         bundle = OffloadBundle.parse(data)
         for e in bundle.entries:
-            if e.entry_id.target_id and TargetID.parse(e.entry_id.target_id).processor == tid.processor:
+            if e.entry_id.target_id and e.entry_id.target().processor == tid.processor:
                 return CodeObject.parse(e.data), e.id
         raise KernelkitError(f"no bundle entry for {target} (entries: {', '.join(e.id for e in bundle.entries)})")
     return CodeObject.parse(data), "code object"

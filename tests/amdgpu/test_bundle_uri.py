@@ -78,6 +78,11 @@ def test_bundle_writer_alignment_and_ids():
     assert str(BundleEntryID.parse("host-x86_64-unknown-linux-gnu-")) == "host-x86_64-unknown-linux-gnu-"
     with pytest.raises(FormatError):
         BundleEntryID.parse("hip-amdgcn")
+    old = BundleEntryID.parse("hip-amdgcn-amd-amdhsa-gfx906+xnack")      # V2-V3 target ID syntax
+    assert (old.triple, old.target_id) == ("amdgcn-amd-amdhsa-", "gfx906+xnack")
+    assert old.target().canonical() == "gfx906:sramecc-:xnack+"
+    assert eid.target().setting("xnack") == "off" and eid.target().setting("sramecc") == "any"
+    assert BundleEntryID.parse("host-x86_64-unknown-linux-gnu-").target() is None
 
 
 def test_uris(tmp_path):

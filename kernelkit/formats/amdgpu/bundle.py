@@ -41,9 +41,12 @@ class BundleEntryID:
                               field="bundle_entry_id")
         kind = parts[0]
         triple_parts = parts[1:5]
+        target = parts[5] if len(parts) > 5 else ""
+        # older HIP bundles: 3-component triple then the V2-V3 target ID ("hip-amdgcn-amd-amdhsa-gfx906+xnack")
+        if len(triple_parts) == 4 and not target and triple_parts[3].startswith("gfx"):
+            target, triple_parts[3] = triple_parts[3], ""
         while len(triple_parts) < 4:
             triple_parts.append("")
-        target = parts[5] if len(parts) > 5 else ""
         return cls(kind, "-".join(triple_parts), target)
 
     def __str__(self) -> str:
@@ -52,6 +55,16 @@ class BundleEntryID:
     @property
     def is_host(self) -> bool:
         return self.kind == "host"
+
+    def target(self):
+        """The entry's TargetID (``+feature`` V2-V3 syntax or ``:feature±`` syntax), None for host."""
+        from kernelkit.formats.amdgpu.target_id import TargetID
+
+        if not self.target_id:
+            return None
+        if "+" in self.target_id and ":" not in self.target_id:
+            return TargetID.parse_v2v3(self.target_id)
+        return TargetID.parse(self.target_id)
 
 
 @dataclass
