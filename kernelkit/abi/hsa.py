@@ -26,6 +26,7 @@ from kernelkit.formats.amdgpu.codeobject import CodeObject, arg_info
 from kernelkit.formats.amdgpu.metadata import ArgMeta, KernelMeta
 from kernelkit.formats.amdgpu.metadata_v2 import align_up
 from kernelkit.formats.amdgpu.tables import (
+    DEFAULT_CODE_OBJECT_VERSION,
     HIDDEN_ARGS_V5,
     HIDDEN_BLOCK_SIZE_V5,
     HIDDEN_SLOT_SIZE_V2_V4,
@@ -33,7 +34,6 @@ from kernelkit.formats.amdgpu.tables import (
 )
 from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError
 
-DEFAULT_CODE_OBJECT_VERSION = 6     # clang 22 / LLVM 22 default (ELF ABI version 4)
 _OTHER_PREFIXES = ("host", "amdil:", "amdcl2:", "visa:")
 # value kind of a pointer-like OpenCL argument kind (KernelSignature.kind)
 HANDLE_KINDS = {"image": "image", "sampler": "sampler", "queue": "queue", "pipe": "pipe"}

@@ -133,3 +133,23 @@ def test_corrupt_bundles_and_objects_raise_format_error():
             I.inspect(code[:cut], "x")
         except FormatError:
             pass
+
+
+def test_random_corruption_only_raises_format_error():
+    import random
+    rng = random.Random(7)
+    amd = REFERENCE / "amdgpu"
+    for path in (amd / "clang14" / "struct_image.gfx803.v2.hsaco", amd / "clang19" / "saxpy.gfx90a_sramecc+_xnack-.v5.hsaco",
+                 amd / "bundle" / "saxpy.hipv4.uncompressed.hipfb"):
+        data = path.read_bytes()
+        for _ in range(120):
+            corrupt = bytearray(data)
+            for _ in range(rng.randint(1, 6)):
+                corrupt[rng.randrange(len(corrupt))] = rng.randrange(256)
+            if rng.random() < 0.2:
+                corrupt = corrupt[:rng.randrange(len(corrupt))]
+            try:
+                if I.detect(bytes(corrupt), str(path)):
+                    I.render(I.inspect(bytes(corrupt), str(path)))
+            except FormatError:
+                pass

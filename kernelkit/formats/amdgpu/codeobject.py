@@ -17,7 +17,7 @@ from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKe
 from kernelkit.formats.amdgpu.metadata import ArgMeta, CodeObjectMetadata, KernelMeta, version_of
 from kernelkit.formats.amdgpu.metadata_v2 import from_v2
 from kernelkit.formats.amdgpu.tables import EM_AMDGPU, HSA_ABI_VERSION, OSABI, V2_ISA_NAMES
-from kernelkit.formats.amdgpu.target_id import DEFAULT_TRIPLE, TargetID
+from kernelkit.formats.amdgpu.target_id import DEFAULT_TRIPLE, TargetID, TargetIDError
 
 STT_AMDGPU_HSA_KERNEL = 10
 _VERSION_BY_ABI = {v: k for k, v in HSA_ABI_VERSION.items()}
@@ -66,7 +66,10 @@ class CodeObject:
             v2_proc = TargetID.parse(name).processor if name else None
         eflags = decode_eflags(elf.e_flags, version, v2_processor=v2_proc)
         if metadata.target:
-            target = TargetID.parse(metadata.target)
+            try:
+                target = TargetID.parse(metadata.target)
+            except TargetIDError as exc:
+                raise FormatError(f"bad amdhsa.target: {exc}", field="amdhsa.target") from exc
         else:
             target = eflags.target_id(DEFAULT_TRIPLE)
         return cls(elf, version, eflags, target, metadata, records)

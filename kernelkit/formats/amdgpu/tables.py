@@ -24,6 +24,7 @@ OSABI: dict[str, int] = {"ELFOSABI_NONE": 0, "ELFOSABI_AMDGPU_HSA": 64, "ELFOSAB
 # spec 001 "AMDGPU ELF Header Enumeration Values" (+ V6 = 4, AMDGPUUsage LLVM 19+)
 HSA_ABI_VERSION: dict[int, int] = {2: 0, 3: 1, 4: 2, 5: 3, 6: 4}  # code object version -> EI_ABIVERSION
 CODE_OBJECT_VERSIONS = (2, 3, 4, 5, 6)
+DEFAULT_CODE_OBJECT_VERSION = 6   # what clang 22 / LLVM 22 write unless told otherwise (reference/README)
 
 # spec 001 "AMDGPU Target Triples" (architectures, vendors, operating systems)
 ARCHITECTURES = ("r600", "amdgcn")

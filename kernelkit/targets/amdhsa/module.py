@@ -10,11 +10,10 @@ import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
-from kernelkit.formats.amdgpu.tables import CODE_OBJECT_VERSIONS
+from kernelkit.formats.amdgpu.tables import CODE_OBJECT_VERSIONS, DEFAULT_CODE_OBJECT_VERSION
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
 
-DEFAULT_CODE_OBJECT_VERSION = 6
 _COV = re.compile(r"^-mcode-object-version=(\S+)$")
 
 
