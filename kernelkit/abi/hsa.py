@@ -150,6 +150,8 @@ def kernel_layout(sig: KernelSignature, version: int, *, processor_name: str = "
 def _binary_metadata(data: bytes, target: str) -> tuple[CodeObject, str]:
     from kernelkit.formats.amdgpu.bundle import BUNDLE_MAGIC, CCOB_MAGIC, OffloadBundle
     if data.startswith((BUNDLE_MAGIC, CCOB_MAGIC)):
+        if not target:
+            raise KernelkitError("a bundle holds several code objects: name the target")
         tid = TargetID.parse(target)
         bundle = OffloadBundle.parse(data)
         for e in bundle.entries:
@@ -297,3 +299,10 @@ def pack_kernargs(kernel: KernelMeta, values: Sequence, dispatch: Dispatch) -> b
         value = hidden_values.get(meta.value_kind, 0)
         buf[meta.offset:meta.offset + meta.size] = int(value).to_bytes(meta.size, "little")
     return bytes(buf)
+
+
+def kernarg_segment(binary: bytes, kernel: str, values: Sequence, dispatch: Dispatch,
+                    target: str | None = None) -> bytes:
+    """``pack_kernargs`` for a kernel of any code object (or of the bundle entry for ``target``)."""
+    co, _ = _binary_metadata(binary, target or "")
+    return pack_kernargs(co.metadata.kernel(kernel), values, dispatch)

@@ -137,3 +137,25 @@ def test_source_layout_is_what_build_produces(name, version):
         assert [(a["offset"], a["size"], a["value_kind"]) for a in lay["args"]] == \
             [(a.offset, a.size, a.value_kind) for a in k.args]
         assert lay["kernarg_segment_size"] == k.kernarg_segment_size
+
+
+def test_kernarg_segment_of_our_build_and_of_a_bundle():
+    from kernelkit.mux.registry import build_binary
+
+    src = "__kernel void k(__global float *o, __local float4 *tmp, float4 v, char c) { o[0] = v.x + c; }"
+    binary = build_binary(src, "gfx1030", ["-mcode-object-version=5"])
+    raw = hsa.kernarg_segment(binary, "k", [0x1000, hsa.LocalBuffer(64), [1.0, 2.0, 3.0, 4.0], 7],
+                              hsa.Dispatch((256, 4), (64, 2)))
+    meta = CodeObject.parse(binary).metadata.kernel("k")
+    args = {a.value_kind: a for a in meta.args}
+    assert len(raw) == meta.kernarg_segment_size
+    assert struct.unpack_from("<Q", raw, 0)[0] == 0x1000
+    assert struct.unpack_from("<I", raw, 8)[0] == 0                       # first dynamic LDS block
+    assert np.frombuffer(raw[16:32], np.float32).tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert raw[32] == 7
+    assert struct.unpack_from("<I", raw, args["hidden_dynamic_lds_size"].offset)[0] == 64
+    assert struct.unpack_from("<H", raw, args["hidden_grid_dims"].offset)[0] == 2
+    assert struct.unpack_from("<II", raw, args["hidden_block_count_x"].offset) == (4, 2)
+    bundle = (REFERENCE / "amdgpu" / "bundle" / "saxpy.hipv4.uncompressed.hipfb").read_bytes()
+    raw = hsa.kernarg_segment(bundle, "saxpy", [1.0, 1, 2, 3], hsa.Dispatch((64,), (64,)), target="gfx1100")
+    assert len(raw) == 288
