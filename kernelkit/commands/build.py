@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+# The keys of kernelkit.frontend.options.CL_STD_VERSIONS (API spec 5.8.6.5), spelled out so the
+# parser is built without importing the frontend (tests/cli checks that both agree).
 CL_STDS = ("CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0")
 
 

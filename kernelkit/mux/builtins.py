@@ -172,7 +172,7 @@ DIMENSIONED_WORK_ITEM_BUILTINS = frozenset({
     "get_global_size", "get_global_id", "get_local_size", "get_enqueued_local_size", "get_local_id",
     "get_num_groups", "get_group_id", "get_global_offset"})
 
-# Synchronisation functions: name -> (mux builtin, default scope, ordering).
+# Synchronisation functions: OpenCL barrier name -> mux barrier builtin; fences; async copies.
 OPENCL_BARRIERS: dict[str, str] = {
     "barrier": "__mux_work_group_barrier",
     "work_group_barrier": "__mux_work_group_barrier",

@@ -188,6 +188,13 @@ def test_emit_llvm_for_a_target_uses_its_pointer_size(capsys):
         assert f'target triple = "spir{bits}-unknown-unknown"' in out, info.name
 
 
+def test_cli_cl_std_choices_are_the_frontends():
+    from kernelkit.commands.build import CL_STDS
+    from kernelkit.frontend.options import CL_STD_VERSIONS
+
+    assert CL_STDS == tuple(CL_STD_VERSIONS)
+
+
 def test_import_and_cli_start_up_stay_light():
     """Issue 2 point 1: `import kernelkit` (and building the CLI parser) starts neither clang nor
     LLVM: no llvmlite, ziglang or numpy import, no frontend module loaded."""
