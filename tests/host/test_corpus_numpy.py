@@ -183,3 +183,27 @@ def test_struct_arguments(name):
         value[f] = fields[f]
     out, inp, _ = run(name, {struct_arg["name"]: value[()]})
     check(out, inp)
+
+
+VEC_KERNELS = ["vec_char", "vec_uchar", "vec_short", "vec_ushort", "vec_int", "vec_uint", "vec_long",
+               "vec_ulong", "vec_float", "vec_double", "vec_half"]
+
+
+@pytest.mark.parametrize("name", VEC_KERNELS)
+def test_vector_arguments(name):
+    """r = e; r.s01 += a; r.s234 += b; r.s4567 += c; r.s89abcdef += d (vector_types.cl)."""
+    out, inp, _ = run(name)
+    case = BY_NAME[name]
+    a, b, c, d, e = (inp[x] for x in "abcde")
+    r = e.copy()   # element-wise in the element type (integers wrap, as in OpenCL C)
+    r[0:2] += a[:2]
+    r[2:5] += b[:3]
+    r[4:8] += c[:4]
+    r[8:16] += d[:8]
+    expect = np.tile(r, case.run["args"]["out"]["count"])
+    np.testing.assert_array_equal(out["out"], expect)
+
+
+def test_half_and_double_scalars():
+    out, _, _ = run("half_double_args")
+    np.testing.assert_array_equal(out["out"], 1.5 + 2.25 + np.arange(16))
