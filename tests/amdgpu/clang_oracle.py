@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -24,10 +25,15 @@ def corpus_files() -> dict[str, dict]:
 @cache
 def clang_code_object(path: str, mcpu: str, version: int, cl_std: str = "CL2.0", opt: str = "-O0") -> CodeObject:
     """clang -x cl -target amdgcn-amd-amdhsa -mcpu=... -mcode-object-version=N -cl-kernel-arg-info -c"""
-    out = Path("/tmp") / f"kk-clang-oracle-{Path(path).stem}-{mcpu.replace(':', '_')}-{version}{opt}.o"
+    with tempfile.TemporaryDirectory(prefix="kk-clang-oracle-") as tmp:
+        out = Path(tmp) / "k.o"
+        _run_clang(path, mcpu, version, cl_std, opt, out)
+        return CodeObject.parse(out.read_bytes())
+
+
+def _run_clang(path: str, mcpu: str, version: int, cl_std: str, opt: str, out: Path) -> None:
     cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", f"-cl-std={cl_std}", "-cl-no-stdinc",
            "-nostdinc", "-Xclang", "-fdeclare-opencl-builtins", "-Xclang", "-cl-ext=+all", "-include", str(HEADER), "-target",
            "amdgcn-amd-amdhsa", f"-mcpu={mcpu}", f"-mcode-object-version={version}", "-cl-kernel-arg-info",
            "-nogpulib", opt, "-c", path, "-o", str(out)]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return CodeObject.parse(out.read_bytes())
