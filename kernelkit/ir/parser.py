@@ -38,8 +38,12 @@ def parse(text: str) -> Module:
     except FormatError:
         raise
     except (AttributeError, TypeError, IndexError, KeyError, ValueError, RecursionError) as exc:
+        last = len(parser.kinds) - 1
+        if parser.pos >= last:  # the text ended inside a construct (a truncated file)
+            raise FormatError("LLVM IR: unexpected end of input", line=parser.tk.line_of(last),
+                              field="syntax") from None
         # ill-typed input the grammar accepted (e.g. extractelement of a scalar)
-        pos = min(parser.stmt_start, len(parser.kinds) - 1)
+        pos = min(parser.stmt_start, last)
         raise FormatError(f"LLVM IR: malformed {type(exc).__name__}: {exc}",
                           line=parser.tk.line_of(pos), field="semantics") from None
 

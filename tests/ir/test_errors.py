@@ -24,18 +24,29 @@ def samples() -> list[str]:
     return texts
 
 
-def _parse_or_format_error(text: str) -> None:
+def _parse_or_format_error(text: str) -> FormatError | None:
     try:
         parse(text)
     except FormatError as exc:
         assert exc.line is not None or "line" in str(exc)
+        return exc
+    return None
 
 
 def test_truncated_inputs(samples):
     rng = random.Random(7)
     for text in samples:
         for cut in sorted(rng.sample(range(1, len(text)), 50)):
-            _parse_or_format_error(text[:cut])
+            exc = _parse_or_format_error(text[:cut])
+            # a truncation is reported as such or as what was expected, never as a Python error
+            assert exc is None or "IndexError" not in str(exc), str(exc)
+
+
+def test_truncated_attribute_group_is_end_of_input():
+    text = "define void @f() #0 {\n  ret void\n}\nattributes #0 = { nounwind "
+    with pytest.raises(FormatError, match="unexpected end of input") as info:
+        parse(text)
+    assert info.value.line == 4
 
 
 def test_corrupted_inputs(samples):
