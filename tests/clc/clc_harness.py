@@ -67,7 +67,7 @@ def _target_machine() -> llvm.TargetMachine:
     llvm.initialize_native_asmprinter()
     target = llvm.Target.from_triple(HOST_TRIPLE)
     return target.create_target_machine(cpu=llvm.get_host_cpu_name(),
-                                        features=llvm.get_host_cpu_features().flatten(), opt=2)
+                                        features=llvm.get_host_cpu_features().flatten(), opt=0)
 
 
 class Jit:

@@ -113,7 +113,7 @@ def _wrappers() -> str:
 
 @pytest.fixture(scope="module")
 def jit() -> Jit:
-    return Jit(_wrappers())
+    return Jit(_wrappers(), opt=0)
 
 
 def test_every_conversion_is_defined(jit: Jit) -> None:
