@@ -88,6 +88,13 @@ def test_compile_error_is_counted_logged_and_located():
     assert module.num_errors == 1 and "undeclared" in module.log
 
 
+def test_warnings_go_to_the_build_log_without_errors():
+    module = _module()
+    module.compile_opencl_c("#warning check this\nkernel void k(global int *o) { o[0] = 1; }", filename="w.cl")
+    assert "w.cl:1:2: warning: check this" in module.log
+    assert module.num_errors == 0 and module.state == Module.COMPILED
+
+
 def test_embedded_profile_defines_macro():
     module = _module()
     module.compile_opencl_c("""
