@@ -51,7 +51,12 @@ def _format_one(flags: str, width: str | None, prec: str | None, length: str | N
         return (spec + "d") % v
     if conv in "ouxX":
         bits = _int_bits(length, ty_bits)
-        return (spec + conv) % (int(value) & ((1 << bits) - 1))
+        v = int(value) & ((1 << bits) - 1)
+        if conv == "o" and "#" in flags:  # C: a leading 0, not Python's 0o
+            digits = "%o" % v
+            digits = digits if digits.startswith("0") else "0" + digits
+            return ("%" + flags.replace("#", "").replace("0", "") + (width or "") + "s") % digits
+        return (spec + conv) % v
     if conv == "c":
         return (spec + "c") % chr(int(value) & 0xFF)
     if conv in "fFeEgG":
@@ -62,12 +67,29 @@ def _format_one(flags: str, width: str | None, prec: str | None, length: str | N
                                                                              else "") + text))
         return (spec + conv) % v
     if conv in "aA":
-        text = float(value).hex()
-        text = text if conv == "a" else text.upper().replace("0X", "0X")
-        return ("%" + flags.replace("0", "") + (width or "") + "s") % text
+        text = _hex_float(float(value), None if prec is None else int(prec))
+        text = text if conv == "a" else text.upper()
+        if "+" in flags and not text.startswith("-"):
+            text = "+" + text
+        return ("%" + flags.replace("0", "").replace("+", "") + (width or "") + "s") % text
     if conv == "p":
         return ("%" + flags + (width or "") + "s") % hex(int(value))
     raise ValueError(conv)
+
+
+def _hex_float(v: float, prec: int | None) -> str:
+    """C99 %a: 0x1.<hex>p<exp>, trailing zeros dropped unless a precision is given."""
+    if math.isinf(v) or math.isnan(v):
+        return ("-" if math.copysign(1, v) < 0 else "") + ("inf" if math.isinf(v) else "nan")
+    text = v.hex()  # [-]0x1.hhhhhhhhhhhhhp+e
+    sign = "-" if text.startswith("-") else ""
+    mant, _, exp = text.lstrip("-")[2:].partition("p")
+    lead, _, frac = mant.partition(".")
+    if prec is None:
+        frac = frac.rstrip("0")
+    else:
+        frac = (frac + "0" * prec)[:prec]
+    return f"{sign}0x{lead}{'.' + frac if frac else ''}p{int(exp):+d}"
 
 
 def format_record(fmt: str, types: list[str], payload: bytes) -> str:
