@@ -128,3 +128,18 @@ def test_v3_to_v2_refuses_unplaceable_offsets():
     doc["amdhsa.kernels"][0][".args"][1][".offset"] = 24    # gap V2 rules cannot produce
     with pytest.raises(FormatError):
         v3_to_v2(CodeObjectMetadata.from_v3(doc))
+
+
+def test_by_value_aggregates_need_no_natural_alignment():
+    from kernelkit.formats.amdgpu.metadata import ArgMeta, KernelMeta
+    k = KernelMeta(name="k", symbol="k.kd", kernarg_segment_size=24 + 256, group_segment_fixed_size=0,
+                   private_segment_fixed_size=0, kernarg_segment_align=8, wavefront_size=64, sgpr_count=1,
+                   vgpr_count=1, max_flat_workgroup_size=256,
+                   args=[ArgMeta(4, "by_value", 0, type_name="int"),
+                         ArgMeta(12, "by_value", 4, type_name="S"),           # struct {float; int; char}
+                         ArgMeta(8, "global_buffer", 16, address_space="global"),
+                         ArgMeta(4, "hidden_block_count_x", 24)])
+    meta = CodeObjectMetadata([1, 2], [k], target="amdgcn-amd-amdhsa--gfx90a")
+    assert validate(meta, 5) == []
+    k.args[2].offset = 20                                                     # a pointer at 20: misaligned
+    assert any("offset 20 is not a multiple of its alignment 8" in e for e in validate(meta, 5))

@@ -229,6 +229,16 @@ def _pow2(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
+def _required_align(a: ArgMeta) -> int:
+    """The alignment an argument's offset must have: V2's Align; pointers and handles their size;
+    hidden arguments their size (at most 8); by-value data of unknown type none."""
+    if a.align is not None:
+        return a.align
+    if a.value_kind == "by_value":
+        return 1
+    return min(a.size, 8) if a.size & (a.size - 1) == 0 else 1
+
+
 def validate(meta: CodeObjectMetadata, version: int) -> list[str]:
     """Semantic checks: value kinds, qualifiers, offsets, alignment, kernarg size."""
     errors: list[str] = []
@@ -262,9 +272,7 @@ def validate(meta: CodeObjectMetadata, version: int) -> list[str]:
             if a.offset is None:
                 errors.append(f"{aw}: no offset")
                 continue
-            natural = min(1 << max(a.size - 1, 0).bit_length(), k.kernarg_segment_align, 8 if a.is_hidden else 128)
-            if a.align is not None:
-                natural = a.align
+            natural = _required_align(a)
             if a.offset % natural:
                 errors.append(f"{aw}: offset {a.offset} is not a multiple of its alignment {natural}")
             if a.offset < end and prev is not None:
