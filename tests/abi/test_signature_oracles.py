@@ -1,8 +1,9 @@
 """KernelSignature against two oracles that are not kernelkit's code:
 
 * PoCL (pyopencl + Debian's pocl-opencl-icd): clGetKernelArgInfo (argument name, type name,
-  address, access and type qualifiers), CL_KERNEL_COMPILE_WORK_GROUP_SIZE and
-  CL_KERNEL_LOCAL_MEM_SIZE, for every corpus kernel PoCL 3.1 can build.
+  address, access and type qualifiers), CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+  CL_KERNEL_LOCAL_MEM_SIZE and CL_KERNEL_ATTRIBUTES (work-group size hint, vector type hint),
+  for every corpus kernel PoCL 3.1 can build.
 * clang's own ``sizeof``/``__alignof__`` of each argument's declared type (and of each pointer's
   pointee), checked by ``_Static_assert`` inside the source, for spir64 and spir:
   KernelSignature computes sizes from the IR's types, clang from the C declarations.
@@ -23,6 +24,7 @@ import pytest
 import yaml
 from conftest import CORPUS
 
+from kernelkit.abi.opencl_types import parse_value_type
 from kernelkit.abi.signature import KernelSignature, signatures_from_source
 from kernelkit.frontend import compile_opencl
 
@@ -108,6 +110,20 @@ def test_signatures_match_pocl_arg_info(name, pocl_env):
         assert (sig.reqd_work_group_size or (0, 0, 0)) == tuple(
             kern.get_work_group_info(wg.COMPILE_WORK_GROUP_SIZE, device)), kname
         assert sig.static_local_mem == kern.get_work_group_info(wg.LOCAL_MEM_SIZE, device), kname
+        assert _pocl_attributes(sig) == kern.get_info(cl.kernel_info.ATTRIBUTES), kname
+
+
+def _pocl_attributes(sig: KernelSignature) -> str:
+    """CL_KERNEL_ATTRIBUTES as PoCL 3.1 spells it for ``sig``: reqd_work_group_size,
+    work_group_size_hint, then vec_type_hint, which it leaves out for scalar hints."""
+    parts = []
+    for attr in ("reqd_work_group_size", "work_group_size_hint"):
+        value = getattr(sig, attr)
+        if value:
+            parts.append("__attribute__(({}({}, {}, {} )))".format(attr, *value))
+    if sig.vec_type_hint and parse_value_type(sig.vec_type_hint)[1] > 1:
+        parts.append(f"__attribute__ ((vec_type_hint ({sig.vec_type_hint})))")
+    return " ".join(parts)
 
 
 def _c_type(type_name: str) -> str:
