@@ -53,7 +53,7 @@ def _format_one(flags: str, width: str | None, prec: str | None, length: str | N
         bits = _int_bits(length, ty_bits)
         v = int(value) & ((1 << bits) - 1)
         if conv == "o" and "#" in flags:  # C: a leading 0, not Python's 0o
-            digits = "%o" % v
+            digits = f"{v:o}"
             digits = digits if digits.startswith("0") else "0" + digits
             return ("%" + flags.replace("#", "").replace("0", "") + (width or "") + "s") % digits
         return (spec + conv) % v
