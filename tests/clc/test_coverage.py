@@ -246,6 +246,17 @@ def test_amdgpu_library_needs_no_c_library() -> None:
     assert defined_builtins("amdgcn-amd-amdhsa") >= {"_Z3sinf", "_Z3powdd", "_Z20convert_int4_sat_rteDv4_f"}
 
 
+def test_portable_spir_library_needs_no_c_library() -> None:
+    """SPIR-mangled library for GPU targets that retarget SPIR kernels: no libm calls."""
+    ir = library_ir("spir64-unknown-unknown", portable_math=True)
+    externals = {n for n in re.findall(r"^declare\b[^@]*@([\w.$]+)\(", ir, re.M) if not n.startswith("llvm.")}
+    assert externals == set()
+    intrinsics = set(re.findall(r"^declare\b[^@]*@llvm\.(\w+)", ir, re.M))
+    # none of the transcendental intrinsics a GPU backend would turn into libm calls
+    assert not intrinsics & {"sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "pow", "atan2",
+                             "asin", "acos", "atan", "sinh", "cosh", "tanh"}, intrinsics
+
+
 @pytest.mark.parametrize("names", [
     ["_Z3sinf", "_Z3powff", "_Z4tanhd", "_Z3expd", "_Z6lgammaf", "_Z4erfcd", "_Z6tgammaf", "_Z4cbrtf"],
     ["_Z16convert_half_rtzd", "_Z20convert_int4_sat_rteDv4_f", "_Z7mad_satlll", "_Z6mul_hiDv2_mS_"],

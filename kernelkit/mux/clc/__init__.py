@@ -17,14 +17,26 @@ __all__ = ["library_ir", "defined_builtins", "family_names", "subset"]
 
 
 def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str] | None = None,
-               only: Sequence[str] | None = None, use_cache: bool = True) -> str:
+               only: Sequence[str] | None = None, portable_math: bool | None = None,
+               use_cache: bool = True) -> str:
     """LLVM IR text of the builtin library for triple.
 
     opts are extra clang flags (e.g. ``-cl-fast-relaxed-math``, ``-cl-denorms-are-zero``);
     families restricts the library to some translation units (see family_names()).
     only keeps just the definitions reachable from those (mangled) names.
+    portable_math: math without any C library call (what a GPU needs); default: only for
+    amdgcn triples.  ``library_ir("spir64-unknown-unknown", portable_math=True)`` gives the
+    SPIR-mangled library for targets that compile kernels as SPIR and retarget them.
     Results are cached on disk (``$KERNELKIT_CACHE`` or the user cache directory).
+
+    Mangling and address spaces: for SPIR and non-GPU triples the IR is SPIR's (private 0,
+    global 1, constant 2, local 3, generic 4; the host gets it retargeted: triple, data
+    layout, no spir_func), for amdgcn it is AMDGPU's own (clang compiled natively).
     """
+    if portable_math is None:
+        portable_math = triple.startswith("amdgcn")
+    if portable_math and not triple.startswith("amdgcn"):
+        opts = (*opts, "-DKK_PORTABLE_MATH=1")
     text = build(triple, tuple(opts), None if families is None else tuple(families), use_cache=use_cache)
     return text if only is None else subset(text, only)
 
