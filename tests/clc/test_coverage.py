@@ -280,3 +280,20 @@ def test_amdgpu_object_code(names: list[str]) -> None:
 
 def test_component_names() -> None:
     assert COMPONENTS[:4] == "0123"
+
+
+# OpenCL 3.0 API s5.8.6.4: the math build options the host/AMDGPU targets pass to the library
+MATH_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
+                "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
+
+
+@pytest.mark.parametrize("option", MATH_OPTIONS)
+def test_math_build_options_are_accepted(option: str) -> None:
+    ir = library_ir("x86_64-unknown-linux-gnu", opts=[option], families=["ndrange", "common"], use_cache=False)
+    assert "_Z7degreesf" in defined_builtins_of(ir)
+    if option == "-cl-denorms-are-zero":
+        assert re.search(r"denormal-fp-math[^\n]*preserve-sign", ir)
+
+
+def defined_builtins_of(ir: str) -> set[str]:
+    return set(re.findall(r"^define\b[^@]*@(_Z\w+)\(", ir, re.M))

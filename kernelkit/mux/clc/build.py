@@ -113,8 +113,16 @@ def _headers_text() -> str:
     return "".join(p.read_text() for p in sorted(INCLUDE.glob("*.h")))
 
 
+# OpenCL build options (OpenCL 3.0 API s5.8.6.4) that clang's driver accepts but -cc1 spells
+# differently.
+CC1_SPELLING: dict[str, tuple[str, ...]] = {
+    "-cl-denorms-are-zero": ("-fdenormal-fp-math-f32=preserve-sign,preserve-sign",),
+}
+
+
 def _flags(triple: str, opts: Sequence[str]) -> list[str]:
-    return [*BASE_FLAGS, *target_macros(triple), *opts]
+    cc1 = [flag for o in opts for flag in CC1_SPELLING.get(o, (o,))]
+    return [*BASE_FLAGS, *target_macros(triple), *cc1]
 
 
 def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, text: str | None = None) -> str:
