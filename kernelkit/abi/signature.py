@@ -356,8 +356,9 @@ def _kernel_arg(module, function, index: int, addr_space: int, md: dict[str, str
         arg.kind = "pointer"
         arg.size = arg.align = pointer_size
         _pointee(module, arg, base, pointer_size)
-        if arg.pointee_align is not None:  # clang's `align N` on a pointer: its pointee's alignment
-            arg.pointee_align = max(arg.pointee_align, _align_attribute(param) or 1)
+        align = _align_attribute(param)  # clang's `align N` on a pointer: its pointee's alignment
+        if align is not None:  # (also known when the pointee's type never appears in the IR)
+            arg.pointee_align = max(arg.pointee_align or 1, align)
     elif parsed is not None:
         arg.element, arg.vector_width = parsed
         arg.kind = "scalar" if arg.vector_width == 1 else "vector"
