@@ -64,6 +64,7 @@ class HostCode:
     checked: bool = False
 
 
+_LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
 _CALLED_RE = re.compile(r"call [^@]*@([-\w$.]+)\(")
 
 
@@ -165,7 +166,7 @@ def _declare_wrapper_needs(mod) -> None:
             declared[name] = decl
 
 
-def add_entries(text: str, kernels: list[str]) -> tuple[str, dict[str, int]]:
+def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`)."""
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
@@ -179,7 +180,8 @@ def add_entries(text: str, kernels: list[str]) -> tuple[str, dict[str, int]]:
             continue
         f = mod.function(name)
         private_arrays = any(" alloca " in line for line in f.body)
-        text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next)
+        text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
+                                            local_mem=(local_mem or {}).get(name, 0))
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
@@ -225,14 +227,14 @@ def specialise_resume(mod, kernel: str, barriers_: int):
     return wrapper.ResumeInfo(f.name, offset, ty, cases)
 
 
-def add_region_drivers(text: str, coroutines: dict[str, int]) -> str:
+def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
     mod = split_module(text)
     _declare_wrapper_needs(mod)
     for name, count in coroutines.items():
         f = mod.function(name)
         info = specialise_resume(mod, name, count)
-        text_, md = wrapper.work_item_loops(f, True, None, info)
+        text_, md = wrapper.work_item_loops(f, True, None, info, local_mem=(local_mem or {}).get(name, 0))
         mod.items.append(text_)
         mod.items += md
     return mod.text()
@@ -298,14 +300,17 @@ def optimize_and_emit(text: str) -> bytes:
     return tm.emit_object(m)
 
 
-def compile_host(ir_text: str, *, check: bool = False, options=()) -> HostCode:
+def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
+                 keep_ir: bool = False) -> HostCode:
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text)
-    text, coroutines = add_entries(text, kernels)
+    text, coroutines = add_entries(text, kernels, local_mem)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops"), coroutines)
+        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem)
     obj = optimize_and_emit(text)
+    if keep_ir:
+        _LAST_IR["text"] = text
     return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check)
 
 

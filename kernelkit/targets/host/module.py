@@ -55,7 +55,8 @@ def uniform_work_groups(ir_text: str, kernel: str) -> bool:
 def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) -> HostBinary:
     from kernelkit.targets.host.codegen import compile_host, llvm
 
-    code = compile_host(mux_ir, check=check, options=options)
+    code = compile_host(mux_ir, check=check, options=options,
+                        local_mem={sig.name: sig.static_local_mem for sig in signatures})
     kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(mux_ir, sig.name),
                               uniform_work_groups(mux_ir, sig.name))
                for sig in signatures if sig.name in code.kernels]

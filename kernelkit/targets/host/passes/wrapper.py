@@ -74,7 +74,7 @@ class ResumeInfo:
 
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
-                    resume: ResumeInfo | None = None) -> tuple[str, list[str]]:
+                    resume: ResumeInfo | None = None, local_mem: int = 0) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
 
     With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
@@ -95,7 +95,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     wg_size = f"ptrtoint (ptr getelementptr ({WG_T}, ptr null, i32 1) to i64)"
     # spec 003 function attributes: the loop entry is now the kernel entry point
     attrs = (f'"mux-kernel"="entry-point" "mux-orig-fn"="{f.name}" "mux-base-fn-name"="{f.name}" '
-             f'"mux-work-item-order"="xyz"' + (' "mux-barrier-schedule"="linear"' if coroutine else ""))
+             f'"mux-work-item-order"="xyz"' + (' "mux-barrier-schedule"="linear"' if coroutine else "")
+             + (f' "mux-local-mem-usage"="{local_mem}"' if local_mem > 0 else ""))
     lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {attrs} {{", "entry:",
              f"  %wg = alloca {WG_T}, align 8",
              f"  call void @llvm.memcpy.p0.p0.i64(ptr %wg, ptr %tmpl, i64 {wg_size}, i1 false)"]
