@@ -133,9 +133,10 @@ def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, tex
         src = Path(tmp) / f"{family.name}.cl"
         out = Path(tmp) / f"{family.name}.ll"
         src.write_text(text)
+        # relative source path: the IR's source_filename must not depend on the temp dir
         cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", ctriple,
-               *_flags(triple, opts), "-I", str(INCLUDE), "-emit-llvm", "-o", str(out), str(src)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+               *_flags(triple, opts), "-I", str(INCLUDE), "-emit-llvm", "-o", str(out), src.name]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
             raise CompileError(f"builtin library family {family.name!r} ({ctriple}): {proc.stderr.strip()}")
         return out.read_text()
