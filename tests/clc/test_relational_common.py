@@ -54,6 +54,24 @@ def _source() -> str:
         for w in (1, 2, 3, 4):
             out.append(wrapper(f"length_{f}_{w}", "(" + f + ")length({0})", [f], f, w).replace(
                 f"{f} r = (", f"{f} r = (", 1))
+    for f in ("float", "double", "half"):
+        for w in (1, 2, 3, 4):
+            V = f if w == 1 else f"{f}{w}"
+            loads = lambda a: f"({V})(" + ", ".join(f"{a}[{w} * i + {k}]" for k in range(w)) + ")"  # noqa: E731
+            store = (f"n[{w} * i] = r;" if w == 1 else
+                     " ".join(f"n[{w} * i + {k}] = r.s{k};" for k in range(w)))
+            out.append(f"void geo_{f}_{w}(__global const {f} *x, __global const {f} *y, __global {f} *d, "
+                       f"__global {f} *dist, __global {f} *n, __global {f} *c, int m) {{ for (int i = 0; i < m; i++) {{ "
+                       f"{V} a = {loads('x')}, b = {loads('y')}; d[i] = dot(a, b); dist[i] = distance(a, b); "
+                       f"{V} r = normalize(a); {store} "
+                       + (f"{V} cr = cross(a, b); " + " ".join(f"c[{w} * i + {k}] = cr.s{k};" for k in range(w))
+                          if w in (3, 4) else "")
+                       + " } }")
+            if f == "float":
+                out.append(f"void fast_{w}(__global const float *x, __global const float *y, __global float *l, "
+                           f"__global float *dist, __global float *n, int m) {{ for (int i = 0; i < m; i++) {{ "
+                           f"{V} a = {loads('x')}, b = {loads('y')}; l[i] = fast_length(a); "
+                           f"dist[i] = fast_distance(a, b); {V} r = fast_normalize(a); {store} }} }}")
     return "\n".join(out)
 
 
@@ -124,3 +142,54 @@ def test_length_without_overflow(jit: Jit, f: str) -> None:
         got = run(jit, f"length_{f}_{w}", [data], f)[::w]
         want = [math.hypot(*(float(v) for v in data[i * w:(i + 1) * w])) for i in range(len(rows))]
         assert np.allclose(got, np.array(want, dtype=np.float64).astype(DTYPES[f]), rtol=4e-7 if f == "float" else 1e-15)
+
+
+@pytest.mark.parametrize("f", ["float", "double", "half"])
+def test_geometric(jit: Jit, f: str) -> None:
+    import ctypes
+
+    from clc_harness import ptr
+
+    rng = np.random.default_rng(11)
+    dt = np.dtype(DTYPES[f])
+    tol = {"float": 1e-5, "double": 1e-13, "half": 4e-3}[f]
+    m = 16
+    for w in (1, 2, 3, 4):
+        x = rng.uniform(-4, 4, (m, w)).astype(dt)
+        y = rng.uniform(-4, 4, (m, w)).astype(dt)
+        x[0] = 0  # normalize(0) returns 0
+        d, dist, c = np.zeros(m, dt), np.zeros(m, dt), np.zeros((m, w), dt)
+        n = np.zeros((m, w), dt)
+        jit.fn(f"geo_{f}_{w}", None, *[ctypes.c_void_p] * 6, ctypes.c_int)(
+            ptr(x), ptr(y), ptr(d), ptr(dist), ptr(n), ptr(c), m)
+        x64, y64 = x.astype(np.float64), y.astype(np.float64)
+        assert np.allclose(d, (x64 * y64).sum(axis=1), rtol=tol, atol=tol * 8), w
+        assert np.allclose(dist, np.linalg.norm(x64 - y64, axis=1), rtol=tol), w
+        norms = np.linalg.norm(x64, axis=1, keepdims=True)
+        want = np.divide(x64, norms, out=np.zeros_like(x64), where=norms > 0)
+        assert np.allclose(n, want, rtol=tol, atol=tol), w
+        if w in (3, 4):
+            cr = np.cross(x64[:, :3], y64[:, :3])
+            assert np.allclose(c[:, :3], cr, rtol=tol, atol=tol * 16), w
+            if w == 4:
+                assert (c[:, 3] == 0).all()
+        if f == "float":
+            l, dist2, n2 = np.zeros(m, dt), np.zeros(m, dt), np.zeros((m, w), dt)
+            jit.fn(f"fast_{w}", None, *[ctypes.c_void_p] * 5, ctypes.c_int)(ptr(x), ptr(y), ptr(l), ptr(dist2), ptr(n2), m)
+            # fast_*: half_sqrt precision (8192 ulp) is allowed; ours are float sqrt
+            assert np.allclose(l, norms[:, 0], rtol=1e-5) and np.allclose(dist2, np.linalg.norm(x64 - y64, axis=1), rtol=1e-5)
+            assert np.allclose(n2, want, rtol=1e-5, atol=1e-6), w
+
+
+def test_normalize_infinities(jit: Jit) -> None:
+    """s6.15.6: infinite elements become +-1, the others 0, then the vector is normalized."""
+    import ctypes
+
+    from clc_harness import ptr
+
+    x = np.array([[np.inf, 2.0, -np.inf, 1.0]], dtype=np.float32)
+    z = np.zeros((1, 4), np.float32)
+    n, d, dist, c = np.zeros((1, 4), np.float32), np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros((1, 4), np.float32)
+    jit.fn("geo_float_4", None, *[ctypes.c_void_p] * 6, ctypes.c_int)(ptr(x), ptr(z), ptr(d), ptr(dist), ptr(n), ptr(c), 1)
+    s = 1 / np.sqrt(2)
+    assert np.allclose(n[0], [s, 0, -s, 0])
