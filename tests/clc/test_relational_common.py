@@ -57,7 +57,8 @@ def _source() -> str:
     for f in ("float", "double", "half"):
         for w in (1, 2, 3, 4):
             V = f if w == 1 else f"{f}{w}"
-            loads = lambda a: f"({V})(" + ", ".join(f"{a}[{w} * i + {k}]" for k in range(w)) + ")"  # noqa: E731
+            def loads(a: str, V: str = V, w: int = w) -> str:
+                return f"({V})(" + ", ".join(f"{a}[{w} * i + {k}]" for k in range(w)) + ")"
             store = (f"n[{w} * i] = r;" if w == 1 else
                      " ".join(f"n[{w} * i + {k}] = r.s{k};" for k in range(w)))
             out.append(f"void geo_{f}_{w}(__global const {f} *x, __global const {f} *y, __global {f} *d, "
@@ -174,10 +175,10 @@ def test_geometric(jit: Jit, f: str) -> None:
             if w == 4:
                 assert (c[:, 3] == 0).all()
         if f == "float":
-            l, dist2, n2 = np.zeros(m, dt), np.zeros(m, dt), np.zeros((m, w), dt)
-            jit.fn(f"fast_{w}", None, *[ctypes.c_void_p] * 5, ctypes.c_int)(ptr(x), ptr(y), ptr(l), ptr(dist2), ptr(n2), m)
+            ln, dist2, n2 = np.zeros(m, dt), np.zeros(m, dt), np.zeros((m, w), dt)
+            jit.fn(f"fast_{w}", None, *[ctypes.c_void_p] * 5, ctypes.c_int)(ptr(x), ptr(y), ptr(ln), ptr(dist2), ptr(n2), m)
             # fast_*: half_sqrt precision (8192 ulp) is allowed; ours are float sqrt
-            assert np.allclose(l, norms[:, 0], rtol=1e-5) and np.allclose(dist2, np.linalg.norm(x64 - y64, axis=1), rtol=1e-5)
+            assert np.allclose(ln, norms[:, 0], rtol=1e-5) and np.allclose(dist2, np.linalg.norm(x64 - y64, axis=1), rtol=1e-5)
             assert np.allclose(n2, want, rtol=1e-5, atol=1e-6), w
 
 
