@@ -57,8 +57,13 @@ def new_printf_buffer() -> tuple[PrintfBuffer, ctypes.Array]:
     return PrintfBuffer(ctypes.addressof(data), PRINTF_BUFFER_BYTES, 0), data
 
 
-def _template(nd: NDRange, state: LaunchState) -> WorkGroupInfo:
+# work-groups per atomic grab: enough chunks per thread to balance uneven groups
+CHUNKS_PER_THREAD = 16
+
+
+def _template(nd: NDRange, state: LaunchState, threads: int) -> WorkGroupInfo:
     wg = WorkGroupInfo()
+    wg.chunk = max(1, nd.total_groups // (threads * CHUNKS_PER_THREAD))
     for d in range(3):
         wg.num_groups[d] = nd.num_groups[d]
         wg.global_offset[d] = nd.global_offset[d]
@@ -97,7 +102,7 @@ def run_ndrange(executable, kernel: str, packed: list[PackedArg], nd: NDRange, s
     objects = [executable.instance(s) for s in range(n)]
     if prepare is not None:
         prepare(list(zip(objects, locals_per_slot, strict=True)))
-    template = _template(nd, state)
+    template = _template(nd, state, n)
 
     def work(slot: int) -> None:
         obj = objects[slot]

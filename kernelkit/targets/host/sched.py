@@ -36,6 +36,7 @@ WORK_GROUP_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("check", "ptr", ctypes.c_void_p),                      # CheckTable (checked mode)
     ("frames", "ptr", ctypes.c_void_p),                     # coroutine frames of this thread's group
     ("frame_stride", "i64", ctypes.c_uint64),               # bytes per frame (0: none allocated)
+    ("chunk", "i64", ctypes.c_uint64),                      # work-groups a thread takes at a time
 )
 
 

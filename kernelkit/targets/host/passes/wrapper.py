@@ -124,11 +124,21 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
                   "  %hs.bytes = shl i64 %maxitems, 3", "  %hs = call ptr @malloc(i64 %hs.bytes)"]
     else:
         lines += [f"  %wi = alloca {WI_T}, align 8"]
-    lines += ["  br label %next.group", "next.group:",
-              "  %g = atomicrmw add ptr %next, i64 1 monotonic",
-              "  %more = icmp ult i64 %g, %total", "  br i1 %more, label %group, label %exit", "group:",
-              "  %gx = urem i64 %g, %ng0", "  %gq = udiv i64 %g, %ng0", "  %gy = urem i64 %gq, %ng1",
-              "  %gz = udiv i64 %gq, %ng1"]
+    # threads take chunks of consecutive work-groups (one atomic, one division per chunk);
+    # within a chunk the group id steps through x, then y, then z
+    lines += [_wg("%chp", "chunk"), "  %chunk.raw = load i64, ptr %chp",
+              "  %chunk = call i64 @llvm.umax.i64(i64 %chunk.raw, i64 1)",
+              "  br label %next.group", "next.group:",
+              "  %g0 = atomicrmw add ptr %next, i64 %chunk monotonic",
+              "  %more = icmp ult i64 %g0, %total", "  br i1 %more, label %chunk.start, label %exit",
+              "chunk.start:", "  %gend.raw = add i64 %g0, %chunk",
+              "  %gend = call i64 @llvm.umin.i64(i64 %gend.raw, i64 %total)",
+              "  %gx0 = urem i64 %g0, %ng0", "  %gq0 = udiv i64 %g0, %ng0", "  %gy0 = urem i64 %gq0, %ng1",
+              "  %gz0 = udiv i64 %gq0, %ng1", "  br label %group", "group:",
+              "  %g = phi i64 [ %g0, %chunk.start ], [ %g.next, %group.step ]",
+              "  %gx = phi i64 [ %gx0, %chunk.start ], [ %gx.next, %group.step ]",
+              "  %gy = phi i64 [ %gy0, %chunk.start ], [ %gy.next, %group.step ]",
+              "  %gz = phi i64 [ %gz0, %chunk.start ], [ %gz.next, %group.step ]"]
     for d, gd in enumerate(("%gx", "%gy", "%gz")):
         lines += [f"  store i64 {gd}, ptr %gip{d}", f"  %start{d} = mul i64 {gd}, %en{d}",
                   f"  %left{d} = sub i64 %gs{d}, %start{d}", f"  %lt{d} = icmp ult i64 %left{d}, %en{d}",
@@ -149,7 +159,14 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
             lines += _region_rounds(resume, md, metadata_base)
         else:
             lines += _generic_rounds()
-    lines += ["  br label %next.group", "exit:", "  call void @free(ptr %scratch)"]
+    lines += ["  br label %group.next", "group.next:", "  %g.next = add i64 %g, 1",
+              "  %chunk.more = icmp ult i64 %g.next, %gend", "  br i1 %chunk.more, label %group.step, label %next.group",
+              "group.step:", "  %gx.inc = add i64 %gx, 1", "  %gx.wrap = icmp eq i64 %gx.inc, %ng0",
+              "  %gx.next = select i1 %gx.wrap, i64 0, i64 %gx.inc", "  %gy.inc = zext i1 %gx.wrap to i64",
+              "  %gy.add = add i64 %gy, %gy.inc", "  %gy.wrap = icmp eq i64 %gy.add, %ng1",
+              "  %gy.next = select i1 %gy.wrap, i64 0, i64 %gy.add", "  %gz.inc = zext i1 %gy.wrap to i64",
+              "  %gz.next = add i64 %gz, %gz.inc", "  br label %group",
+              "exit:", "  call void @free(ptr %scratch)"]
     if coroutine:
         lines += ["  call void @free(ptr %wis)", "  call void @free(ptr %hs)",
                   "  %frames.end = load ptr, ptr %frp", "  call void @free(ptr %frames.end)"]
@@ -242,4 +259,5 @@ def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "") -> l
 
 
 WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
-                 "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
+                 "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
+                 "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)")
