@@ -194,12 +194,41 @@ def _align(value: int, alignment: int) -> int:
     return value if alignment <= 1 else (value + alignment - 1) // alignment * alignment
 
 
-def parse_notes(data: bytes, align: int = 4, *, base: int = 0, little: bool = True) -> list[Note]:
+# the largest file layout() lays out: a (fuzzed) sh_addralign must not make it allocate more
+WRITE_LIMIT = 1 << 30
+
+
+def note_alignment(align: int, *, offset: int | None = None, field: str = "sh_addralign") -> int:
+    """Alignment of the notes in a SHT_NOTE section / PT_NOTE segment: 0..4 mean 4, or 8 (gABI
+    "Note Section"; LLVM's reader refuses any other value too)."""
+    if 0 <= align <= 4:
+        return 4
+    if align == 8:
+        return 8
+    raise FormatError(f"note alignment {align} is not 4 or 8", offset=offset, field=field)
+
+
+def _section_alignment(sec: Section, pos: int) -> int:
+    """The file offset layout() gives a section at ``pos``: sh_addralign 0/1 or a power of two
+    (gABI "Sections"), and a result the writer can hold."""
+    align = sec.addralign
+    if align < 0 or align > 1 and align & (align - 1):
+        raise FormatError(f"section {sec.name!r}: sh_addralign {align} is not 0 or a power of two",
+                          field="sh_addralign")
+    new = _align(pos, align)
+    if new + (0 if sec.type == SHT_NOBITS else len(sec.data)) > WRITE_LIMIT:
+        raise FormatError(f"section {sec.name!r}: sh_addralign {align:#x} would place it at offset {new:#x}, "
+                          f"past the writer's {WRITE_LIMIT:#x}-byte limit", field="sh_addralign")
+    return new
+
+
+def parse_notes(data: bytes, align: int = 4, *, base: int = 0, little: bool = True,
+                field: str = "sh_addralign") -> list[Note]:
     """Notes of a SHT_NOTE section or PT_NOTE segment (``base`` = file offset, for errors)."""
     e = "<" if little else ">"
     notes: list[Note] = []
     pos = 0
-    align = max(align, 4)
+    align = note_alignment(align, offset=base, field=field)
     while pos < len(data):
         if pos + 12 > len(data):
             raise FormatError("truncated note header", offset=base + pos, field="n_namesz")
@@ -222,7 +251,7 @@ def parse_notes(data: bytes, align: int = 4, *, base: int = 0, little: bool = Tr
 def encode_notes(notes: Iterable[Note], align: int = 4, *, little: bool = True) -> bytes:
     e = "<" if little else ">"
     out = bytearray()
-    align = max(align, 4)
+    align = note_alignment(align)
     for note in notes:
         raw = note.owner_raw if note.owner_raw is not None else (
             note.owner.encode() + b"\0" if note.owner else b"")
@@ -405,7 +434,7 @@ class ElfFile:
     def notes(self, where: Section | ProgramHeader | str) -> list[Note]:
         if isinstance(where, ProgramHeader):
             return parse_notes(self.segment_data(where), where.align, base=where.offset,
-                               little=self.little)
+                               little=self.little, field="p_align")
         sec = self._sec(where)
         return parse_notes(sec.data, sec.addralign, base=sec.offset, little=self.little)
 
@@ -453,7 +482,7 @@ class ElfFile:
             pos += len(self.program_headers) * s["phdr"].size
         for sec in self.sections[1:]:
             sec.size = sec.size if sec.type == SHT_NOBITS else len(sec.data)
-            pos = _align(pos, sec.addralign)
+            pos = _section_alignment(sec, pos)
             sec.offset = pos
             if sec.type != SHT_NOBITS:
                 pos += sec.size

@@ -137,3 +137,37 @@ def test_writer_output_read_back_and_accepted_by_llvm_readelf(tmp_path, ei_class
     assert "kern" in out.stdout and "data" in out.stdout
     if ei_class == 2:
         assert "R_AMDGPU_REL64" in out.stdout
+
+
+def test_fuzzed_alignment_is_a_format_error_not_a_crash():
+    """gABI: sh_addralign is 0, 1 or a power of two; note alignment 4 or 8. A fuzzed value must
+    not make the writer allocate without bound (MemoryError) or overflow struct packing."""
+    data = (REFERENCE / "amdgpu" / "zig" / "saxpy.gfx90a.v5.hsaco").read_bytes()
+    for value in (3, 12, 1 << 40, (1 << 64) - 1):
+        elf = E.ElfFile.parse(data)
+        elf.sections[1].addralign = value
+        with pytest.raises(FormatError) as exc:
+            elf.layout()
+        assert exc.value.field == "sh_addralign"
+    elf = _tiny(2)
+    note = elf.section(".note")
+    for value in (16, 1 << 40):
+        note.addralign = value
+        with pytest.raises(FormatError) as exc:
+            elf.notes(note)
+        assert exc.value.field == "sh_addralign"
+        with pytest.raises(FormatError):
+            E.encode_notes([E.Note("AMD", 1, b"")], value)
+    # every header byte of sh_addralign fuzzed in a real file: read, notes, re-layout, write
+    shoff, shentsize = E.ElfFile.parse(data).e_shoff, 64
+    for index in range(1, len(E.ElfFile.parse(data).sections)):
+        for byte in range(8):
+            bad = bytearray(data)
+            bad[shoff + index * shentsize + 48 + byte] ^= 0xA5
+            try:
+                elf = E.ElfFile.parse(bytes(bad))
+                elf.all_notes()
+                elf.layout()
+                elf.to_bytes()
+            except FormatError:
+                pass
