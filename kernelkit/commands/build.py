@@ -1,4 +1,5 @@
-"""`kernelkit build SRC -t TARGET [-o OUT] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3] [--emit llvm]`.
+"""`kernelkit build SRC -t TARGET [-o OUT] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3] [--emit llvm]
+[--code-object-version N]`.
 
 ``--emit llvm`` writes the frontend's SPIR IR (for TARGET's pointer size and frontend options when
 ``-t`` is given, else spir64, or spir with ``-m32``); otherwise the source is built for TARGET through the ComputeMux registry (``kernelkit.mux.registry.build_binary``).
@@ -63,6 +64,8 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output)")
     p.add_argument("--emit", choices=("llvm", "binary"), default="binary",
                    help="llvm: the frontend's LLVM IR; binary (default): the target's binary")
+    p.add_argument("--code-object-version", type=int, choices=range(2, 7), metavar="2..6",
+                   help="AMDGPU code object version (the build option -mcode-object-version=N)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
                    help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
     p.set_defaults(func=run)
@@ -116,6 +119,8 @@ def run(args) -> int:
         sys.stderr.write(f"kernelkit build: error: target {args.target!r} is not available yet "
                          "(no compiler registry)\n")
         return 1
+    if args.code_object_version is not None:
+        options.append(f"-mcode-object-version={args.code_object_version}")
     binary = build_binary(read_source(args.source), args.target, options, filename=args.source)
     _write(args.output or str(Path(args.source).with_suffix(".bin")), binary)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -204,3 +205,18 @@ def test_import_and_cli_start_up_stay_light():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == ""
+
+
+def test_code_object_version_flag_sets_the_version_llvm_readelf_reads(tmp_path):
+    """`--code-object-version N` on the command line: the ELF's ABI version is N-2 (spec 001, ELF header)."""
+    from conftest import ROOT, require_tool
+
+    readelf = require_tool("llvm-readelf")
+    for version in (4, 5):
+        out = tmp_path / f"saxpy.v{version}.hsaco"
+        proc = subprocess.run([sys.executable, "-m", "kernelkit", "build", str(ROOT / "examples" / "saxpy.cl"),
+                               "-t", "gfx90a:xnack-", "--code-object-version", str(version), "-o", str(out)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        header = subprocess.run([readelf, "-h", str(out)], capture_output=True, text=True, check=True).stdout
+        assert re.search(rf"ABI Version:\s+{version - 2}\b", header), header
