@@ -8,8 +8,8 @@ memory order and scope, plus cl_ext_float_atomics' float/double fetch_add/sub/mi
 
 from __future__ import annotations
 
-OLD_SPACES = ("__global", "__local")
-C11_SPACES = ("__generic", "__global", "__local")
+OLD_SPACES = ("__global", "__local")  # s6.15.12.8: global and local only
+C11_SPACES = ("__generic", *OLD_SPACES)
 # OpenCL C 3.0 s6.15.12.8 (atomic_*) and cl_khr_{global,local}_int32_*/int64_* (atom_*)
 OLD_BINARY = ("add", "sub", "xchg", "min", "max", "and", "or", "xor")
 C11_TYPES = (("atomic_int", "int"), ("atomic_uint", "uint"), ("atomic_long", "long"), ("atomic_ulong", "ulong"),

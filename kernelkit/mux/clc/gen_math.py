@@ -9,7 +9,14 @@ meets their (looser) accuracy requirements.
 from __future__ import annotations
 
 from kernelkit.mux.clc.gen_common import half_via_float
-from kernelkit.mux.clc.types import COMPONENTS, VECTOR_WIDTHS, WIDTHS, elementwise, vec
+from kernelkit.mux.clc.types import (
+    ALL_POINTER_ADDRESS_SPACES,
+    COMPONENTS,
+    VECTOR_WIDTHS,
+    WIDTHS,
+    elementwise,
+    vec,
+)
 
 REAL = ("float", "double")
 SUFFIX = {"float": "f", "double": "d"}
@@ -30,7 +37,7 @@ HALF_NATIVE_UNARY = {"cos": "cos", "exp": "exp", "exp2": "exp2", "exp10": "exp10
 HALF_NATIVE_BINARY = {"divide": None, "powr": "powr"}
 # pointer-output functions: name -> (kind of the pointee: "same" gentype or "int" vector)
 POINTER_FUNCTIONS = {"fract": "same", "modf": "same", "sincos": "same", "frexp": "int", "lgamma_r": "int"}
-POINTER_SPACES = ("__private", "__global", "__local", "__generic")
+POINTER_SPACES = ALL_POINTER_ADDRESS_SPACES
 
 
 def _unary(f: str, n: int) -> list[str]:

@@ -7,10 +7,10 @@ converted in software (exact widening; narrowing in the requested rounding mode)
 
 from __future__ import annotations
 
-from kernelkit.mux.clc.types import COMPONENTS, SCALAR_TYPES, VECTOR_WIDTHS, vec
+from kernelkit.mux.clc.types import ALL_POINTER_ADDRESS_SPACES, COMPONENTS, SCALAR_TYPES, VECTOR_WIDTHS, vec
 
-LOAD_SPACES = ("__private", "__global", "__local", "__constant", "__generic")
-STORE_SPACES = ("__private", "__global", "__local", "__generic")
+STORE_SPACES = ALL_POINTER_ADDRESS_SPACES
+LOAD_SPACES = (*ALL_POINTER_ADDRESS_SPACES, "__constant")  # loads also read __constant
 # OpenCL C 3.0 s6.15.10: vstore_half rounding suffixes -> library mode (default: rte)
 HALF_ROUNDING = {"": "KK_RTE", "_rte": "KK_RTE", "_rtz": "KK_RTZ", "_rtp": "KK_RTP", "_rtn": "KK_RTN"}
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kernelkit.abi.opencl_types import SCALAR_SIZES, VECTOR_WIDTHS
+
 
 @dataclass(frozen=True)
 class ScalarType:
@@ -25,27 +27,20 @@ class ScalarType:
         return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
 
 
-# OpenCL C 3.0 s6.3.1 (built-in scalar data types): name, bits, kind, signed.
-SCALAR_TYPES: tuple[ScalarType, ...] = (
-    ScalarType("char", 8, "int", True),
-    ScalarType("uchar", 8, "int", False),
-    ScalarType("short", 16, "int", True),
-    ScalarType("ushort", 16, "int", False),
-    ScalarType("int", 32, "int", True),
-    ScalarType("uint", 32, "int", False),
-    ScalarType("long", 64, "int", True),
-    ScalarType("ulong", 64, "int", False),
-    ScalarType("half", 16, "float", True),
-    ScalarType("float", 32, "float", True),
-    ScalarType("double", 64, "float", True),
+_FLOATING = ("half", "float", "double")
+
+# OpenCL C 3.0 s6.3.1 (built-in scalar data types), from the ABI's size table: the kind and
+# signedness follow from the names (u* unsigned; half/float/double floating point).
+SCALAR_TYPES: tuple[ScalarType, ...] = tuple(
+    ScalarType(name, 8 * size, "float" if name in _FLOATING else "int", not name.startswith("u"))
+    for name, size in SCALAR_SIZES.items()
 )
 TYPES: dict[str, ScalarType] = {t.name: t for t in SCALAR_TYPES}
 INT_TYPES = tuple(t for t in SCALAR_TYPES if not t.is_float)
 FLOAT_TYPES = tuple(t for t in SCALAR_TYPES if t.is_float)
 
-# OpenCL C 3.0 s6.3.2 (built-in vector data types): supported widths; 1 means scalar.
-WIDTHS: tuple[int, ...] = (1, 2, 3, 4, 8, 16)
-VECTOR_WIDTHS: tuple[int, ...] = (2, 3, 4, 8, 16)
+# OpenCL C 3.0 s6.3.2: vector widths (the ABI's table) and 1 for scalars.
+WIDTHS: tuple[int, ...] = (1, *VECTOR_WIDTHS)
 
 # Address spaces of pointer arguments: OpenCL C qualifier per clang's mangling group.
 # OpenCL C 3.0 s6.7 (address space qualifiers); "generic" exists from OpenCL C 2.0.
