@@ -229,12 +229,24 @@ def specialise_resume(mod, kernel: str, barriers_: int):
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
+    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+
     mod = split_module(text)
     _declare_wrapper_needs(mod)
+    md_next = next_metadata_id(mod)
     for name, count in coroutines.items():
         f = mod.function(name)
         info = specialise_resume(mod, name, count)
-        text_, md = wrapper.work_item_loops(f, True, None, info, local_mem=(local_mem or {}).get(name, 0))
+        base = None
+        if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
+            # regions of different work-items are independent (their frames are disjoint, and
+            # OpenCL orders their other memory accesses only at barriers)
+            info.access_group = md_next
+            mod.items.append(f"!{md_next} = distinct !{{}}")
+            wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
+            base = md_next + 1
+        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0))
+        md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
     return mod.text()

@@ -71,6 +71,7 @@ class ResumeInfo:
     index_offset: int
     index_type: str
     cases: int
+    access_group: int | None = None   # metadata id of the resume function's memory accesses
 
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
@@ -185,14 +186,22 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
            f"  %ix = load {r.index_type}, ptr %ixp", f"  %ix32 = zext {r.index_type} %ix to i32",
            "  switch i32 %ix32, label %region.any [ " + " ".join(f"i32 {k}, label %region.{k}"
                                                           for k in range(r.cases)) + " ]"]
+    loop_md = ""
+    if metadata_base is not None and r.access_group is not None:
+        loop, par = metadata_base, metadata_base + 1
+        md += [f"!{loop} = distinct !{{!{loop}, !{par}}}",
+               f'!{par} = !{{!"llvm.loop.parallel_accesses", !{r.access_group}}}']
+        loop_md = f", !llvm.loop !{loop}"
+    # frames are frame_stride apart in the thread's frame array (see barriers.frame_allocator)
+    out[-1:-1] = ["  %rframes = load ptr, ptr %frp", "  %rstride = load i64, ptr %fsp"]
     for k in [*[str(i) for i in range(r.cases)], "any"]:
         idx = "%ix32" if k == "any" else k
         out += [f"region.{k}:", f"  br label %region.{k}.loop", f"region.{k}.loop:",
                 f"  %ri.{k} = phi i64 [ 0, %region.{k} ], [ %ri.{k}.next, %region.{k}.loop ]",
-                f"  %rhp.{k} = getelementptr ptr, ptr %hs, i64 %ri.{k}", f"  %rh.{k} = load ptr, ptr %rhp.{k}",
+                f"  %roff.{k} = mul i64 %ri.{k}, %rstride", f"  %rh.{k} = getelementptr i8, ptr %rframes, i64 %roff.{k}",
                 f"  call fastcc void @{r.function}(ptr %rh.{k}, i32 {idx})",
                 f"  %ri.{k}.next = add nuw i64 %ri.{k}, 1", f"  %rmore.{k} = icmp ult i64 %ri.{k}.next, %items",
-                f"  br i1 %rmore.{k}, label %region.{k}.loop, label %round"]
+                f"  br i1 %rmore.{k}, label %region.{k}.loop, label %round{loop_md}"]
     return out + ["d.end:"]
 
 
