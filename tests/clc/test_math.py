@@ -114,6 +114,8 @@ def _source() -> str:
             out.append(wrapper(f"rootn_{f}_{w}", "rootn({0}, {1})", [f, "int"], f, w))
             out.append(wrapper(f"ilogb_{f}_{w}", "ilogb({0})", [f], "int", w))
             out.append(wrapper(f"ldexp_{f}_{w}", "ldexp({0}, {1})", [f, "int"], f, w))
+            code = "uint" if f == "float" else "ulong"
+            out.append(wrapper(f"nan_{f}_{w}", "nan({0})", [code], f, w))
         for sp in ("__private", "__global", "__local", "__generic"):
             for name, ptype in (("fract", f), ("modf", f), ("sincos", f), ("frexp", "int"), ("lgamma_r", "int")):
                 out.append(f"void {name}_{f}_{sp.strip('_')}(__global const {f} *x, __global {f} *r, {sp} {ptype} *p, int n) "
@@ -244,6 +246,26 @@ def test_pointer_functions(jit: Jit, f: str) -> None:
                 # sign of x/y and (at least) the 3 low bits of the integral quotient (s6.15.2)
                 assert (q[i] < 0) == (quot < 0) or quot == 0, (sp, xv, yv, q[i])
                 assert abs(int(q[i])) % 8 == abs(quot) % 8, (sp, xv, yv, q[i], quot)
+
+
+def test_special_values(jit: Jit) -> None:
+    """powr's own special values, hypot(inf, NaN), nan() (OpenCL C 3.0 s6.15.2)."""
+    inf, nan = math.inf, math.nan
+    cases = [(0.0, 0.0, nan), (inf, 0.0, nan), (1.0, inf, nan), (-1.0, 2.0, nan), (0.0, -2.0, inf), (0.0, 3.0, 0.0),
+             (inf, -1.0, 0.0), (inf, 2.0, inf), (1.0, 5.0, 1.0), (4.0, 0.5, 2.0), (2.0, nan, nan), (nan, 0.0, nan)]
+    for f in ("float", "double"):
+        x = np.array([c[0] for c in cases], dtype=DTYPES[f])
+        y = np.array([c[1] for c in cases], dtype=DTYPES[f])
+        for w in (1, 4):
+            got = run(jit, f"powr_{f}_{w}", [x, y], f)
+            assert np.array_equal(got, np.array([c[2] for c in cases], dtype=DTYPES[f]), equal_nan=True), (f, w, got)
+            got = run(jit, f"hypot_{f}_{w}", [np.array([inf, nan, -inf, 3.0], DTYPES[f]),
+                                              np.array([nan, -inf, 1.0, 4.0], DTYPES[f])], f)
+            assert got.tolist() == [inf, inf, inf, 5.0], (f, w)
+        codes = np.array([0, 1, 0x1234, 7], dtype=np.uint32 if f == "float" else np.uint64)
+        got = run(jit, f"nan_{f}_4", [codes], f)
+        quiet = np.uint32(0x7FC00000) if f == "float" else np.uint64(0x7FF8000000000000)
+        assert np.isnan(got).all() and np.array_equal(got.view(codes.dtype), codes | quiet), f
 
 
 def test_half_and_native(jit: Jit) -> None:

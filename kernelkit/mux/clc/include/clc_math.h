@@ -55,7 +55,10 @@ KK_INLINE double kk_hypot_d(double x, double y) { return __builtin_hypot(x, y); 
 KK_INLINE double kk_p_lgamma(double x) { int s; return kk_p_lgamma_r(x, &s); }
 KK_INLINE float kk_lgamma_f(float x) { return (float)kk_p_lgamma((double)x); }
 KK_INLINE double kk_lgamma_d(double x) { return kk_p_lgamma(x); }
-KK_INLINE float kk_hypot_f(float x, float y) { return (float)__builtin_sqrt((double)x * x + (double)y * y); }
+KK_INLINE float kk_hypot_f(float x, float y) {
+  if (__builtin_fabsf(x) == __builtin_inff() || __builtin_fabsf(y) == __builtin_inff()) return __builtin_inff();
+  return (float)__builtin_sqrt((double)x * x + (double)y * y);
+}
 KK_INLINE double kk_hypot_d(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   if (ax == KK_INF || ay == KK_INF) return KK_INF;
@@ -162,8 +165,33 @@ KK_INLINE double kk_minmag_d(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   return ax < ay ? x : (ay < ax ? y : __builtin_fmin(x, y));
 }
-KK_INLINE float kk_powr_f(float x, float y) { return x < 0.0f ? __builtin_nanf("") : kk_pow_f(x, y); }
-KK_INLINE double kk_powr_d(double x, double y) { return x < 0.0 ? KK_NAN : kk_pow_d(x, y); }
+/* powr: pow for x >= 0 with the special values of OpenCL C 3.0 s6.15.2 (not C99's pow). */
+KK_INLINE double kk_powr_special_d(double x, double y, int *done) {
+  *done = 1;
+  if (x != x || y != y || x < 0.0) return KK_NAN;
+  if (x == 0.0) {
+    if (y == 0.0) return KK_NAN;
+    return y < 0.0 ? KK_INF : 0.0;
+  }
+  if (x == KK_INF) {
+    if (y == 0.0) return KK_NAN;
+    return y < 0.0 ? 0.0 : KK_INF;
+  }
+  if (x == 1.0) return __builtin_fabs(y) == KK_INF ? KK_NAN : 1.0;
+  if (y == 0.0) return 1.0;
+  *done = 0;
+  return 0.0;
+}
+KK_INLINE float kk_powr_f(float x, float y) {
+  int done;
+  double r = kk_powr_special_d((double)x, (double)y, &done);
+  return done ? (float)r : kk_pow_f(x, y);
+}
+KK_INLINE double kk_powr_d(double x, double y) {
+  int done;
+  double r = kk_powr_special_d(x, y, &done);
+  return done ? r : kk_pow_d(x, y);
+}
 KK_INLINE float kk_pown_f(float x, int n) { return (float)kk_pow_d((double)x, (double)n); }
 KK_INLINE double kk_pown_d(double x, int n) { return kk_pow_d(x, (double)n); }
 KK_INLINE double kk_rootn_d(double x, int n) {
