@@ -58,7 +58,7 @@ def kernel_ir(source: str, *, std: str = "CL3.0", named_as: bool = True, triple:
 
 
 def declared_builtins(ir_text: str) -> set[str]:
-    return set(re.findall(r"^declare\b[^@]*@(_Z[\w.$]+)\(", ir_text, re.M))
+    return set(re.findall(r"^declare\b[^@]*@(_Z[\w.$]+|__to_(?:global|local|private))\(", ir_text, re.M))
 
 
 def _target_machine() -> llvm.TargetMachine:

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from kernelkit.mux.clc.build import SPIR_TRIPLE, build, defined_names, families, subset
 
-__all__ = ["library_ir", "defined_builtins", "family_names", "subset"]
+__all__ = ["library_ir", "defined_builtins", "family_names", "subset", "UNMANGLED_BUILTINS"]
 
 
 def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str] | None = None,
@@ -45,7 +45,13 @@ def family_names() -> tuple[str, ...]:
     return tuple(f.name for f in families())
 
 
+# OpenCL C builtins clang calls by unmangled names (to_global/to_local/to_private).
+UNMANGLED_BUILTINS: tuple[str, ...] = ("__to_global", "__to_local", "__to_private")
+
+
 @lru_cache(maxsize=4)
 def defined_builtins(triple: str = SPIR_TRIPLE) -> frozenset[str]:
-    """Mangled names of every builtin the library defines for triple."""
-    return frozenset(n for n in defined_names(library_ir(triple)) if n.startswith("_Z"))
+    """Names of every builtin the library defines for triple: the Itanium-mangled overloads
+    and UNMANGLED_BUILTINS."""
+    return frozenset(n for n in defined_names(library_ir(triple))
+                     if n.startswith("_Z") or n in UNMANGLED_BUILTINS)

@@ -70,6 +70,7 @@ def families() -> tuple[Family, ...]:
         Family("math_scalar", gen_math.scalar_source),
         Family("math_vector", gen_math.vector_source),
         Family("ndrange", _file("ndrange.cl")),
+        Family("address_space", _file("address_space.cl")),
     )
 
 
