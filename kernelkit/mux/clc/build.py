@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -167,8 +168,28 @@ def _link(texts: Sequence[str]) -> str:
     return str(main)
 
 
+@cache
+def _family_text(name: str) -> str:
+    return next(f for f in families() if f.name == name).text()
+
+
+# in-process memo of build results: (triple, opts, families) -> IR text
+_BUILT: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], str] = {}
+
+
 def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
           *, use_cache: bool = True) -> str:
+    memo_key = (triple, tuple(opts), None if names is None else tuple(names))
+    if use_cache and memo_key in _BUILT:
+        return _BUILT[memo_key]
+    text = _build(triple, opts, names, use_cache=use_cache)
+    if use_cache:
+        _BUILT[memo_key] = text
+    return text
+
+
+def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
+           *, use_cache: bool = True) -> str:
     """Linked library IR for triple (all families, or the ones named).
 
     The cache holds the IR of the compile triple (spir64 serves spir64 and the host), so
@@ -177,7 +198,7 @@ def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = N
     if names is not None and len(fams) != len(set(names)):
         known = sorted(f.name for f in families())
         raise ValueError(f"unknown builtin library family in {list(names)} (known: {known})")
-    texts = {f.name: f.text() for f in fams}
+    texts = {f.name: _family_text(f.name) if use_cache else f.text() for f in fams}
     ctriple = compile_triple(triple)
     flags = _flags(triple, opts)
     key_src = "\0".join([ctriple, *flags, _clang_version(), _headers_text(),
@@ -217,17 +238,7 @@ def subset(ir_text: str, roots: Sequence[str]) -> str:
     metadata) is kept; unreachable definitions are dropped.  Lets a target link only the
     builtins a kernel references instead of the whole library.
     """
-    starts = [(m.start(), m.group(1).strip('"')) for m in _TOP_DEFINE.finditer(ir_text)]
-    bodies: dict[str, tuple[int, int]] = {}
-    for start, name in starts:
-        end = ir_text.find("\n}\n", start)
-        end = len(ir_text) if end < 0 else end + 3
-        if ir_text.startswith("\n", end):
-            end += 1
-        prev = ir_text.rfind("\n", 0, start - 1) + 1
-        if ir_text.startswith("; Function Attrs", prev):
-            start = prev
-        bodies[name] = (start, end)
+    bodies = _definition_spans(ir_text)
     keep: set[str] = set()
     todo = [r for r in roots if r in bodies]
     while todo:
@@ -247,3 +258,28 @@ def subset(ir_text: str, roots: Sequence[str]) -> str:
             pos = end
     pieces.append(ir_text[pos:])
     return "".join(pieces)
+
+
+_SPANS: dict[int, tuple[str, dict[str, tuple[int, int]]]] = {}
+
+
+def _definition_spans(ir_text: str) -> dict[str, tuple[int, int]]:
+    """name -> (start, end) of each function definition (with its attribute comment line)."""
+    cached = _SPANS.get(id(ir_text))
+    if cached is not None and cached[0] is ir_text:
+        return cached[1]
+    starts = [(m.start(), m.group(1).strip('"')) for m in _TOP_DEFINE.finditer(ir_text)]
+    bodies: dict[str, tuple[int, int]] = {}
+    for start, name in starts:
+        end = ir_text.find("\n}\n", start)
+        end = len(ir_text) if end < 0 else end + 3
+        if ir_text.startswith("\n", end):
+            end += 1
+        prev = ir_text.rfind("\n", 0, start - 1) + 1
+        if ir_text.startswith("; Function Attrs", prev):
+            start = prev
+        bodies[name] = (start, end)
+    if len(ir_text) > 1 << 20:  # only the big library texts are worth keeping
+        _SPANS.clear()
+        _SPANS[id(ir_text)] = (ir_text, bodies)
+    return bodies
