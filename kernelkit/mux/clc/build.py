@@ -173,13 +173,13 @@ def _family_text(name: str) -> str:
     return next(f for f in families() if f.name == name).text()
 
 
-# in-process memo of build results: (triple, opts, families) -> IR text
-_BUILT: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None], str] = {}
+# in-process memo of build results: (triple, opts, families, cache dir) -> IR text
+_BUILT: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None, Path], str] = {}
 
 
 def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
           *, use_cache: bool = True) -> str:
-    memo_key = (triple, tuple(opts), None if names is None else tuple(names))
+    memo_key = (triple, tuple(opts), None if names is None else tuple(names), _cache_dir())
     if use_cache and memo_key in _BUILT:
         return _BUILT[memo_key]
     text = _build(triple, opts, names, use_cache=use_cache)
