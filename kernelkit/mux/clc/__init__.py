@@ -2,8 +2,21 @@
 
 Kernels compiled with kernelkit's base header and ``-fdeclare-opencl-builtins`` call
 declared-but-undefined overloaded builtins by their Itanium-mangled names (``_Z3sinf``,
-``_Z14convert_int_rtDv4_f``...).  ``library_ir(triple)`` gives LLVM IR that defines them,
-for linking into the kernel module before optimisation.
+``_Z15convert_int4_rteDv4_f``...).  ``library_ir(triple)`` gives LLVM IR that defines them,
+for linking into the kernel module before optimisation (``only=`` keeps just what a kernel
+references).
+
+Families (one clang translation unit each, see ``family_names()``): convert_scalar/vector
+(every rounding mode and _sat), integer, common (+ geometric), relational (+ select,
+bitselect, shuffle/shuffle2), vector_memory (vloadn/vstoren, vload(a)_half/vstore(a)_half),
+atomic (1.x, atom_*, C11 with order and scope), math_scalar/vector (+ half_/native_), ndrange,
+address_space (to_global/to_local/to_private/get_fence).  Overloads exist for every scalar
+and vector width and for pointers in every address space (named ones and generic).
+
+Not here: work-item functions, barriers, fences, async copies and work-group/sub-group
+collectives (the mux lowering replaces them with spec 003 ``__mux_*`` builtins), printf and
+images (targets).  Hooks a target may define: ``__kk_generic_address_space`` (weak; which
+named space a generic pointer is in, default global).
 """
 
 from __future__ import annotations
@@ -21,13 +34,14 @@ def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str]
                use_cache: bool = True) -> str:
     """LLVM IR text of the builtin library for triple.
 
-    opts are extra clang flags (e.g. ``-cl-fast-relaxed-math``, ``-cl-denorms-are-zero``);
-    families restricts the library to some translation units (see family_names()).
-    only keeps just the definitions reachable from those (mangled) names.
+    opts are OpenCL math build options (``-cl-fast-relaxed-math``, ``-cl-denorms-are-zero``...)
+    or clang flags; families restricts the library to some translation units (see
+    family_names()); only keeps just the definitions reachable from those names.
     portable_math: math without any C library call (what a GPU needs); default: only for
     amdgcn triples.  ``library_ir("spir64-unknown-unknown", portable_math=True)`` gives the
     SPIR-mangled library for targets that compile kernels as SPIR and retarget them.
-    Results are cached on disk (``$KERNELKIT_CACHE`` or the user cache directory).
+    Results are cached on disk (``$KERNELKIT_CACHE`` or the user cache directory) and in
+    the process.
 
     Mangling and address spaces: for SPIR and non-GPU triples the IR is SPIR's (private 0,
     global 1, constant 2, local 3, generic 4; the host gets it retargeted: triple, data
