@@ -4,9 +4,8 @@
  * there is no libm (AMDGPU) and when KK_PORTABLE_MATH is defined (tests run them on the
  * host against numpy).  float functions call these and round once.
  *
- * Known limits: sin/cos/tan reduce with a three-part Cody-Waite pi/2 (accurate for
- * |x| < 2^20); pow is exp(y*log(x)) in double (float pow is exact to float precision,
- * double pow loses about log2(|y*log(x)|) bits).
+ * sin/cos/tan reduce with a four-part Cody-Waite pi/2 below 2^20 and exactly (Payne-Hanek
+ * with 1280 bits of 2/pi) above; pow uses a double-double log.
  */
 #ifndef KERNELKIT_CLC_MATH_PORTABLE_H
 #define KERNELKIT_CLC_MATH_PORTABLE_H
@@ -174,8 +173,73 @@ KK_INLINE double kk_p_cos_poly(double r) {
   return __builtin_fma(-s, p, 1.0);
 }
 
+/* The first 1280 bits of 2/pi after the binary point, 32 per word (a mathematical constant;
+ * tests/clc recomputes it with Machin's formula). */
+static __constant uint kk_two_over_pi_bits[40] = {
+  0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u,
+  0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u,
+  0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu,
+  0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu,
+  0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u, 0x9af4361du};
+
+/* 32 bits of 2/pi starting at bit k (k >= 1; bit 1 has weight 2^-1) */
+KK_INLINE uint kk_two_over_pi_word(int k) {
+  int b = k - 1, w = b >> 5, s = b & 31;
+  uint hi = kk_two_over_pi_bits[w];
+  uint lo = w + 1 < 40 ? kk_two_over_pi_bits[w + 1] : 0u;
+  return s ? (hi << s) | (lo >> (32 - s)) : hi;
+}
+
+/* 64 bits of the little-endian 32-bit-limb number p starting at bit b */
+KK_INLINE ulong kk_bits64(const uint *p, int b) {
+  int w = b >> 5, s = b & 31;
+  ulong v = (ulong)p[w] | ((ulong)p[w + 1] << 32);
+  return s ? (v >> s) | ((ulong)p[w + 2] << (64 - s)) : v;
+}
+
+/* Payne-Hanek reduction for 2^20 <= |x| < inf: x*2/pi = M*2^E * sum(b_i 2^-i); bits with
+ * i < E-1 only add multiples of 4, so a 192-bit window of 2/pi from bit max(1, E-1) gives the
+ * quadrant and 128 bits of the fraction (exact integer arithmetic). */
+KK_INLINE double kk_p_reduce_pio2_large(double x, int *q) {
+  ulong bits = as_ulong(x);
+  int neg = (long)bits < 0;
+  int e = (int)((bits >> 52) & 0x7ff) - 1075;
+  ulong m = (bits & 0xfffffffffffffUL) | 0x10000000000000UL;
+  int k0 = e - 1 > 1 ? e - 1 : 1;
+  uint wle[6];
+  for (int j = 0; j < 6; j++) wle[5 - j] = kk_two_over_pi_word(k0 + 32 * j);
+  uint mle[2] = {(uint)m, (uint)(m >> 32)};
+  uint p[11] = {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u};
+  for (int j = 0; j < 6; j++) {
+    ulong carry = 0;
+    for (int i = 0; i < 2; i++) {
+      ulong t = (ulong)mle[i] * wle[j] + p[i + j] + carry;
+      p[i + j] = (uint)t;
+      carry = t >> 32;
+    }
+    p[j + 2] = (uint)carry;
+  }
+  int sh = k0 + 191 - e;                 /* value = p / 2^sh */
+  int quadrant = (int)(kk_bits64(p, sh) & 3UL);
+  ulong fhi = kk_bits64(p, sh - 64), flo = kk_bits64(p, sh - 128);
+  int fneg = 0;
+  if (fhi >> 63) { /* fraction >= 1/2: use 1 - fraction (negated in 128-bit integers, exactly) */
+    flo = ~flo + 1UL;
+    fhi = ~fhi + (flo == 0UL ? 1UL : 0UL);
+    quadrant += 1;
+    fneg = 1;
+  }
+  double f = ((double)fhi + (double)flo * 0x1p-64) * 0x1p-64;   /* [0, 1/2] */
+  if (fneg) f = -f;
+  double r = f * 1.57079632679489655800e+00 + f * 6.12323399573676603587e-17;
+  if (neg) { r = -r; quadrant = -quadrant; }
+  *q = quadrant & 3;
+  return r;
+}
+
 /* x = k*pi/2 + r; returns r, quadrant in *q */
 KK_INLINE double kk_p_reduce_pio2(double x, int *q) {
+  if (__builtin_fabs(x) >= 0x1p20) return kk_p_reduce_pio2_large(x, q);
   double k = __builtin_rint(x * 6.36619772367581382433e-01);
   /* pi/2 = p1 + p2 + p3 + p3t (fdlibm's 33-bit pio2_1, pio2_2, pio2_3 and tail) */
   double r = __builtin_fma(-k, 1.57079632673412561417e+00, x);
