@@ -260,6 +260,8 @@ def test_portable_spir_library_needs_no_c_library() -> None:
 @pytest.mark.parametrize("names", [
     ["_Z3sinf", "_Z3powff", "_Z4tanhd", "_Z3expd", "_Z6lgammaf", "_Z4erfcd", "_Z6tgammaf", "_Z4cbrtf"],
     ["_Z16convert_half_rtzd", "_Z20convert_int4_sat_rteDv4_f", "_Z7mad_satlll", "_Z6mul_hiDv2_mS_"],
+    ["_Z3sind", "_Z3tanDv4_f", "_Z6remquoffPi", "_Z11vload_half4mPKDh", "__to_local", "_Z9get_fencePv",
+     "_Z25atomic_fetch_add_explicitPVU7_Atomicii12memory_order12memory_scope", "_Z10atomic_incPU3AS3Vi"],
 ])
 def test_amdgpu_object_code(names: list[str]) -> None:
     """The AMDGPU backend generates code for the library (gfx90a) with no unresolved calls."""
