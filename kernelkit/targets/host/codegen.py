@@ -229,14 +229,24 @@ def specialise_resume(mod, kernel: str, barriers_: int):
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
+    from kernelkit.targets.host.passes import soa_frames
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
 
     mod = split_module(text)
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
+    alloc = mod.function("kk_frame")
+    if alloc is not None:
+        alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
+    soa_needed = False
     for name, count in coroutines.items():
         f = mod.function(name)
+        resume_fn = mod.function(f"{name}.resume")
+        soa = resume_fn is not None and soa_frames.convert(f, resume_fn)
+        soa_needed |= soa
         info = specialise_resume(mod, name, count)
+        if info is not None and soa:
+            info.soa = True   # (the index offset read from the resume function is already re-laid out)
         base = None
         if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
             # regions of different work-items are independent (their frames are disjoint, and
@@ -249,6 +259,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
+    if soa_needed:
+        mod.items.append(soa_frames.allocator())
     return mod.text()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from kernelkit.mux.module import Module
-from kernelkit.mux.result import MuxError, Result
 from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
 
 
@@ -87,9 +86,3 @@ class HostModule(Module):
     def load_binary(data: bytes) -> HostBinary:
         """Read a host binary (raises FormatError on a malformed one)."""
         return read_host_binary(data)
-
-    def deserialize_binary(self, data: bytes) -> HostBinary:
-        try:
-            return read_host_binary(data)
-        except Exception as exc:
-            raise MuxError(Result.INVALID_VALUE, str(exc)) from exc

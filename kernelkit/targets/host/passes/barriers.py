@@ -36,16 +36,29 @@ declare void @free(ptr)"""
 FRAME_ALIGN = 64  # coroutine frames may hold spilled 512-bit vectors
 
 
-def frame_allocator() -> str:
-    """``kk_frame(wi, wg, size)``: the work-item's frame in the thread's frame array.
+def frame_allocator(name: str = "kk_frame", *, row_items: int | None = None, attrs: str = "noinline") -> str:
+    """``@name(wi, wg, size)``: the work-item's frame in the thread's frame array.
 
     All work-items of a kernel have frames of the same size, so the array is (re)allocated only
     by the first work-item a thread starts (before any frame is live); the work-item loop frees it.
+    Array of structures: frames ``round_up(size, 64)`` bytes apart, one per enqueued work-item.
+    With ``row_items`` (see soa_frames): ``round_up(size, 8) * row_items`` bytes, work-item ``l``
+    at ``8 * l``. ``noinline`` until the frames are laid out, ``alwaysinline`` afterwards.
     """
     wg_t, wi_t = llvm_struct(WORK_GROUP_FIELDS), llvm_struct(WORK_ITEM_FIELDS)
     fr, st = field_index(WORK_GROUP_FIELDS, "frames"), field_index(WORK_GROUP_FIELDS, "frame_stride")
     en, lin = field_index(WORK_GROUP_FIELDS, "enqueued_local_size"), field_index(WORK_ITEM_FIELDS, "local_linear_id")
-    return f"""define internal ptr @kk_frame(ptr %wi, ptr %wg, i64 %size) alwaysinline nounwind {{
+    align = FRAME_ALIGN if row_items is None else 8
+    if row_items is None:
+        count = [f"  %e{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 {d}" for d in range(3)]
+        count += [f"  %e{d} = load i64, ptr %e{d}p" for d in range(3)]
+        count += ["  %e01 = mul i64 %e0, %e1", "  %items = mul i64 %e01, %e2"]
+        offset = ["  %off = mul i64 %l, %stride2"]
+    else:
+        count = [f"  %items = add i64 {row_items}, 0"]
+        offset = ["  %off = shl i64 %l, 3"]
+    count_text, offset_text = "\n".join(count), "\n".join(offset)
+    return f"""define internal ptr @{name}(ptr %wi, ptr %wg, i64 %size) {attrs} nounwind {{
 entry:
   %sp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {st}
   %fp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {fr}
@@ -55,16 +68,9 @@ entry:
 grow:
   %old = load ptr, ptr %fp
   call void @free(ptr %old)
-  %s1 = add i64 %size, {FRAME_ALIGN - 1}
-  %s2 = and i64 %s1, {-FRAME_ALIGN}
-  %e0p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 0
-  %e1p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 1
-  %e2p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 2
-  %e0 = load i64, ptr %e0p
-  %e1 = load i64, ptr %e1p
-  %e2 = load i64, ptr %e2p
-  %e01 = mul i64 %e0, %e1
-  %items = mul i64 %e01, %e2
+  %s1 = add i64 %size, {align - 1}
+  %s2 = and i64 %s1, {-align}
+{count_text}
   %bytes = mul i64 %items, %s2
   %new = call ptr @aligned_alloc(i64 {FRAME_ALIGN}, i64 %bytes)
   store ptr %new, ptr %fp
@@ -75,7 +81,7 @@ have:
   %stride2 = load i64, ptr %sp
   %lp = getelementptr inbounds {wi_t}, ptr %wi, i32 0, i32 {lin}
   %l = load i64, ptr %lp
-  %off = mul i64 %l, %stride2
+{offset_text}
   %f = getelementptr i8, ptr %frames, i64 %off
   ret ptr %f
 }}"""

@@ -72,6 +72,7 @@ class ResumeInfo:
     index_type: str
     cases: int
     access_group: int | None = None   # metadata id of the resume function's memory accesses
+    soa: bool = False                 # frames laid out by soa_frames (work-items 8 bytes apart)
 
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
@@ -193,7 +194,8 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
                f'!{par} = !{{!"llvm.loop.parallel_accesses", !{r.access_group}}}']
         loop_md = f", !llvm.loop !{loop}"
     # frames are frame_stride apart in the thread's frame array (see barriers.frame_allocator)
-    out[-1:-1] = ["  %rframes = load ptr, ptr %frp", "  %rstride = load i64, ptr %fsp"]
+    out[-1:-1] = ["  %rframes = load ptr, ptr %frp",
+                  "  %rstride = add i64 8, 0" if r.soa else "  %rstride = load i64, ptr %fsp"]
     for k in [*[str(i) for i in range(r.cases)], "any"]:
         idx = "%ix32" if k == "any" else k
         out += [f"region.{k}:", f"  br label %region.{k}.loop", f"region.{k}.loop:",
