@@ -6,7 +6,7 @@ rounding back), which is within the half ULP limits of the spec.
 
 from __future__ import annotations
 
-from kernelkit.mux.clc.types import VECTOR_WIDTHS, WIDTHS, vec
+from kernelkit.mux.clc.types import WIDTHS, vec
 
 REAL = ("float", "double")
 
@@ -169,4 +169,4 @@ def source() -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["source", "half_via_float", "VECTOR_WIDTHS"]
+__all__ = ["source", "half_via_float"]

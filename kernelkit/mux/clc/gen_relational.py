@@ -7,7 +7,7 @@ type of the operand's element size, which is what OpenCL C vector comparisons pr
 
 from __future__ import annotations
 
-from kernelkit.mux.clc.types import COMPONENTS, SCALAR_TYPES, TYPES, WIDTHS, vec
+from kernelkit.mux.clc.types import COMPONENTS, SCALAR_TYPES, WIDTHS, vec
 
 # element type -> signed / unsigned integer type of the same size
 SIGNED_OF = {"char": "char", "uchar": "char", "short": "short", "ushort": "short", "int": "int", "uint": "int",
@@ -132,4 +132,4 @@ def source() -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["source", "TYPES"]
+__all__ = ["source"]
