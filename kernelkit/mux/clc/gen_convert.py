@@ -101,6 +101,34 @@ def scalar_body(dst: ScalarType, src: ScalarType, sat: bool, rnd: str) -> str:
     return _float_from_float(dst, src, rnd)
 
 
+_VECTOR_ROUND = {"": "trunc", "_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
+
+
+def _vector_float_to_int(dst: ScalarType, src: ScalarType, rnd: str, n: int) -> str:
+    """Body of convert_<int>n[_sat](<float|double>n) in vector operations (the scalar rules:
+    round, NaN -> 0, clamp), so LLVM can keep it in vector registers."""
+    work = "double" if dst.bits > src.bits else src.name  # float -> (u)long goes through double
+    bits, mant = (64, 53) if work == "double" else (32, 24)
+    wint = ("u" if not dst.signed and dst.bits == bits else "") + ("long" if bits == 64 else "int")
+    suffix = "f" if work == "float" else ""
+    k = dst.bits - (1 if dst.signed else 0)  # dst.max == 2^k - 1
+    hi_rep = dst.max if dst.max < (1 << mant) else (1 << k) - (1 << (k - mant))
+    F, W, D = vec(work, n), vec(wint, n), vec(dst.name, n)
+    x = "x" if work == src.name else f"__builtin_convertvector(x, {F})"
+
+    def lit(v: int) -> str:
+        return f"({F})({float(v).hex()}{suffix})"
+
+    lines = [f"{F} v = __builtin_elementwise_{_VECTOR_ROUND[rnd]}({x});",
+             f"{F} c = __builtin_elementwise_minnum(__builtin_elementwise_maxnum(v, {lit(dst.min)}), {lit(hi_rep)});",
+             f"{W} r = __builtin_convertvector(c, {W});"]
+    if hi_rep < dst.max:
+        lines.append(f"r = v >= {lit(1 << k)} ? ({W}){_int_literal(dst.max, wint)} : r;")
+    lines.append(f"r = v != v ? ({W})0 : r;")
+    lines.append(f"return {'r' if D == W else f'__builtin_convertvector(r, {D})'};")
+    return " ".join(lines)
+
+
 def _variants(dst: ScalarType) -> list[tuple[bool, str]]:
     sats = (False,) if dst.is_float else (False, True)
     return [(sat, rnd) for sat in sats for rnd in ROUNDING_SUFFIXES]
@@ -150,6 +178,8 @@ def vector_source() -> str:
                     scalar = f"convert_{dst.name}{'_sat' if sat else ''}{rnd}"
                     if _vector_is_plain(dst, src, sat, rnd):
                         body = f"return __builtin_convertvector(x, {d});"
+                    elif not dst.is_float and src.name in ("float", "double"):
+                        body = _vector_float_to_int(dst, src, rnd, n)
                     else:
                         body = "return " + elementwise(n, scalar + "(x{i})", d) + ";"
                     out.append(f"OVL {d} {name}({s} x) {{ {body} }}")
