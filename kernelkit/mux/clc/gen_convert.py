@@ -129,6 +129,18 @@ def _vector_float_to_int(dst: ScalarType, src: ScalarType, rnd: str, n: int) -> 
     return " ".join(lines)
 
 
+def _vector_int_sat(dst: ScalarType, src: ScalarType, n: int) -> str:
+    """Body of convert_<int>n_sat(<int>n): clamp in the source type (each bound that lies
+    inside the source range is representable there), then convert."""
+    S, D = vec(src.name, n), vec(dst.name, n)
+    e = "x"
+    if src.min < dst.min:
+        e = f"__builtin_elementwise_max({e}, ({S}){_int_literal(dst.min, src.name)})"
+    if src.max > dst.max:
+        e = f"__builtin_elementwise_min({e}, ({S}){_int_literal(dst.max, src.name)})"
+    return f"return __builtin_convertvector({e}, {D});"
+
+
 def _variants(dst: ScalarType) -> list[tuple[bool, str]]:
     sats = (False,) if dst.is_float else (False, True)
     return [(sat, rnd) for sat in sats for rnd in ROUNDING_SUFFIXES]
@@ -178,6 +190,8 @@ def vector_source() -> str:
                     scalar = f"convert_{dst.name}{'_sat' if sat else ''}{rnd}"
                     if _vector_is_plain(dst, src, sat, rnd):
                         body = f"return __builtin_convertvector(x, {d});"
+                    elif not dst.is_float and not src.is_float:
+                        body = _vector_int_sat(dst, src, n)
                     elif not dst.is_float and src.name in ("float", "double"):
                         body = _vector_float_to_int(dst, src, rnd, n)
                     else:
