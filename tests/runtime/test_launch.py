@@ -282,3 +282,32 @@ def test_program_globals_stay_shared_when_static_locals_need_copies():
     out = np.zeros(1, np.int32)
     p.kernel("read")(out, global_size=1)
     assert out[0] == v.sum()
+
+
+PRIVATE_SRC = r"""
+kernel void private_across_barrier(global int *out, local int *t, int k) {
+  int p[8];                                   // a private array live across the barriers
+  int lid = get_local_id(0);
+  for (int i = 0; i < 8; ++i) p[i] = lid * i;
+  t[lid] = p[k & 7];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  p[(lid + k) & 7] += t[(lid + 1) % get_local_size(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  double4 v = (double4)(lid, 1, 2, 3);        // a 32-byte value live across a barrier
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = p[(lid + k) & 7] + (int)v.x;
+}
+"""
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_private_arrays_and_wide_values_live_across_barriers(k):
+    """Frames that cannot be re-laid out (array indexed at run time, 32-byte values) still work."""
+    n, groups = 16, 3
+    out = np.zeros(n * groups, np.int32)
+    kernelkit.Program(PRIVATE_SRC, ["-cl-std=CL2.0"]).build().kernel("private_across_barrier")(
+        out, kernelkit.LocalMemory(4 * n), np.int32(k), global_size=n * groups, local_size=n)
+    lid = np.arange(n)
+    t = lid * (k & 7)
+    expect = lid * ((lid + k) & 7) + t[(lid + 1) % n] + lid
+    np.testing.assert_array_equal(out, np.tile(expect, groups))
