@@ -51,6 +51,9 @@ def _source() -> str:
                 st = "__global" if sp == "__constant" else sp
                 out.append(f"void vls_{t}_{n}_{sp.strip('_')}(const {sp} {t} *src, {st} {t} *dst, int k) "
                            f"{{ for (int i = 0; i < k; i++) vstore{n}(vload{n}(i, src), i, dst); }}")
+            # pointers aligned to the element only (s6.15.10 requires no more)
+            out.append(f"void vlsu_{t}_{n}(const __global {t} *src, __global {t} *dst, int k) "
+                       f"{{ for (int i = 0; i < k; i++) vstore{n}(vload{n}(i, src + 1), i, dst + 1); }}")
     for n in (1, 2, 3, 4, 8, 16):
         w = "" if n == 1 else str(n)
         for sp in ("__global", "__private", "__generic", "__local"):
@@ -138,6 +141,10 @@ def test_vload_vstore(jit: Jit, t: str) -> None:
             dst = np.zeros(5 * n, dtype=DTYPES[t])
             jit.fn(f"vls_{t}_{n}_{sp}", None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(ptr(src), ptr(dst), 5)
             assert np.array_equal(dst.view(np.uint8), src.view(np.uint8)), (n, sp)
+        dst = np.zeros(5 * n + 1, dtype=DTYPES[t])
+        src1 = np.concatenate([src[:1], src])
+        jit.fn(f"vlsu_{t}_{n}", None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(ptr(src1), ptr(dst), 5)
+        assert np.array_equal(dst[1:].view(np.uint8), src.view(np.uint8)) and dst[0] == 0, n
 
 
 def test_vload_half(jit: Jit) -> None:

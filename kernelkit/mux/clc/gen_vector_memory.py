@@ -15,17 +15,34 @@ LOAD_SPACES = (*ALL_POINTER_ADDRESS_SPACES, "__constant")  # loads also read __c
 HALF_ROUNDING = {"": "KK_RTE", "_rte": "KK_RTE", "_rtz": "KK_RTZ", "_rtp": "KK_RTP", "_rtn": "KK_RTN"}
 
 
+def _unaligned(t: str, n: int) -> str:
+    """A vector type with the alignment of its element: one vector load/store at p + i*n
+    (TBAA of vector accesses is "omnipotent char", so they alias the kernel's scalars)."""
+    return f"kk_unaligned_{t}{n}"
+
+
+def _typedefs() -> list[str]:
+    return [f"typedef {st.name} {_unaligned(st.name, n)} __attribute__((ext_vector_type({n}), "
+            f"aligned({st.bits // 8})));" for st in SCALAR_TYPES for n in VECTOR_WIDTHS if n != 3]
+
+
 def _vload(t: str, n: int, space: str) -> str:
     T = vec(t, n)
-    elems = ", ".join(f"q[{k}]" for k in range(n))
-    return (f"OVL {T} vload{n}(size_t i, const {space} {t} *p) "
-            f"{{ const {space} {t} *q = p + i * {n}; return ({T})({elems}); }}")
+    if n == 3:  # 3 elements, not a 4-element vector's footprint
+        elems = ", ".join(f"q[{k}]" for k in range(n))
+        body = f"return ({T})({elems});"
+    else:
+        body = f"return *(const {space} {_unaligned(t, n)} *)q;"
+    return f"OVL {T} vload{n}(size_t i, const {space} {t} *p) {{ const {space} {t} *q = p + i * {n}; {body} }}"
 
 
 def _vstore(t: str, n: int, space: str) -> str:
     T = vec(t, n)
-    stores = " ".join(f"q[{k}] = v.s{COMPONENTS[k]};" for k in range(n))
-    return f"OVL void vstore{n}({T} v, size_t i, {space} {t} *p) {{ {space} {t} *q = p + i * {n}; {stores} }}"
+    if n == 3:
+        body = " ".join(f"q[{k}] = v.s{COMPONENTS[k]};" for k in range(n))
+    else:
+        body = f"*({space} {_unaligned(t, n)} *)q = v;"
+    return f"OVL void vstore{n}({T} v, size_t i, {space} {t} *p) {{ {space} {t} *q = p + i * {n}; {body} }}"
 
 
 def _vload_half(n: int, space: str, aligned: bool) -> str:
@@ -54,7 +71,7 @@ def _vstore_half(n: int, space: str, aligned: bool, rnd: str, src_t: str) -> str
 
 
 def source() -> str:
-    out = ['#include "clc.h"']
+    out = ['#include "clc.h"', *_typedefs()]
     for st in SCALAR_TYPES:
         for n in VECTOR_WIDTHS:
             out += [_vload(st.name, n, s) for s in LOAD_SPACES]
