@@ -15,12 +15,13 @@ import subprocess
 import sys
 import tempfile
 import threading
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
 from kernelkit.targets.amdhsa.collectives import add_collectives
+from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
 from kernelkit.targets.amdhsa.lower import (
     force_inline,
     keep_implicit_args,
@@ -35,6 +36,14 @@ ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime bindi
 # LLVM intrinsics the AMDGPU backend cannot select -> definitions in mux_builtins.cl
 INTRINSIC_REPLACEMENTS = {"llvm.atan2.f32": "__kk_atan2f", "llvm.pow.f32": "__kk_powf",
                           "llvm.tanh.f32": "__kk_tanhf", "llvm.exp.f64": "__kk_exp"}
+# the LDS word work_group_reserve_*_pipe broadcasts its reservation through (pipes.cl); OpenCL C
+# cannot declare a program-scope __local variable, so it is written in IR
+PIPE_LDS_SLOT_IR = """
+@kk.pipe.lds = internal addrspace(3) global i64 poison, align 8
+define linkonce_odr hidden ptr addrspace(3) @kk_pipe_lds_slot() alwaysinline {
+  ret ptr addrspace(3) @kk.pipe.lds
+}
+"""
 _LOCK = threading.Lock()
 _READY = False
 
@@ -72,6 +81,7 @@ def mux_library_ir(processor: str, version: int) -> str:
         out = Path(tmp) / "mux.ll"
         cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
                "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
+               "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
                f"-DKK_COV={version}", f"-mcode-object-version={version}", "-S", "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
@@ -80,6 +90,7 @@ def mux_library_ir(processor: str, version: int) -> str:
         text = out.read_text()
     # the kernel module's target machine decides CPU and features
     text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
     # dropped when unused; __kk_* stay until the intrinsic replacements are done (amdgpu_ir)
     return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
                   flags=re.M)
@@ -134,13 +145,13 @@ def _opt_level(options) -> int:
 
 def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3)."""
-    if "@__enqueue_kernel" in mux_ir:
-        raise CompileError("amdhsa: device-side enqueue (enqueue_kernel) is not supported")
     text = link_builtin_library(mux_ir, options)
     b = llvm()
     tm = target_machine(tid)
     llvm_version = max(version, 4)
-    text = kernel_byval_to_byref(_named(text, tm))
+    text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
+    if version == 2:
+        text = for_code_object_v2(text)
     text = keep_implicit_args(add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version)))
     if version == 2:
         text = force_inline(text)
@@ -183,11 +194,47 @@ def _check_unresolved(text: str) -> None:
             return getattr(d, "name", None) or n
 
         raise CompileError("amdhsa: no AMDGPU definition for " + ", ".join(sorted({show(n) for n in missing}))
-                           + " (image, pipe, enqueue and group-collective builtins need a device library)")
+                           + " (not an OpenCL builtin kernelkit's amdhsa device library defines)")
+
+
+# one load, sample and store (results kept live); sample as images.cl selects it ("sample" on
+# gfx90a, "sample.lz" elsewhere)
+_IMAGE_PROBE_IR = """target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @probe(<8 x i32> inreg %r, <4 x i32> inreg %s, float %x, ptr addrspace(1) %o) {
+  %v = call <4 x float> @llvm.amdgcn.image.load.1d.v4f32.i32(i32 15, i32 0, <8 x i32> %r, i32 0, i32 0)
+  %w = call <4 x float> @llvm.amdgcn.image.SAMPLE.1d.v4f32.f32(i32 15, float %x, <8 x i32> %r, <4 x i32> %s, i1 false,
+                                                                  i32 0, i32 0)
+  store <4 x float> %v, ptr addrspace(1) %o
+  %o2 = getelementptr <4 x float>, ptr addrspace(1) %o, i64 1
+  store <4 x float> %w, ptr addrspace(1) %o2
+  call void @llvm.amdgcn.image.store.1d.v4f32.i32(<4 x float> %w, i32 15, i32 0, <8 x i32> %r, i32 0, i32 0)
+  ret void
+}
+declare <4 x float> @llvm.amdgcn.image.load.1d.v4f32.i32(i32 immarg, i32, <8 x i32>, i32 immarg, i32 immarg)
+declare <4 x float> @llvm.amdgcn.image.SAMPLE.1d.v4f32.f32(i32 immarg, float, <8 x i32>, <4 x i32>, i1 immarg, i32 immarg,
+                                                           i32 immarg)
+declare void @llvm.amdgcn.image.store.1d.v4f32.i32(<4 x float>, i32 immarg, i32, <8 x i32>, i32 immarg, i32 immarg)
+"""
+
+
+@cache
+def has_image_instructions(processor: str) -> bool:
+    """Whether LLVM selects image instructions for the processor (the gfx940 family has none).
+    Asked of clang in a subprocess: LLVM aborts the process that asks it to select them."""
+    with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
+        src = Path(tmp) / "probe.ll"
+        src.write_text(_IMAGE_PROBE_IR.replace("SAMPLE", "sample" if processor == "gfx90a" else "sample.lz"))
+        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "ir", "-nogpulib", "-target", "amdgcn-amd-amdhsa",
+               f"-mcpu={processor}", "-c", str(src), "-o", str(Path(tmp) / "probe.o")]
+        return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
 
 
 def emit_object(ir_text: str, tid: TargetID, options=()) -> bytes:
     b = llvm()
+    if re.search(r"^\s.*\bcall\b.*@llvm\.amdgcn\.image\.", ir_text, re.M) and \
+            not has_image_instructions(tid.processor.name):
+        raise CompileError(f"amdhsa: {tid.processor.name} has no image instructions (the kernels use "
+                           "image builtins)")
     m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
     tm = target_machine(tid, _opt_level(options))
     try:

@@ -20,6 +20,7 @@ from kernelkit.formats.amdgpu.metadata import CodeObjectMetadata, KernelMeta
 from kernelkit.formats.amdgpu.metadata_v2 import to_v2, v3_to_v2
 from kernelkit.formats.amdgpu.tables import HSA_ABI_VERSION, METADATA_VERSION, V2_ISA_NAMES
 from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError, v2_isa_version
+from kernelkit.targets.amdhsa.enqueue import RUNTIME_HANDLE_SUFFIX
 
 STT_AMDGPU_HSA_KERNEL = 10
 V2_CODE_OBJECT_VERSION = (2, 1)   # NT_AMD_HSA_CODE_OBJECT_VERSION as LLVM wrote it (reference/clang14)
@@ -105,6 +106,8 @@ def _to_v2(elf: E.ElfFile, meta: CodeObjectMetadata, tid: TargetID, note: E.Sect
     kernels = {k.name: k for k in meta.kernels}
     starts: dict[int, AmdKernelCode] = {}
     for k in meta.kernels:
+        if k.device_enqueue_symbol is None and f"{k.name}{RUNTIME_HANDLE_SUFFIX}" in by_name:
+            k.device_enqueue_symbol = f"{k.name}{RUNTIME_HANDLE_SUFFIX}"   # enqueue.for_code_object_v2
         if k.name not in by_name or k.symbol not in by_name:
             raise CompileError(f"amdhsa: no symbols for kernel {k.name}")
         kd_sym = by_name[k.symbol][1]

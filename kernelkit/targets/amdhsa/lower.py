@@ -19,7 +19,7 @@ SPIR_TO_AMDGPU_ADDRESS_SPACE: dict[int, int] = {0: 5, 1: 1, 2: 4, 3: 3, 4: 0}
 # OpenCL handle types: SPIR target extension type name -> AMDGPU IR type
 HANDLE_TYPES: dict[str, str] = {"spirv.Image": "ptr addrspace(4)", "spirv.Sampler": "ptr addrspace(4)",
                                 "spirv.Queue": "ptr addrspace(1)", "spirv.Pipe": "ptr addrspace(1)",
-                                "spirv.DeviceEvent": "ptr addrspace(1)", "spirv.ReserveId": "ptr addrspace(5)",
+                                "spirv.DeviceEvent": "ptr addrspace(1)", "spirv.ReserveId": "ptr addrspace(1)",
                                 "spirv.Event": "ptr addrspace(5)"}
 # SPIR memory scopes -> AMDHSA LLVM sync scopes (spec 001 "AMDHSA LLVM Sync Scopes")
 SYNC_SCOPES: dict[str, str] = {"device": "agent", "subgroup": "wavefront", "workgroup": "workgroup",
@@ -160,6 +160,8 @@ def spir_to_amdgpu(ir_text: str, datalayout: str, code_object_version: int) -> s
     if functions:
         text = re.sub(r"ptr addrspace\(5\) @([-\w$.]+)\b",
                       lambda m: f"ptr @{m.group(1)}" if m.group(1) in functions else m.group(0), text)
+        # SPIR casts function addresses to generic (4): on AMDGPU both are address space 0
+        text = re.sub(r"addrspacecast \(ptr (@[-\w$.]+) to ptr\)", r"\1", text)
     return add_module_flag(text, "amdhsa_code_object_version", code_object_version * 100)
 
 

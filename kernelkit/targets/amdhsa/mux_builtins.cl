@@ -227,3 +227,8 @@ double __kk_exp(double x) {
   for (int k = 1; k < 14; ++k) { term *= r / k; p += term; }
   return __builtin_amdgcn_ldexp(p, (int)n);
 }
+
+// image, sampler, pipe and device-side enqueue builtins
+#include "images.cl"
+#include "pipes.cl"
+#include "enqueue.cl"
