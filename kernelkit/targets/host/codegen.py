@@ -218,13 +218,29 @@ def specialise_resume(mod, kernel: str, barriers_: int):
             break
     if ty is None or int(ty[1:]) > 32:
         return None
+    bits = int(ty[1:])
     start, end = header_params(f.header)
     f.header = f.header[:end] + ", i32 %kk.idx" + f.header[end:]
     _, end = header_params(f.header)
     f.header = f.header[:end + 1] + " alwaysinline" + f.header[end + 1:]
     # suspend indices 0..barriers-1 are the barriers (the last index is the final suspend)
     cases = barriers_ if barriers_ <= MAX_SPECIALISED_REGIONS else 0
+    if bits < 8:  # whole-byte index stores, which the loop vectoriser can handle (i2 it cannot)
+        ramp = mod.function(kernel)
+        for g in (f, ramp):
+            g.body = [_byte_index_store(line, bits) for line in g.body]
+        ty = "i8"
     return wrapper.ResumeInfo(f.name, offset, ty, cases)
+
+
+_INDEX_STORE_RE = re.compile(r"^(\s*)store i(\d+) (-?\d+), ptr (%index\.addr[-\w$.]*)(.*)$")
+
+
+def _byte_index_store(line: str, bits: int) -> str:
+    m = _INDEX_STORE_RE.match(line)
+    if not m or int(m.group(2)) != bits:
+        return line
+    return f"{m.group(1)}store i8 {int(m.group(3)) % (1 << bits)}, ptr {m.group(4)}{m.group(5)}"
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
