@@ -16,6 +16,15 @@ from kernelkit.formats.amdgpu.codeobject import CodeObject
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"
 HEADER = ROOT / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
+# the explicit-argument keys compared with clang's (V2's extra Align has no V3+ counterpart)
+COMPARED_ARG_KEYS = ("name", "type_name", "offset", "size", "value_kind", "address_space", "access", "is_const",
+                     "is_restrict", "is_volatile", "pointee_align")
+
+
+def explicit_args(kernel) -> list[dict]:
+    from kernelkit.formats.amdgpu.codeobject import arg_info
+
+    return [{key: arg_info(a).get(key) for key in COMPARED_ARG_KEYS} for a in kernel.args if not a.is_hidden]
 
 
 def corpus_files() -> dict[str, dict]:

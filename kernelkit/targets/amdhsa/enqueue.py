@@ -35,11 +35,12 @@ def _functions(text: str) -> dict[str, tuple[int, int]]:
 
 
 def _literal_type(text: str, spans: dict[str, tuple[int, int]], kernel: str) -> tuple[str, str]:
-    """(IR type, alignment) of the block literal a call passes along with ``kernel``'s address."""
+    """(IR type, alignment) of the block literal a call passes along with ``kernel``'s address:
+    a private copy (an alloca) or, for a block that captures nothing, a constant global."""
+    ref = rf"addrspacecast \(ptr @{re.escape(kernel)} to ptr addrspace\(4\)\), ptr addrspace\(4\) "
     for start, end in spans.values():
         body = text[start:end]
-        for call in re.finditer(rf"addrspacecast \(ptr @{re.escape(kernel)} to ptr addrspace\(4\)\), "
-                                r"ptr addrspace\(4\) (%[-\w$.]+)", body):
+        for call in re.finditer(ref + r"(%[-\w$.]+)", body):
             value = call.group(1)
             cast = re.search(rf"^\s*{re.escape(value)} = addrspacecast ptr (%[-\w$.]+) to ptr addrspace\(4\)",
                              body, re.M)
@@ -47,6 +48,11 @@ def _literal_type(text: str, spans: dict[str, tuple[int, int]], kernel: str) -> 
             alloca = re.search(rf"^\s*{re.escape(source)} = alloca (.+?), align (\d+)", body, re.M)
             if alloca:
                 return alloca.group(1), alloca.group(2)
+    for call in re.finditer(ref + r"addrspacecast \(ptr addrspace\(1\) @([-\w$.]+) to ptr addrspace\(4\)\)", text):
+        glob = re.search(rf"^@{re.escape(call.group(1))} = [^\n]*?\b(?:global|constant) (.+?) (?:\{{|<\{{)"
+                         r"[^\n]*, align (\d+)", text, re.M)
+        if glob:
+            return glob.group(1), glob.group(2)
     raise CompileError(f"amdhsa: cannot find the block literal enqueued with {kernel}")
 
 
@@ -83,14 +89,19 @@ def block_kernels_to_amdgpu(text: str) -> str:
         ty, align = literals[kernel]
         text = text.replace(f"addrspacecast (ptr @{kernel} to ptr addrspace(4))",
                             f"addrspacecast (ptr addrspace(1) {handle} to ptr addrspace(4))")
-        text, (assoc, space, access, type_, qual, name) = _add_metadata(text, [
-            f"!{{ptr addrspace(1) {handle}}}", "!{i32 0}", '!{!"none"}', '!{!"__block_literal"}', '!{!""}',
-            f'!{{!"{BLOCK_LITERAL_ARG}"}}'])
-        m = re.search(rf"^(define [^@\n]*@{re.escape(kernel)}\()ptr addrspace\(4\)(?:[^%,()]|\([^()]*\))*(%[-\w$.]+)(.*)$",
-                      text, flags=re.M)
+        m = re.search(rf"^(define [^@\n]*@{re.escape(kernel)}\()ptr addrspace\(4\)"
+                      r"(?:[^%,()]|\([^()]*\))*(%[-\w$.]+)(.*)$", text, flags=re.M)
         if m is None:
             raise CompileError(f"amdhsa: block kernel {kernel} does not take its literal as its first argument")
         arg, rest = m.group(2), m.group(3)
+        # the `local void *` parameters of the block (enqueue_kernel's local sizes), named as clang names them
+        params = re.split(r"\)\s+(?:#\d|!|\{|local_unnamed_addr|unnamed_addr)", rest)[0]
+        n_local = params.count("ptr addrspace(3)")
+        local_names = "".join(f', !"local_arg{i}"' for i in range(1, n_local + 1))
+        text, (assoc, space, access, type_, qual, name) = _add_metadata(text, [
+            f"!{{ptr addrspace(1) {handle}}}", "!{i32 0" + ", i32 3" * n_local + "}",
+            '!{!"none"' + ', !"none"' * n_local + "}", '!{!"__block_literal"' + ', !"void*"' * n_local + "}",
+            '!{!""' + ', !""' * n_local + "}", f'!{{!"{BLOCK_LITERAL_ARG}"{local_names}}}'])
         extra = "" if "!kernel_arg_addr_space" in rest else (
             f" !kernel_arg_addr_space !{space} !kernel_arg_access_qual !{access} !kernel_arg_type !{type_}"
             f" !kernel_arg_base_type !{type_} !kernel_arg_type_qual !{qual} !kernel_arg_name !{name}")
@@ -104,8 +115,8 @@ def block_kernels_to_amdgpu(text: str) -> str:
         handles.append(f"{handle} = internal addrspace(1) externally_initialized constant {RUNTIME_HANDLE_TYPE} "
                        f'zeroinitializer, section "{RUNTIME_HANDLE_SECTION}"')
     # SPIR's generic pointers (address space 4) become AMDGPU's flat ones
-    used = ", ".join(f"ptr addrspace(4) addrspacecast (ptr addrspace(1) @{k}{RUNTIME_HANDLE_SUFFIX} to ptr addrspace(4))"
-                     for k in blocks)
+    used = ", ".join(f"ptr addrspace(4) addrspacecast (ptr addrspace(1) @{k}{RUNTIME_HANDLE_SUFFIX} "
+                     "to ptr addrspace(4))" for k in blocks)
     handles.append(f'@llvm.used = appending global [{len(blocks)} x ptr addrspace(4)] [{used}], '
                    'section "llvm.metadata"')
     if "@llvm.used = " in text:
