@@ -111,6 +111,10 @@ def test_cli_build_and_errors(tmp_path):
     with pytest.raises(CompileError) as exc:
         build_binary(src.read_text(), "gfx11-generic", ["-mcode-object-version=5"])
     assert "needs code object version 6" in str(exc.value)
-    bad = subprocess.run([sys.executable, "-m", "kernelkit", "build", str(src), "-t", "gfx90a:xnack", "-o",
-                          str(out)], capture_output=True, text=True)
-    assert bad.returncode != 0
+    for target, message in (("gfx90a:xnack", "must end in '+' or '-'"), ("gfx9999", "valid processors: gfx600"),
+                            ("gfx803:sramecc+", "valid features: none"),
+                            ("gfx90a:xnack-:xnack+", "appears more than once")):
+        bad = subprocess.run([sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)],
+                             capture_output=True, text=True)
+        assert bad.returncode == 1 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1

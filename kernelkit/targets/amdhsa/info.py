@@ -13,6 +13,7 @@ from kernelkit.mux.result import MuxError, Result
 # spec 003 "Compilation Options Syntax": (name, takes a value, help)
 AMDHSA_COMPILATION_OPTIONS = "--code-object-version,1,code object version 2..6 (default 6) also as build option -mcode-object-version=N"
 _NOT_OURS = ("host", "amdil:", "amdcl2:", "visa:")
+_AMDGPU_PREFIXES = ("gfx", "amdgcn-", "amdhsa:")
 
 
 def amdhsa_device_info(device: str = "gfx90a") -> DeviceInfo:
@@ -46,7 +47,9 @@ class AmdhsaInfo(Info):
             target_name = target_name[len("amdhsa:"):]
         try:
             tid = TargetID.parse(target_name)
-        except TargetIDError:
+        except TargetIDError as exc:
+            if target_name.startswith(_AMDGPU_PREFIXES):   # ours, but invalid: say what is valid
+                raise MuxError(Result.INVALID_VALUE, str(exc)) from exc
             return None
         return tid.full() if tid.arch == "amdgcn" else None
 
