@@ -26,6 +26,7 @@ from kernelkit.formats.amdgpu.codeobject import CodeObject, arg_info
 from kernelkit.formats.amdgpu.metadata import ArgMeta, KernelMeta
 from kernelkit.formats.amdgpu.metadata_v2 import align_up
 from kernelkit.formats.amdgpu.tables import (
+    CODE_OBJECT_VERSIONS,
     DEFAULT_CODE_OBJECT_VERSION,
     HIDDEN_ARGS_V5,
     HIDDEN_BLOCK_SIZE_V5,
@@ -47,12 +48,14 @@ _ELEMENT_CODES = {"char": "b", "uchar": "B", "short": "h", "ushort": "H", "int":
 
 
 def handles(target: str) -> bool:
+    """AMDGPU target IDs and triples; an invalid one that is clearly meant as one (``gfx...``,
+    ``amdgcn-...``) is ours too, so that layout_for reports what is wrong with it."""
     if target.startswith(_OTHER_PREFIXES):
         return False
     try:
         return TargetID.parse(target).arch == "amdgcn"
     except TargetIDError:
-        return False
+        return target.startswith(("gfx", "amdgcn-"))
 
 
 # ------------------------------------------------------------------ explicit arguments
@@ -179,6 +182,9 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
         if kernel not in sigs:
             raise KernelkitError(f"no kernel {kernel!r} in {path} (kernels: {', '.join(sigs)})")
         version = options.get("code_object_version") or DEFAULT_CODE_OBJECT_VERSION
+        if version not in CODE_OBJECT_VERSIONS:
+            raise KernelkitError(f"code object version {version}: must be one of "
+                                 f"{', '.join(map(str, CODE_OBJECT_VERSIONS))}")
         uses_printf = "@printf(" in compiled.ir_text
         meta = kernel_layout(sigs[kernel], version, processor_name=tid.processor.name, uses_printf=uses_printf)
         source = os.path.basename(path)

@@ -64,6 +64,12 @@ def test_layout_cli_on_binary_and_source(tmp_path):
     assert hsa.layout_for(str(bundle), "gfx1100", "saxpy", {})["kernarg_segment_size"] == 288
     assert hsa.handles("gfx90a:xnack-") and hsa.handles("amdgcn-amd-amdhsa--gfx1030")
     assert not hsa.handles("amdil:juniper") and not hsa.handles("host") and not hsa.handles("juniper")
+    for args, message in ((["-t", "gfx90a:xnack", "-k", "saxpy"], "must end in '+' or '-'"),
+                          (["-t", "gfx90a", "-k", "saxpy", "--code-object-version", "7"], "must be one of 2, 3, 4, 5, 6"),
+                          (["-t", "gfx90a", "-k", "nope"], "no kernel 'nope'")):
+        bad = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(src), *args], capture_output=True,
+                             text=True)
+        assert bad.returncode == 1 and message in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
 
 
 def _kernel(path, name):
