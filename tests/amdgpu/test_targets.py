@@ -114,3 +114,68 @@ def test_readobj_flag_names():
                 key = f"EF_AMDGPU_FEATURE_{feat.upper()}_{getattr(dec, feat).upper()}_V4"
                 if getattr(dec, feat) != "unsupported":
                     assert named[key] == T.EF_V4_FEATURE_SETTINGS[feat][getattr(dec, feat)]
+
+
+def _spec_001() -> str:
+    return next((REFERENCE.parent / "specs").glob("001_*.txt")).read_text()
+
+
+def _spec_processor_rows(text: str) -> dict[str, dict]:
+    """The "AMDGPU Processors" table of spec 001: name -> arch, alternative names, the text of
+    the row (target features, dGPU/APU)."""
+    rows: dict[str, dict] = {}
+    current = None
+    table = text[text.index("``r600`` ``r600`` dGPU"):text.index("``EF_AMDGPU_MACH_R600_R600``")]
+    for line in table.splitlines():
+        m = re.match(r"^``([\w-]+)``(.*?)``(r600|amdgcn)``(.*)$", line)
+        if m:
+            current = m.group(1)
+            rows[current] = {"arch": m.group(3), "alt": re.findall(r"``([\w-]+)``", m.group(2)), "text": m.group(4)}
+        elif line.startswith(("**", "---")):
+            current = None
+        elif current:
+            alt = re.match(r"^(?:\\ )?- ``([\w-]+)``", line)
+            if alt:
+                rows[current]["alt"].append(alt.group(1))
+            rows[current]["text"] += " " + line
+    return rows
+
+
+def test_processor_tables_match_spec_text():
+    """Every row of spec 001's "AMDGPU Processors" and "EF_AMDGPU_MACH Values" tables, read from
+    the spec text, is in tables.PROCESSORS with the same values (gfx950, gfx1152/3, gfx120x and the
+    generic targets come from AMDGPUUsage: the spec text here is cut off before them)."""
+    text = _spec_001()
+    mach = re.findall(r"^``EF_AMDGPU_MACH_(?:R600|AMDGCN)_\w+``\s+(0x[0-9a-fA-F]+)\s+``([\w-]+)``", text, re.M)
+    assert len(mach) >= 58
+    for value, name in mach:
+        assert T.PROCESSOR_BY_MACH[int(value, 16)].name == name
+    rows = _spec_processor_rows(text)
+    assert len(rows) >= 58
+    for name, row in rows.items():
+        p = T.PROCESSOR_BY_NAME[name]
+        features = {f for f in T.TARGET_FEATURES if re.search(rf"-\s+{f}\b", row["text"])}
+        assert (p.arch, p.alt_names, set(p.features), p.apu) == \
+            (row["arch"], tuple(row["alt"]), features, " APU " in f" {row['text']} "), name
+
+
+def test_processors_beyond_the_spec_text_match_clang(tmp_path):
+    """The rows the spec text lacks: clang 22 writes the EF_AMDGPU_MACH value (and generic
+    version) of tables.PROCESSORS for each of them."""
+    import subprocess
+    import sys
+
+    from kernelkit.formats import elf as E
+
+    missing = [p for p in T.PROCESSORS if p.arch == "amdgcn" and p.name not in _spec_processor_rows(_spec_001())]
+    assert {"gfx950", "gfx1200", "gfx12-generic"} <= {p.name for p in missing}
+    src = tmp_path / "k.cl"
+    src.write_text("__kernel void k(__global int *o) { *o = 1; }\n")
+    for p in missing:
+        out = tmp_path / f"{p.name}.o"
+        subprocess.run([sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-no-stdinc", "-target", "amdgcn-amd-amdhsa",
+                        f"-mcpu={p.name}", "-nogpulib", "-mcode-object-version=6", "-c", str(src), "-o", str(out)],
+                       check=True, capture_output=True)
+        flags = E.ElfFile.parse(out.read_bytes()).e_flags
+        assert encode_eflags(TargetID.parse(p.name), 6) == flags, p.name
+        assert decode_eflags(flags, 6).processor == p
