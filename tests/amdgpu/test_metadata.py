@@ -143,3 +143,32 @@ def test_by_value_aggregates_need_no_natural_alignment():
     assert validate(meta, 5) == []
     k.args[2].offset = 20                                                     # a pointer at 20: misaligned
     assert any("offset 20 is not a multiple of its alignment 8" in e for e in validate(meta, 5))
+
+
+def test_metadata_key_and_value_kind_tables_match_spec_text():
+    """tables.V3_KEYS holds exactly the keys of spec 001's V3-V5 metadata tables, V2_KEYS every key
+    of the V2 tables (plus LLVM's V2 keys DebugProps, IsDynamicCallStack and IsXNACKEnabled, which the
+    spec text lacks; clang14's V2 notes carry IsXNACKEnabled), VALUE_KINDS every value kind the spec
+    lists."""
+    import re
+
+    from kernelkit.formats.amdgpu import tables as T
+
+    text = next((REFERENCE.parent / "specs").glob("001_*.txt")).read_text()
+    types = r" (?:string|integer|sequence|boolean|map|mapping)"
+    v3 = set(re.findall(r'^"(\.[a-z_]+|amdhsa\.[a-z]+)"' + types, text, re.M))
+    v2 = set(re.findall(r'^"([A-Z][A-Za-z]+)"' + types, text, re.M))
+    assert v3 == {k for table in T.V3_KEYS.values() for k in table}
+    extra = {k for table in T.V2_KEYS.values() for k in table} - v2
+    assert v2 <= {k for table in T.V2_KEYS.values() for k in table}
+    v2_notes = "".join(_note(p).text for p in V2)
+    assert extra == {"DebugProps", "IsDynamicCallStack", "IsXNACKEnabled"} and "IsXNACKEnabled" in v2_notes
+
+    def listed(start: str, end: str) -> set[str]:
+        section = text[text.index(start):text.index(end, text.index(start))]
+        return set(re.findall(r'^"([A-Za-z_0-9]+)"', section, re.M)) - {start.split('"')[1]}
+
+    kinds_v3 = listed('".value_kind" string Required', '".value_type"')
+    kinds_v2 = listed('"ValueKind" string Required', '"ValueType"')
+    assert len(kinds_v3) >= 16 and kinds_v3 <= {v3k for _, v3k in T.VALUE_KINDS}
+    assert len(kinds_v2) >= 16 and kinds_v2 <= {v2k for v2k, _ in T.VALUE_KINDS if v2k}
