@@ -179,3 +179,24 @@ def test_processors_beyond_the_spec_text_match_clang(tmp_path):
         flags = E.ElfFile.parse(out.read_bytes()).e_flags
         assert encode_eflags(TargetID.parse(p.name), 6) == flags, p.name
         assert decode_eflags(flags, 6).processor == p
+
+
+def test_elf_tables_match_spec_text():
+    """OS/ABI and ABI-version values, address spaces, V2 note types, relocation types and sync
+    scopes of tables.py, read against spec 001's text."""
+    text = _spec_001()
+    for name, value in re.findall(r"^``(ELFOSABI_\w+)`` (\d+)$", text, re.M):
+        assert T.OSABI[name] == int(value)
+    hsa = dict(re.findall(r"^``ELFABIVERSION_AMDGPU_HSA_V(\d)`` (\d)$", text, re.M))
+    assert len(hsa) == 4 and all(T.HSA_ABI_VERSION[int(v)] == int(a) for v, a in hsa.items())
+    spaces = re.findall(r"^(Generic|Global|Region|Local|Constant|Private|Constant 32-bit|Buffer Fat Pointer) "
+                        r"(?:\(experimental\) )?(\d) ", text, re.M)
+    assert len(spaces) == 8
+    for name, number in spaces:
+        assert T.ADDRESS_SPACES[name.lower().replace(" 32-bit", "_32bit").replace(" ", "_")] == int(number)
+    notes = dict(re.findall(r"^``(NT_AMD_HSA_\w+)`` (\d+)$", text, re.M))
+    assert len(notes) >= 5 and all(T.NT_AMD_HSA[n] == int(v) for n, v in notes.items())
+    relocs = re.findall(r"^``(R_AMDGPU_\w+)`` (?:Static, |Dynamic |Static |Static,\s)?(?:\w+, )?(\d+) ", text, re.M)
+    assert len(relocs) == 14 and all(T.RELOCATIONS[n] == int(v) for n, v in relocs)
+    scopes = set(re.findall(r"^``(agent|workgroup|wavefront|singlethread)`` ", text, re.M))
+    assert scopes == set(T.SYNC_SCOPES) - {""}
