@@ -174,3 +174,82 @@ def test_every_v2_note_kind_round_trips():
     assert int.from_bytes(producer[:2], "little") == len("AMD HSA Runtime Finalizer") + 1
     assert producer.endswith(b"Finalizer\0")
     assert [n.type for n in notes] == [1, 2, 3, 4, 5, 11, 10, 12, 6]            # spec 001 note type values
+
+
+# .amdhsa_* assembler directive -> (descriptor field group, field name) (AMDGPUUsage "AMDHSA Kernel
+# Assembler Directives"); values below are set away from their defaults so a wrong bit position shows
+_DIRECTIVES = {
+    "gfx90a": [("user_sgpr_count 12", "rsrc2", "USER_SGPR_COUNT", 12),
+               ("user_sgpr_dispatch_ptr 1", "props", "ENABLE_SGPR_DISPATCH_PTR", 1),
+               ("user_sgpr_queue_ptr 1", "props", "ENABLE_SGPR_QUEUE_PTR", 1),
+               ("user_sgpr_kernarg_segment_ptr 1", "props", "ENABLE_SGPR_KERNARG_SEGMENT_PTR", 1),
+               ("user_sgpr_dispatch_id 1", "props", "ENABLE_SGPR_DISPATCH_ID", 1),
+               ("user_sgpr_private_segment_size 1", "props", "ENABLE_SGPR_PRIVATE_SEGMENT_SIZE", 1),
+               ("uses_dynamic_stack 1", "props", "USES_DYNAMIC_STACK", 1),
+               ("system_sgpr_private_segment_wavefront_offset 1", "rsrc2", "ENABLE_PRIVATE_SEGMENT", 1),
+               ("system_sgpr_workgroup_id_x 0", "rsrc2", "ENABLE_SGPR_WORKGROUP_ID_X", 0),
+               ("system_sgpr_workgroup_id_y 1", "rsrc2", "ENABLE_SGPR_WORKGROUP_ID_Y", 1),
+               ("system_sgpr_workgroup_id_z 1", "rsrc2", "ENABLE_SGPR_WORKGROUP_ID_Z", 1),
+               ("system_sgpr_workgroup_info 1", "rsrc2", "ENABLE_SGPR_WORKGROUP_INFO", 1),
+               ("system_vgpr_workitem_id 2", "rsrc2", "ENABLE_VGPR_WORKITEM_ID", 2),
+               ("accum_offset 8", "rsrc3", "ACCUM_OFFSET", 1),
+               ("float_round_mode_32 1", "rsrc1", "FLOAT_ROUND_MODE_32", 1),
+               ("float_round_mode_16_64 2", "rsrc1", "FLOAT_ROUND_MODE_16_64", 2),
+               ("float_denorm_mode_32 1", "rsrc1", "FLOAT_DENORM_MODE_32", 1),
+               ("float_denorm_mode_16_64 2", "rsrc1", "FLOAT_DENORM_MODE_16_64", 2),
+               ("dx10_clamp 0", "rsrc1", "ENABLE_DX10_CLAMP", 0), ("ieee_mode 0", "rsrc1", "ENABLE_IEEE_MODE", 0),
+               ("fp16_overflow 1", "rsrc1", "FP16_OVFL", 1), ("tg_split 1", "rsrc3", "TG_SPLIT", 1),
+               ("exception_fp_ieee_invalid_op 1", "rsrc2", "ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION", 1),
+               ("exception_fp_denorm_src 1", "rsrc2", "ENABLE_EXCEPTION_FP_DENORMAL_SOURCE", 1),
+               ("exception_fp_ieee_div_zero 1", "rsrc2", "ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO", 1),
+               ("exception_fp_ieee_overflow 1", "rsrc2", "ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW", 1),
+               ("exception_fp_ieee_underflow 1", "rsrc2", "ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW", 1),
+               ("exception_fp_ieee_inexact 1", "rsrc2", "ENABLE_EXCEPTION_IEEE_754_FP_INEXACT", 1),
+               ("exception_int_div_zero 1", "rsrc2", "ENABLE_EXCEPTION_INT_DIVIDE_BY_ZERO", 1),
+               ("user_sgpr_kernarg_preload_length 2", "preload", "KERNARG_PRELOAD_SPEC_LENGTH", 2),
+               ("user_sgpr_kernarg_preload_offset 1", "preload", "KERNARG_PRELOAD_SPEC_OFFSET", 1)],
+    "gfx1030": [("wavefront_size32 0", "props", "ENABLE_WAVEFRONT_SIZE32", 0),
+                ("workgroup_processor_mode 0", "rsrc1", "WGP_MODE", 0),
+                ("memory_ordered 0", "rsrc1", "MEM_ORDERED", 0), ("forward_progress 1", "rsrc1", "FWD_PROGRESS", 1),
+                ("shared_vgpr_count 2", "rsrc3", "SHARED_VGPR_COUNT", 2)],
+    "gfx1100": [("wavefront_size32 1", "props", "ENABLE_WAVEFRONT_SIZE32", 1),
+                ("workgroup_processor_mode 1", "rsrc1", "WGP_MODE", 1),
+                ("inst_pref_size 3", "rsrc3", "INST_PREF_SIZE", 3),
+                ("enable_private_segment 1", "rsrc2", "ENABLE_PRIVATE_SEGMENT", 1)],
+    "gfx1200": [("round_robin_scheduling 1", "rsrc1", "ENABLE_WG_RR_EN", 1),
+                ("inst_pref_size 5", "rsrc3", "INST_PREF_SIZE", 5),
+                ("forward_progress 0", "rsrc1", "FWD_PROGRESS", 0)],
+}
+
+
+@pytest.mark.parametrize("cpu", sorted(_DIRECTIVES))
+def test_descriptor_fields_as_llvm_assembles_them(tmp_path, cpu):
+    """clang 22 assembles .amdhsa_kernel directives into a kernel descriptor; every named field
+    reads back with the value the directive set (LLVM's own bit positions as the oracle)."""
+    import subprocess
+    import sys
+
+    from kernelkit.formats.amdgpu.tables import PROCESSOR_BY_NAME
+
+    directives = _DIRECTIVES[cpu]
+    src = tmp_path / "kd.s"
+    src.write_text(f'.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"\n.text\n.globl k\n.p2align 8\n.type k,@function\n'
+                   "k:\n  s_endpgm\n.rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 24\n"
+                   "  .amdhsa_next_free_sgpr 10\n  .amdhsa_group_segment_fixed_size 1024\n"
+                   "  .amdhsa_private_segment_fixed_size 48\n  .amdhsa_kernarg_size 88\n"
+                   + "".join(f"  .amdhsa_{d}\n" for d, *_ in directives) + ".end_amdhsa_kernel\n")
+    obj = tmp_path / "kd.o"
+    subprocess.run([sys.executable, "-m", "ziglang", "clang", "-x", "assembler", "-target", "amdgcn-amd-amdhsa",
+                    f"-mcpu={cpu}", "-mcode-object-version=5", "-c", str(src), "-o", str(obj)],
+                   check=True, capture_output=True)
+    elf = E.ElfFile.parse(obj.read_bytes())
+    kd = KernelDescriptor.parse(elf.symbol_data({s.name: s for s in elf.symbols()}["k.kd"]))
+    proc = PROCESSOR_BY_NAME[cpu]
+    assert (kd.group_segment_fixed_size, kd.private_segment_fixed_size, kd.kernarg_size) == (1024, 48, 88)
+    groups = {"rsrc1": kd.rsrc1(proc), "rsrc2": kd.rsrc2(proc), "rsrc3": kd.rsrc3(proc),
+              "props": kd.code_properties(), "preload": kd.kernarg_preload_fields()}
+    for directive, group, field, value in directives:
+        assert groups[group][field] == value, directive
+    fields = kd.fields(proc)
+    assert fields["compute_pgm_rsrc1"] == groups["rsrc1"] and fields["compute_pgm_rsrc3"] == groups["rsrc3"]
+    assert kd.with_fields(proc, rsrc1=groups["rsrc1"], rsrc2=groups["rsrc2"], rsrc3=groups["rsrc3"]) == kd

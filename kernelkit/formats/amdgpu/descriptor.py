@@ -51,6 +51,14 @@ COMPUTE_PGM_RSRC2: tuple[BitField, ...] = (
     ("RESERVED0", 31, 1),
 )
 # AMDGPUUsage "compute_pgm_rsrc3 for GFX90A, GFX942"
+# GFX12 renames three bits (AMDHSAKernelDescriptor.h / AMDGPUUsage "compute_pgm_rsrc1 GFX6-GFX12",
+# "compute_pgm_rsrc2 GFX6-GFX12"): 21 DX10 clamp -> WG round-robin, 23 IEEE mode -> DISABLE_PERF,
+# rsrc2 6 trap handler -> reserved
+_GFX12_RENAMES_RSRC1 = {"ENABLE_DX10_CLAMP": "ENABLE_WG_RR_EN", "ENABLE_IEEE_MODE": "DISABLE_PERF"}
+COMPUTE_PGM_RSRC1_GFX12: tuple[BitField, ...] = tuple(
+    (_GFX12_RENAMES_RSRC1.get(name, name), shift, width) for name, shift, width in COMPUTE_PGM_RSRC1)
+COMPUTE_PGM_RSRC2_GFX12: tuple[BitField, ...] = tuple(
+    ("RESERVED1" if name == "ENABLE_TRAP_HANDLER" else name, shift, width) for name, shift, width in COMPUTE_PGM_RSRC2)
 COMPUTE_PGM_RSRC3_GFX90A: tuple[BitField, ...] = (
     ("ACCUM_OFFSET", 0, 6), ("RESERVED0", 6, 10), ("TG_SPLIT", 16, 1), ("RESERVED1", 17, 15))
 # AMDGPUUsage "compute_pgm_rsrc3 for GFX10-GFX11"
@@ -73,6 +81,18 @@ KERNEL_CODE_PROPERTIES: tuple[BitField, ...] = (
 # AMDGPUUsage "Kernel Descriptor" kernarg_preload bits 464-479
 KERNARG_PRELOAD: tuple[BitField, ...] = (("KERNARG_PRELOAD_SPEC_LENGTH", 0, 7),
                                          ("KERNARG_PRELOAD_SPEC_OFFSET", 7, 9))
+
+
+def _is_gfx12(processor: Processor | None) -> bool:
+    return bool(processor) and processor.name.startswith("gfx12")
+
+
+def rsrc1_table(processor: Processor | None) -> tuple[BitField, ...]:
+    return COMPUTE_PGM_RSRC1_GFX12 if _is_gfx12(processor) else COMPUTE_PGM_RSRC1
+
+
+def rsrc2_table(processor: Processor | None) -> tuple[BitField, ...]:
+    return COMPUTE_PGM_RSRC2_GFX12 if _is_gfx12(processor) else COMPUTE_PGM_RSRC2
 
 
 def rsrc3_table(processor: Processor | None) -> tuple[BitField, ...]:
@@ -111,11 +131,11 @@ class KernelDescriptor:
     def to_bytes(self) -> bytes:
         return _STRUCT.pack(*(getattr(self, name) for name, _, _ in KERNEL_DESCRIPTOR_LAYOUT))
 
-    def rsrc1(self) -> dict[str, int]:
-        return unpack_bits(self.compute_pgm_rsrc1, COMPUTE_PGM_RSRC1)
+    def rsrc1(self, processor: Processor | None = None) -> dict[str, int]:
+        return unpack_bits(self.compute_pgm_rsrc1, rsrc1_table(processor))
 
-    def rsrc2(self) -> dict[str, int]:
-        return unpack_bits(self.compute_pgm_rsrc2, COMPUTE_PGM_RSRC2)
+    def rsrc2(self, processor: Processor | None = None) -> dict[str, int]:
+        return unpack_bits(self.compute_pgm_rsrc2, rsrc2_table(processor))
 
     def rsrc3(self, processor: Processor | None) -> dict[str, int]:
         return unpack_bits(self.compute_pgm_rsrc3, rsrc3_table(processor))
@@ -133,7 +153,7 @@ class KernelDescriptor:
             "private_segment_fixed_size": self.private_segment_fixed_size,
             "kernarg_size": self.kernarg_size,
             "kernel_code_entry_byte_offset": self.kernel_code_entry_byte_offset,
-            "compute_pgm_rsrc1": self.rsrc1(), "compute_pgm_rsrc2": self.rsrc2(),
+            "compute_pgm_rsrc1": self.rsrc1(processor), "compute_pgm_rsrc2": self.rsrc2(processor),
             "compute_pgm_rsrc3": self.rsrc3(processor), "kernel_code_properties": self.code_properties(),
             "kernarg_preload": self.kernarg_preload_fields(),
         }
@@ -145,8 +165,8 @@ class KernelDescriptor:
         """A copy with named bit-fields merged in (others kept)."""
         upd: dict = dict(plain)
         for attr, new, table, get in (
-                ("compute_pgm_rsrc1", rsrc1, COMPUTE_PGM_RSRC1, self.rsrc1),
-                ("compute_pgm_rsrc2", rsrc2, COMPUTE_PGM_RSRC2, self.rsrc2),
+                ("compute_pgm_rsrc1", rsrc1, rsrc1_table(processor), lambda: self.rsrc1(processor)),
+                ("compute_pgm_rsrc2", rsrc2, rsrc2_table(processor), lambda: self.rsrc2(processor)),
                 ("compute_pgm_rsrc3", rsrc3, rsrc3_table(processor), lambda: self.rsrc3(processor)),
                 ("kernel_code_properties", code_properties, KERNEL_CODE_PROPERTIES, self.code_properties),
                 ("kernarg_preload", kernarg_preload, KERNARG_PRELOAD, self.kernarg_preload_fields)):
