@@ -253,3 +253,47 @@ def test_descriptor_fields_as_llvm_assembles_them(tmp_path, cpu):
     fields = kd.fields(proc)
     assert fields["compute_pgm_rsrc1"] == groups["rsrc1"] and fields["compute_pgm_rsrc3"] == groups["rsrc3"]
     assert kd.with_fields(proc, rsrc1=groups["rsrc1"], rsrc2=groups["rsrc2"], rsrc3=groups["rsrc3"]) == kd
+
+
+def test_amd_kernel_code_t_fields_as_llvm_assembles_them(tmp_path):
+    """clang 22 still assembles the V2 ``.amd_kernel_code_t`` directive (amdpal triple); every field
+    and bit-field set there reads back by name."""
+    import subprocess
+    import sys
+
+    settings = {"amd_machine_version_major": 9, "amd_machine_version_minor": 0,
+                "amd_machine_version_stepping": 10, "kernel_code_entry_byte_offset": 256,
+                "kernarg_segment_byte_size": 88, "workitem_private_segment_byte_size": 48,
+                "workgroup_group_segment_byte_size": 1024, "wavefront_sgpr_count": 20, "workitem_vgpr_count": 24,
+                "kernarg_segment_alignment": 4, "group_segment_alignment": 5, "private_segment_alignment": 6,
+                "wavefront_size": 6, "call_convention": -1}
+    bits = {"enable_sgpr_dispatch_ptr": ("properties", "ENABLE_SGPR_DISPATCH_PTR", 1),
+            "enable_sgpr_queue_ptr": ("properties", "ENABLE_SGPR_QUEUE_PTR", 1),
+            "enable_sgpr_kernarg_segment_ptr": ("properties", "ENABLE_SGPR_KERNARG_SEGMENT_PTR", 1),
+            "is_ptr64": ("properties", "IS_PTR64", 1), "is_dynamic_callstack": ("properties", "IS_DYNAMIC_CALLSTACK", 1),
+            "is_xnack_enabled": ("properties", "IS_XNACK_ENABLED", 1),
+            "private_element_size": ("properties", "PRIVATE_ELEMENT_SIZE", 2),
+            "compute_pgm_rsrc1_vgprs": ("rsrc1", "GRANULATED_WORKITEM_VGPR_COUNT", 5),
+            "compute_pgm_rsrc1_sgprs": ("rsrc1", "GRANULATED_WAVEFRONT_SGPR_COUNT", 2),
+            "compute_pgm_rsrc1_ieee_mode": ("rsrc1", "ENABLE_IEEE_MODE", 1),
+            "compute_pgm_rsrc2_user_sgpr": ("rsrc2", "USER_SGPR_COUNT", 8),
+            "compute_pgm_rsrc2_tgid_x_en": ("rsrc2", "ENABLE_SGPR_WORKGROUP_ID_X", 1),
+            "compute_pgm_rsrc2_tidig_comp_cnt": ("rsrc2", "ENABLE_VGPR_WORKITEM_ID", 2)}
+    lines = [f"  {k} = {v}" for k, v in settings.items()] + [f"  {k} = {v[2]}" for k, v in bits.items()]
+    lines.append("  compute_pgm_rsrc1_float_mode = 192")     # denorm 16/64 = 3
+    src = tmp_path / "akc.s"
+    src.write_text(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n.amd_kernel_code_t\n" + "\n".join(lines)
+                   + "\n.end_amd_kernel_code_t\n  s_endpgm\n")
+    obj = tmp_path / "akc.o"
+    subprocess.run([sys.executable, "-m", "ziglang", "clang", "-x", "assembler", "-target", "amdgcn-amd-amdpal",
+                    "-mcpu=gfx90a", "-c", str(src), "-o", str(obj)], check=True, capture_output=True)
+    raw = E.ElfFile.parse(obj.read_bytes()).section(".text").data[:256]
+    code = AmdKernelCode.parse(raw)
+    assert code.to_bytes() == raw
+    for name, value in settings.items():
+        assert getattr(code, name) == value, name
+    groups = {"properties": code.properties(), "rsrc1": code.rsrc1(), "rsrc2": code.rsrc2()}
+    for directive, (group, field, value) in bits.items():
+        assert groups[group][field] == value, directive
+    assert groups["rsrc1"]["FLOAT_DENORM_MODE_16_64"] == 3 and groups["rsrc1"]["FLOAT_DENORM_MODE_32"] == 0
+    assert (code.amd_kernel_code_version_major, code.amd_kernel_code_version_minor, code.amd_machine_kind) == (1, 2, 1)
