@@ -105,3 +105,24 @@ def test_uris(tmp_path):
     entry = OffloadBundle.parse(plain).entries[1]
     uri = CodeObjectURI("file", path=str(path), offset=entry.offset, size=len(entry.data))
     assert parse_uri(uri.format()).read() == entry.data
+
+
+def test_uri_examples_and_encoding_of_spec_001():
+    """The examples spec 001 gives for code object URIs, and its encoding rule: every character
+    outside [a-zA-Z0-9/_.~-] as %XX of its UTF-8 bytes, uppercase hex."""
+    import re
+
+    text = next((REFERENCE.parent / "specs").glob("001_*.txt")).read_text()
+    examples = re.findall(r"^((?:file|memory)://\S+)$", text, re.M)
+    assert len(examples) == 3
+    parsed = [parse_uri(e) for e in examples]
+    assert [(u.scheme, u.path, u.pid, u.offset, u.size) for u in parsed] == [
+        ("file", "/dir1/dir2/file1", None, 0, 0), ("file", "/dir3/dir4/file2", None, 0x2000, 3000),
+        ("memory", "", 1234, 0x20000, 3000)]
+    assert [parse_uri(u.format()) for u in parsed] == parsed
+    path = "/a b+c,ü~_.-x(1)"
+    encoded = CodeObjectURI("file", path=path).format()
+    assert encoded == "file://" + "".join(
+        c if re.fullmatch(r"[a-zA-Z0-9/_.~-]", c) else "".join(f"%{b:02X}" for b in c.encode()) for c in path)
+    assert parse_uri(encoded).path == path
+    assert parse_uri("file:///x?offset=0X10&size=017").offset == 16 and parse_uri("file:///x?offset=0X10&size=017").size == 15
