@@ -182,3 +182,53 @@ def test_processor_without_image_instructions_is_a_compile_error():
     assert "gfx950 has no image instructions" in str(exc.value)
     # pipes and enqueue need no image instructions
     assert CodeObject.parse(build_binary(PIPE_SOURCE, "gfx942", ["-cl-std=CL2.0"])).metadata.kernels
+
+
+@pytest.mark.parametrize("version", [4, 5])
+def test_kernarg_bytes_from_our_and_clangs_metadata_agree(tmp_path, version):
+    """The runtime packs a dispatch's kernarg segment (queue and image handles, the default queue
+    and completion action the device library reads) identically from our code object's metadata
+    and from clang's, with each pointer where clang's metadata puts its hidden argument."""
+    import struct
+
+    from amdgpu.clang_oracle import CORPUS
+    from kernelkit.abi import hsa
+
+    for name, std, kernel, values in (("pipes_cl20.cl", "CL2.0", "enqueue_child", [0x5000, 0x6000]),
+                                      ("images.cl", "CL1.2", "image_sample", [0x1000, 0x2000, 0x3000, 7])):
+        ours = CodeObject.parse(build_binary((CORPUS / name).read_text(), "gfx90a:xnack-",
+                                             [f"-cl-std={std}", f"-mcode-object-version={version}"]))
+        clang = clang_code_object(str(CORPUS / name), "gfx90a", version, std)
+        dispatch = hsa.Dispatch((256, 2), (64, 1), (3, 0), default_queue=0x7000, completion_action=0x8000,
+                                printf_buffer=0x9000)
+        mine = hsa.pack_kernargs(ours.metadata.kernel(kernel), values, dispatch)
+        theirs = hsa.pack_kernargs(clang.metadata.kernel(kernel), values, dispatch)
+        assert mine == theirs
+        hidden = {a.value_kind: a.offset for a in clang.metadata.kernel(kernel).args if a.is_hidden}
+        assert struct.unpack_from("<Q", mine, hidden["hidden_default_queue"])[0] == 0x7000
+        assert struct.unpack_from("<Q", mine, hidden["hidden_completion_action"])[0] == 0x8000
+        assert struct.unpack_from("<Q", mine, hidden["hidden_global_offset_x"])[0] == 3
+
+
+def test_device_library_hidden_offsets_are_the_spec_tables():
+    """enqueue.cl reads the printf buffer, default queue and completion action at fixed offsets of
+    the implicit arguments: V5+ those of tables.HIDDEN_ARGS_V5, V2-V4 the slots of HIDDEN_SLOTS_V2_V4."""
+    import re
+    from pathlib import Path
+
+    from kernelkit.formats.amdgpu import tables as T
+    from kernelkit.targets.amdhsa import codegen
+
+    text = (Path(codegen.__file__).parent / "enqueue.cl").read_text()
+    v5, v4 = re.search(r"#if KK_COV >= 5\n(.*?)#else\n(.*?)#endif", text, re.S).groups()
+
+    def offsets(block: str) -> dict[str, int]:
+        return {m[0]: int(m[1]) for m in re.findall(r"#define IA_(\w+) (\d+)", block)}
+
+    kinds = {"PRINTF": "hidden_printf_buffer", "QUEUE": "hidden_default_queue", "WRAP": "hidden_completion_action"}
+    for key, kind in kinds.items():
+        assert offsets(v5)[key] == T.HIDDEN_ARGS_V5[kind][0]
+        slot = next(i for i, allowed in enumerate(T.HIDDEN_SLOTS_V2_V4) if kind in allowed)
+        assert offsets(v4)[key] == slot * T.HIDDEN_SLOT_SIZE_V2_V4
+    assert offsets(v5)["IMPLICIT_BYTES"] == T.HIDDEN_BLOCK_SIZE_V5
+    assert offsets(v4)["IMPLICIT_BYTES"] == len(T.HIDDEN_SLOTS_V2_V4) * T.HIDDEN_SLOT_SIZE_V2_V4
