@@ -127,9 +127,17 @@ SOURCES = {"images": image_source(), "pipes": PIPE_SOURCE, "enqueue": ENQUEUE_SO
 
 
 @cache
+def _binary(which: str, version: int) -> bytes:
+    return build_binary(SOURCES[which], "gfx90a:xnack-", ["-cl-std=CL2.0", f"-mcode-object-version={version}"])
+
+
 def _ours(which: str, version: int) -> CodeObject:
-    return CodeObject.parse(build_binary(SOURCES[which], "gfx90a:xnack-", ["-cl-std=CL2.0",
-                                                                            f"-mcode-object-version={version}"]))
+    return CodeObject.parse(_binary(which, version))
+
+
+SAMPLED_READ = """kernel void k(read_only image2d_t img, sampler_t s, global float4 *o) {
+  o[0] = read_imagef(img, s, (float2)(0.5f, 0.5f));
+}"""
 
 
 def _clang(tmp_path, which: str, version: int) -> CodeObject:
@@ -166,19 +174,19 @@ def test_image_code_uses_image_and_buffer_instructions(tmp_path):
     buffer accesses of 1D buffer images in the kernels' code."""
     tool = require_tool("llvm-objdump")
     path = tmp_path / "images.hsaco"
-    path.write_bytes(build_binary(SOURCES["images"], "gfx90a:xnack-", ["-cl-std=CL2.0"]))
+    path.write_bytes(_binary("images", 5))
     out = subprocess.run([tool, "-d", "--mcpu=gfx90a", str(path)], capture_output=True, text=True, check=True).stdout
     for insn in ("image_load ", "image_sample ", "image_store ", "buffer_load_format_xyzw", "buffer_store_format_xyzw"):
         assert insn in out, insn
     other = tmp_path / "images.gfx1030.hsaco"   # sample_lz where the processor has it
-    other.write_bytes(build_binary(SOURCES["images"], "gfx1030", ["-cl-std=CL2.0"]))
+    other.write_bytes(build_binary(SAMPLED_READ, "gfx1030", ["-cl-std=CL2.0"]))
     out = subprocess.run([tool, "-d", "--mcpu=gfx1030", str(other)], capture_output=True, text=True, check=True).stdout
     assert "image_sample_lz " in out and E.ElfFile.parse(other.read_bytes()).e_type == E.ET_DYN
 
 
 def test_processor_without_image_instructions_is_a_compile_error():
     with pytest.raises(CompileError) as exc:
-        build_binary(SOURCES["images"], "gfx950", ["-cl-std=CL2.0"])
+        build_binary(SAMPLED_READ, "gfx950", ["-cl-std=CL2.0"])
     assert "gfx950 has no image instructions" in str(exc.value)
     # pipes and enqueue need no image instructions
     assert CodeObject.parse(build_binary(PIPE_SOURCE, "gfx942", ["-cl-std=CL2.0"])).metadata.kernels
