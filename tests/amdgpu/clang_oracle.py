@@ -21,10 +21,18 @@ COMPARED_ARG_KEYS = ("name", "type_name", "offset", "size", "value_kind", "addre
                      "is_restrict", "is_volatile", "pointee_align")
 
 
-def explicit_args(kernel) -> list[dict]:
+def explicit_args(kernel, as_version: int = 4) -> list[dict]:
+    """The compared keys of a kernel's explicit arguments; ``as_version`` 2/3 turns clang 22's V4
+    into what V2/V3 say (LLVM 14, reference/amdgpu/clang14/struct_image.*: image and sampler
+    arguments in the constant address space)."""
     from kernelkit.formats.amdgpu.codeobject import arg_info
 
-    return [{key: arg_info(a).get(key) for key in COMPARED_ARG_KEYS} for a in kernel.args if not a.is_hidden]
+    args = [{key: arg_info(a).get(key) for key in COMPARED_ARG_KEYS} for a in kernel.args if not a.is_hidden]
+    if as_version <= 3:
+        for a in args:
+            if a["value_kind"] in ("image", "sampler"):
+                a["address_space"] = "constant"
+    return args
 
 
 def corpus_files() -> dict[str, dict]:

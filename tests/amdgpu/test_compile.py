@@ -15,6 +15,7 @@ from conftest import REFERENCE, require_tool
 
 from amdgpu.clang_oracle import CORPUS, clang_code_object, corpus_files, explicit_args
 from kernelkit.errors import CompileError
+from kernelkit.formats.amdgpu import notes as N
 from kernelkit.formats.amdgpu.codeobject import CodeObject
 from kernelkit.formats.amdgpu.metadata import validate
 from kernelkit.mux.registry import build_binary
@@ -49,7 +50,7 @@ def test_compile_matches_clang(tmp_path, name, version):
     clang = clang_code_object(str(CORPUS / name), "gfx90a", max(version, 4), std)
     for k in FILES[name]["kernels"]:
         ours, ref = co.metadata.kernel(k["name"]), clang.metadata.kernel(k["name"])
-        assert explicit_args(ours) == explicit_args(ref)
+        assert explicit_args(ours) == explicit_args(ref, as_version=version)
         assert ours.kernarg_segment_size == ref.kernarg_segment_size
         desc = co.descriptor(ours)
         if version == 2:
@@ -62,25 +63,37 @@ def test_compile_matches_clang(tmp_path, name, version):
         assert _build(name, "gfx90a:xnack-", version) == data             # deterministic
 
 
-def test_v2_v3_follow_clang14_reference(tmp_path):
-    """clang14 wrote V2/V3 for gfx803: same notes, e_flags, ABI version, symbol kinds as ours."""
-    src = tmp_path / "saxpy.cl"
-    src.write_text((REFERENCE / "amdgpu" / "src" / "saxpy.cl").read_text().replace('#include "amdcl.h"', ""))
-    for version in (2, 3):
-        ours = CodeObject.parse(build_binary(src.read_text(), "gfx803", [f"-mcode-object-version={version}"]))
-        ref = CodeObject.parse((REFERENCE / "amdgpu" / "clang14" / f"saxpy.gfx803.v{version}.hsaco").read_bytes())
-        assert (ours.elf.abiversion, ours.elf.e_flags, ours.elf.osabi) == (ref.elf.abiversion, ref.elf.e_flags,
-                                                                           ref.elf.osabi)
-        assert [(n.owner, n.type) for n in ours.elf.all_notes()] == [(n.owner, n.type) for n in ref.elf.all_notes()]
-        k, rk = ours.metadata.kernels[0], ref.metadata.kernels[0]
-        assert (k.symbol, k.kernarg_segment_size, k.kernarg_segment_align) == \
-            (rk.symbol, rk.kernarg_segment_size, rk.kernarg_segment_align)
-        assert [(a.offset, a.size, a.value_kind, a.type_name, a.address_space) for a in k.args if not a.is_hidden] == \
-            [(a.offset, a.size, a.value_kind, a.type_name, a.address_space) for a in rk.args if not a.is_hidden]
-        syms = {s.name: s for s in ours.elf.symbols(".dynsym")}
-        ref_syms = {s.name: s for s in ref.elf.symbols(".dynsym")}
-        assert (syms["saxpy"].type_name, syms["saxpy"].visibility_name) == \
-            (ref_syms["saxpy"].type_name, ref_syms["saxpy"].visibility_name)
+CLANG14_V2_V3 = [(src, target, name, v) for src in ("saxpy", "hello_printf", "struct_image")
+                 for target, name, v in (("gfx803", "gfx803", 2), ("gfx803", "gfx803", 3), ("gfx900", "gfx900", 2),
+                                         ("gfx90a:xnack+", "gfx90a_xnack+", 3), ("gfx1030", "gfx1030", 3))]
+
+
+@pytest.mark.parametrize("src,target,name,version", CLANG14_V2_V3,
+                         ids=[f"{s}.{n}.v{v}" for s, _, n, v in CLANG14_V2_V3])
+def test_v2_v3_follow_clang14_reference(tmp_path, src, target, name, version):
+    """clang14 (the last LLVM to write V2/V3) compiled reference/amdgpu/src for these targets: our
+    V2/V3 code objects have its notes, e_flags, ABI version, symbol kinds and every argument's
+    metadata (hidden ones included; clang14 was run without argument names)."""
+    text = (REFERENCE / "amdgpu" / "src" / f"{src}.cl").read_text().replace('#include "amdcl.h"', "")
+    ours = CodeObject.parse(build_binary(text, target, [f"-mcode-object-version={version}"]))
+    ref = CodeObject.parse((REFERENCE / "amdgpu" / "clang14" / f"{src}.{name}.v{version}.hsaco").read_bytes())
+    assert (ours.elf.abiversion, ours.elf.e_flags, ours.elf.osabi) == (ref.elf.abiversion, ref.elf.e_flags,
+                                                                       ref.elf.osabi)
+    assert [(n.owner, n.type) for n in ours.elf.all_notes()] == [(n.owner, n.type) for n in ref.elf.all_notes()]
+    if version == 2:   # CODE_OBJECT_VERSION, ISA_VERSION, ISA_NAME as clang14 wrote them
+        assert [N.decode_note(n) for n in ours.elf.all_notes()][:3] == [N.decode_note(n) for n in ref.elf.all_notes()][:3]
+    syms = {s.name: s for s in ours.elf.symbols(".dynsym")}
+    ref_syms = {s.name: s for s in ref.elf.symbols(".dynsym")}
+    keys = ("offset", "size", "value_kind", "type_name", "address_space", "access", "actual_access",
+            "pointee_align", "is_const", "is_restrict", "is_volatile", "is_pipe")
+    assert sorted(k.name for k in ours.metadata.kernels) == sorted(k.name for k in ref.metadata.kernels)
+    for rk in ref.metadata.kernels:
+        k = ours.metadata.kernel(rk.name)
+        assert (k.symbol, k.kernarg_segment_size, k.kernarg_segment_align, k.wavefront_size) == \
+            (rk.symbol, rk.kernarg_segment_size, rk.kernarg_segment_align, rk.wavefront_size)
+        assert [[getattr(a, x) for x in keys] for a in k.args] == [[getattr(a, x) for x in keys] for a in rk.args]
+        assert (syms[k.name].type_name, syms[k.name].visibility_name) == \
+            (ref_syms[rk.name].type_name, ref_syms[rk.name].visibility_name)
         if version == 2:
             code, ref_code = ours.descriptor(k), ref.descriptor(rk)
             for field in ("amd_kernel_code_version_major", "amd_kernel_code_version_minor", "amd_machine_kind",

@@ -23,6 +23,14 @@ from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError, v2_isa_v
 from kernelkit.targets.amdhsa.enqueue import RUNTIME_HANDLE_SUFFIX
 
 STT_AMDGPU_HSA_KERNEL = 10
+# where LLVM 14, the last LLVM to write V2/V3, differs from LLVM 22 (reference/amdgpu/clang14):
+# image and sampler arguments are in the constant address space, the hidden pointer slots (all
+# but the global offsets) in the global one, and hidden slots of services the code does not use
+# are hidden_none (kernelkit has no hostcall services; the default queue and completion action
+# serve device-side enqueue only)
+HANDLE_ADDRESS_SPACES_V2_V3 = {"image": "constant", "sampler": "constant"}
+HIDDEN_POINTER_ADDRESS_SPACE_V2_V3 = "global"
+DEVICE_QUEUE_HIDDEN = ("hidden_default_queue", "hidden_completion_action")
 V2_CODE_OBJECT_VERSION = (2, 1)   # NT_AMD_HSA_CODE_OBJECT_VERSION as LLVM wrote it (reference/clang14)
 
 
@@ -60,9 +68,22 @@ def v2_isa(tid: TargetID) -> tuple[int, int, int]:
         raise CompileError(f"amdhsa: code object V2 cannot describe {tid.canonical()}: {exc}") from exc
 
 
-def downgrade(obj: bytes, tid: TargetID, version: int) -> bytes:
+def _as_llvm14_wrote_it(meta: CodeObjectMetadata, uses_device_queue: bool) -> None:
+    for k in meta.kernels:
+        for a in k.args:
+            if a.value_kind in HANDLE_ADDRESS_SPACES_V2_V3:
+                a.address_space = HANDLE_ADDRESS_SPACES_V2_V3[a.value_kind]
+            elif a.is_hidden and not a.value_kind.startswith("hidden_global_offset_"):
+                a.address_space = HIDDEN_POINTER_ADDRESS_SPACE_V2_V3
+                if a.value_kind == "hidden_hostcall_buffer" or \
+                        (a.value_kind in DEVICE_QUEUE_HIDDEN and not uses_device_queue):
+                    a.value_kind = "hidden_none"
+
+
+def downgrade(obj: bytes, tid: TargetID, version: int, *, uses_device_queue: bool = False) -> bytes:
     elf = E.ElfFile.parse(obj)
     meta = _metadata(elf)
+    _as_llvm14_wrote_it(meta, uses_device_queue)
     elf.abiversion = HSA_ABI_VERSION[version]
     elf.e_flags = encode_eflags(tid, version)
     note = _notes_section(elf)
@@ -74,6 +95,13 @@ def downgrade(obj: bytes, tid: TargetID, version: int) -> bytes:
         _to_v2(elf, meta, tid, note)
     elf.layout()
     return elf.to_bytes()
+
+
+def _processor_isa(tid: TargetID) -> tuple[int, int, int]:
+    try:
+        return v2_isa_version(tid.processor)
+    except TargetIDError as exc:
+        raise CompileError(f"amdhsa: code object V2 cannot describe {tid.canonical()}: {exc}") from exc
 
 
 def _kernel_code(kd: KernelDescriptor, k: KernelMeta, isa: tuple[int, int, int], xnack: bool) -> AmdKernelCode:
@@ -97,6 +125,9 @@ def _kernel_code(kd: KernelDescriptor, k: KernelMeta, isa: tuple[int, int, int],
 
 def _to_v2(elf: E.ElfFile, meta: CodeObjectMetadata, tid: TargetID, note: E.Section) -> None:
     isa = v2_isa(tid)
+    # amd_kernel_code_t names the processor's own ISA version, the ISA note the V2 table entry
+    # of the target ID (clang14's gfx900 objects: note 9.0.1 "gfx901", amd_machine_version 9.0.0)
+    machine = _processor_isa(tid)
     xnack = tid.setting("xnack") in ("on", "any")
     symtab_sec = elf.sections_of_type(E.SHT_SYMTAB)[0]
     syms = elf.symbols(symtab_sec)
@@ -115,7 +146,7 @@ def _to_v2(elf: E.ElfFile, meta: CodeObjectMetadata, tid: TargetID, note: E.Sect
         entry = by_name[k.name][1]
         if entry.shndx != text_index or entry.value % 256:
             raise CompileError(f"amdhsa: kernel {k.name} is not 256-aligned in .text")
-        starts[entry.value] = _kernel_code(kd, k, isa, xnack)
+        starts[entry.value] = _kernel_code(kd, k, machine, xnack)
     others = [s for s in syms if s.shndx == text_index and s.type == 2 and s.name not in kernels]
     if others:   # the assembler may have resolved calls between functions of one section
         raise CompileError("amdhsa: code object V2 needs every function inlined into its kernel "
