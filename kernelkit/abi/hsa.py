@@ -14,6 +14,7 @@ object (ours or clang's): it only reads offsets, sizes and value kinds.
 from __future__ import annotations
 
 import os
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from kernelkit.abi.signature import KernelArg, KernelSignature
 from kernelkit.errors import KernelkitError, LaunchError
 from kernelkit.formats.amdgpu.codeobject import CodeObject, arg_info
 from kernelkit.formats.amdgpu.metadata import ArgMeta, KernelMeta
-from kernelkit.formats.amdgpu.metadata_v2 import align_up
+from kernelkit.formats.amdgpu.metadata_v2 import align_up, as_llvm14_wrote_it
 from kernelkit.formats.amdgpu.tables import (
     CODE_OBJECT_VERSIONS,
     DEFAULT_CODE_OBJECT_VERSION,
@@ -123,9 +124,16 @@ def hidden_area_size(version: int) -> int:
     return HIDDEN_BLOCK_SIZE_V5 if version >= 5 else len(HIDDEN_SLOTS_V2_V4) * HIDDEN_SLOT_SIZE_V2_V4
 
 
+def uses_device_queue(ir_text: str) -> bool:
+    """Whether a module (SPIR or amdgcn IR) enqueues work or asks for the default queue: its
+    kernels' hidden default-queue and completion-action slots are then in use (V2/V3 metadata)."""
+    return re.search(r"@(?:__enqueue_kernel_\w+|_Z17get_default_queuev|_Z14enqueue_marker\w*)\(", ir_text) is not None
+
+
 def kernel_layout(sig: KernelSignature, version: int, *, processor_name: str = "", uses_printf: bool = False,
-                  all_hidden: bool = True) -> KernelMeta:
-    """Kernarg layout of a kernel as metadata (explicit + hidden args, kernarg size/align)."""
+                  all_hidden: bool = True, uses_device_queue: bool = False) -> KernelMeta:
+    """Kernarg layout of a kernel as metadata (explicit + hidden args, kernarg size/align); V2/V3
+    with the argument conventions of LLVM 14, which wrote them."""
     args = []
     offset = 0
     align = 1
@@ -142,11 +150,14 @@ def kernel_layout(sig: KernelSignature, version: int, *, processor_name: str = "
                         all_hidden=all_hidden, dynamic_lds=dynamic_lds)
     size = start + hidden_area_size(version)
     align = max(align, 8)
-    return KernelMeta(name=sig.name, symbol=sig.name + (".kd" if version >= 3 else "@kd"),
+    meta = KernelMeta(name=sig.name, symbol=sig.name + (".kd" if version >= 3 else "@kd"),
                       kernarg_segment_size=size, group_segment_fixed_size=sig.static_local_mem or 0,
                       private_segment_fixed_size=0, kernarg_segment_align=align,
                       wavefront_size=64, sgpr_count=0, vgpr_count=0, max_flat_workgroup_size=256,
                       args=args, language="OpenCL C")
+    if version <= 3:
+        as_llvm14_wrote_it([meta], uses_device_queue)
+    return meta
 
 
 # ------------------------------------------------------------------ `kernelkit layout`
@@ -186,7 +197,8 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
             raise KernelkitError(f"code object version {version}: must be one of "
                                  f"{', '.join(map(str, CODE_OBJECT_VERSIONS))}")
         uses_printf = "@printf(" in compiled.ir_text
-        meta = kernel_layout(sigs[kernel], version, processor_name=tid.processor.name, uses_printf=uses_printf)
+        meta = kernel_layout(sigs[kernel], version, processor_name=tid.processor.name, uses_printf=uses_printf,
+                             uses_device_queue=uses_device_queue(compiled.ir_text))
         source = os.path.basename(path)
     return {"abi": "amdhsa", "target": tid.full(), "code_object_version": version, "source": source,
             "kernel": meta.name, "kernarg_segment_size": meta.kernarg_segment_size,

@@ -234,3 +234,26 @@ def v3_to_v2(meta: CodeObjectMetadata) -> CodeObjectMetadata:
                                agpr_count=None, uses_dynamic_stack=None, workgroup_processor_mode=None,
                                uniform_work_group_size=None))
     return CodeObjectMetadata(list(METADATA_VERSION[2]), kernels, meta.printf, None, dict(meta.extra))
+
+
+# Where LLVM 14, the last LLVM to write V2/V3, differs from LLVM 22 (reference/amdgpu/clang14):
+# image and sampler arguments are in the constant address space, the hidden pointer slots (all
+# but the global offsets) in the global one, and hidden slots of services the code does not use
+# are hidden_none (kernelkit has no hostcall services; the default queue and completion action
+# serve device-side enqueue only)
+HANDLE_ADDRESS_SPACES_V2_V3 = {"image": "constant", "sampler": "constant"}
+HIDDEN_POINTER_ADDRESS_SPACE_V2_V3 = "global"
+DEVICE_QUEUE_HIDDEN = ("hidden_default_queue", "hidden_completion_action")
+
+
+def as_llvm14_wrote_it(kernels, uses_device_queue: bool) -> None:
+    """Rewrite (in place) the arguments of V3+ model kernels the way LLVM 14 wrote them in V2/V3."""
+    for k in kernels:
+        for a in k.args or []:
+            if a.value_kind in HANDLE_ADDRESS_SPACES_V2_V3:
+                a.address_space = HANDLE_ADDRESS_SPACES_V2_V3[a.value_kind]
+            elif a.is_hidden and not a.value_kind.startswith("hidden_global_offset_"):
+                a.address_space = HIDDEN_POINTER_ADDRESS_SPACE_V2_V3
+                if a.value_kind == "hidden_hostcall_buffer" or \
+                        (a.value_kind in DEVICE_QUEUE_HIDDEN and not uses_device_queue):
+                    a.value_kind = "hidden_none"

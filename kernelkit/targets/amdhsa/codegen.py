@@ -266,16 +266,12 @@ def check_target(tid: TargetID, version: int) -> None:
                            f"(asked for {version})")
 
 
-def uses_device_queue(mux_ir: str) -> bool:
-    """Whether the module enqueues work or asks for the default queue (enqueue.cl's builtins)."""
-    return re.search(r"@(?:__enqueue_kernel_\w+|_Z17get_default_queuev|_Z14enqueue_marker\w*)\(", mux_ir) is not None
-
-
 def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=()) -> bytes:
     check_target(tid, version)
     text = amdgpu_ir(mux_ir, tid, version, options)
     obj = emit_object(text, tid, options)
     if version <= 3:
+        from kernelkit.abi.hsa import uses_device_queue
         from kernelkit.targets.amdhsa.legacy import downgrade
 
         obj = downgrade(obj, tid, version, uses_device_queue=uses_device_queue(mux_ir))

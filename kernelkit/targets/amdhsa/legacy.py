@@ -17,20 +17,12 @@ from kernelkit.formats.amdgpu.descriptor import KernelDescriptor
 from kernelkit.formats.amdgpu.eflags import encode_eflags
 from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
 from kernelkit.formats.amdgpu.metadata import CodeObjectMetadata, KernelMeta
-from kernelkit.formats.amdgpu.metadata_v2 import to_v2, v3_to_v2
+from kernelkit.formats.amdgpu.metadata_v2 import as_llvm14_wrote_it, to_v2, v3_to_v2
 from kernelkit.formats.amdgpu.tables import HSA_ABI_VERSION, METADATA_VERSION, V2_ISA_NAMES
 from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError, v2_isa_version
 from kernelkit.targets.amdhsa.enqueue import RUNTIME_HANDLE_SUFFIX
 
 STT_AMDGPU_HSA_KERNEL = 10
-# where LLVM 14, the last LLVM to write V2/V3, differs from LLVM 22 (reference/amdgpu/clang14):
-# image and sampler arguments are in the constant address space, the hidden pointer slots (all
-# but the global offsets) in the global one, and hidden slots of services the code does not use
-# are hidden_none (kernelkit has no hostcall services; the default queue and completion action
-# serve device-side enqueue only)
-HANDLE_ADDRESS_SPACES_V2_V3 = {"image": "constant", "sampler": "constant"}
-HIDDEN_POINTER_ADDRESS_SPACE_V2_V3 = "global"
-DEVICE_QUEUE_HIDDEN = ("hidden_default_queue", "hidden_completion_action")
 V2_CODE_OBJECT_VERSION = (2, 1)   # NT_AMD_HSA_CODE_OBJECT_VERSION as LLVM wrote it (reference/clang14)
 
 
@@ -68,22 +60,10 @@ def v2_isa(tid: TargetID) -> tuple[int, int, int]:
         raise CompileError(f"amdhsa: code object V2 cannot describe {tid.canonical()}: {exc}") from exc
 
 
-def _as_llvm14_wrote_it(meta: CodeObjectMetadata, uses_device_queue: bool) -> None:
-    for k in meta.kernels:
-        for a in k.args:
-            if a.value_kind in HANDLE_ADDRESS_SPACES_V2_V3:
-                a.address_space = HANDLE_ADDRESS_SPACES_V2_V3[a.value_kind]
-            elif a.is_hidden and not a.value_kind.startswith("hidden_global_offset_"):
-                a.address_space = HIDDEN_POINTER_ADDRESS_SPACE_V2_V3
-                if a.value_kind == "hidden_hostcall_buffer" or \
-                        (a.value_kind in DEVICE_QUEUE_HIDDEN and not uses_device_queue):
-                    a.value_kind = "hidden_none"
-
-
 def downgrade(obj: bytes, tid: TargetID, version: int, *, uses_device_queue: bool = False) -> bytes:
     elf = E.ElfFile.parse(obj)
     meta = _metadata(elf)
-    _as_llvm14_wrote_it(meta, uses_device_queue)
+    as_llvm14_wrote_it(meta.kernels, uses_device_queue)
     elf.abiversion = HSA_ABI_VERSION[version]
     elf.e_flags = encode_eflags(tid, version)
     note = _notes_section(elf)
