@@ -208,8 +208,9 @@ static INLINE int enqueue(queue_t q, u32 flags, const __private kk_ndrange *r, u
   if (nwait)
     retain_waits((__global u64 *)aw->wait_list, waits, nwait);
   aw->wait_num = nwait;
-  // HSA packet header: kernel dispatch (2), barrier bit, system-scope acquire and release fences
-  aw->aql.header = (u16)(2u | 1u << 8 | 2u << 9 | 2u << 11);
+  // HSA packet header as the ROCm device queue expects it: kernel dispatch (type 2), no barrier,
+  // agent-scope (1) acquire (bits 9-10) and release (bits 11-12) fences
+  aw->aql.header = (u16)(2u | 1u << 9 | 1u << 11);
   aw->aql.setup = (u16)r->work_dim;
   aw->aql.workgroup_size_x = (u16)group_dim(r, 0);
   aw->aql.workgroup_size_y = (u16)group_dim(r, 1);
