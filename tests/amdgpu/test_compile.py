@@ -21,10 +21,11 @@ from kernelkit.formats.amdgpu.metadata import validate
 from kernelkit.mux.registry import build_binary
 
 FILES = corpus_files()
-# every file at every version clang 22 writes and at V2 (kernelkit's own writer, amd_kernel_code_t);
-# V3 (V4's code, rewritten notes) for the files with handles, printf and by-value structs
-V3_FILES = ("images.cl", "images_cl20.cl", "pipes_cl20.cl", "printf.cl", "struct_args.cl")
-CASES = [(f, v) for f in sorted(FILES) for v in (2, 4, 5, 6)] + [(f, 3) for f in V3_FILES]
+# every file at V2 (kernelkit's own writer, amd_kernel_code_t), V4 and V5 (the two hidden-argument
+# layouts); V3 (V4's code, rewritten notes) and V6 (V5's layout, new version and e_flags) for the
+# files with handles, printf and by-value structs
+SOME_FILES = ("images.cl", "images_cl20.cl", "pipes_cl20.cl", "printf.cl", "struct_args.cl")
+CASES = [(f, v) for f in sorted(FILES) for v in (2, 4, 5)] + [(f, v) for f in SOME_FILES for v in (3, 6)]
 
 
 def _build(name: str, target: str, version: int) -> bytes:
