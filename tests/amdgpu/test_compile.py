@@ -1,5 +1,5 @@
 """`kernelkit build -t gfx... --option=-mcode-object-version=N` (point 6): for every corpus file
-(images, pipes and device-side enqueue included) and every code object version 2-6, linked ET_DYN
+(images, pipes and device-side enqueue included) at V2, V4 and V5 (V3 and V6 for a subset), linked ET_DYN
 code objects whose explicit-argument metadata and kernarg size equal what clang 22 emits compiling
 the same source straight to amdgcn (V4-V6 at the same version; V2/V3, which clang 22 refuses,
 against clang's V4: reference/amdgpu/clang14 shows V2/V3 lay arguments out as V4 does), accepted
