@@ -7,6 +7,7 @@ layout (HSA kernarg, AMD IL cb1, CL2, vISA payload, host) starts from a KernelSi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
@@ -188,9 +189,14 @@ def signatures_from_ir(module) -> list[KernelSignature]:
 
 
 def _is_block_kernel(function) -> bool:
-    """A kernel clang made for a block passed to enqueue_kernel (``__<k>_block_invoke_kernel``):
-    not declared in the source, so it has no kernel_arg_* metadata and no source signature."""
-    return function.name.endswith("_block_invoke_kernel") and "kernel_arg_addr_space" not in function.metadata
+    """A kernel clang made for a block passed to enqueue_kernel (``__<k>_block_invoke_kernel``,
+    ``__<k>_block_invoke_2_kernel``, ...): not declared in the source, so it has no kernel_arg_*
+    metadata and no source signature."""
+    return (_BLOCK_KERNEL.search(function.name) is not None
+            and "kernel_arg_addr_space" not in function.metadata)
+
+
+_BLOCK_KERNEL = re.compile(r"_block_invoke(_\d+)?_kernel$")
 
 
 def _pointer_size(module) -> int:

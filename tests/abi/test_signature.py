@@ -213,3 +213,19 @@ def test_from_json_rejects_bad_documents(damage):
     damage(doc)
     with pytest.raises(FormatError):
         KernelSignature.from_json(doc)
+
+
+def test_kernels_enqueueing_several_blocks_have_only_their_source_signatures():
+    """clang names the second block's kernel ``__k_block_invoke_2_kernel``; only ``two`` is in the source."""
+    from kernelkit.abi.signature import signatures_from_source
+
+    source = """
+    kernel void two(global int *a) {
+        queue_t q = get_default_queue();
+        enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ a[0] = 1; });
+        enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ a[1] = 2; });
+    }
+    """
+    sigs = signatures_from_source(source, ["-cl-std=CL2.0"])
+    assert [s.name for s in sigs] == ["two"]
+    assert [(a.name, a.type_name, a.address_space) for a in sigs[0].args] == [("a", "int*", "global")]
