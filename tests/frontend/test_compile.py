@@ -24,7 +24,8 @@ def test_triples_and_size_t(triple, size_bits):
     assert "spir_kernel void @k(ptr addrspace(1)" in r.ir_text
 
 
-@pytest.mark.parametrize("std, version", [("CL1.2", (1, 2)), ("CL2.0", (2, 0)), ("CL3.0", (3, 0))])
+@pytest.mark.parametrize("std, version", [("CL1.0", (1, 0)), ("CL1.1", (1, 1)), ("CL1.2", (1, 2)),
+                                          ("CL2.0", (2, 0)), ("CL3.0", (3, 0))])
 def test_cl_std(std, version):
     src = f"#if __OPENCL_C_VERSION__ != {version[0] * 100 + version[1] * 10}\n#error wrong version\n#endif\n" + SIMPLE
     r = compile_opencl(src, [f"-cl-std={std}"])

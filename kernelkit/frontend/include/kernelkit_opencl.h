@@ -399,8 +399,10 @@ typedef struct {
 #define HALF_EPSILON ((0x1.0p-10h))
 #endif
 
-/* ---- printf (6.15.14) ---- */
+/* ---- printf (6.15.14): OpenCL C 1.2 and later (1.0/1.1 forbid variadic functions) ---- */
+#if __OPENCL_C_VERSION__ >= 120
 int printf(__constant const char *restrict format, ...) __attribute__((format(printf, 1, 2)));
+#endif
 
 /* ---- kernel attribute shorthands (6.11) ---- */
 #define __kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) \
