@@ -30,6 +30,7 @@ from kernelkit.abi.amdil_slots import (
     assign_uavs,
     value_slots,
 )
+from kernelkit.abi.opencl_types import NUMPY_DTYPES, SCALAR_SIZES
 from kernelkit.errors import KernelkitError, LaunchError
 from kernelkit.formats.amdil import records as r
 
@@ -209,9 +210,8 @@ def image_constants(image: ImageDesc, family: str) -> bytes:
                        image.channel_order)
 
 
-_DTYPES = {("i", 8): "<i1", ("i", 16): "<i2", ("i", 32): "<i4", ("i", 64): "<i8",
-           ("u", 8): "<u1", ("u", 16): "<u2", ("u", 32): "<u4", ("u", 64): "<u8",
-           ("f", 16): "<f2", ("f", 32): "<f4", ("f", 64): "<f8"}
+# The device dtype of a metadata value element, by (numpy kind, bits): the OpenCL scalar table.
+_DTYPES = {(dt.kind, dt.itemsize * 8): dt for name, dt in NUMPY_DTYPES.items() if name in SCALAR_SIZES}
 
 
 def _value_bytes(slot: ArgSlot, value) -> bytes:

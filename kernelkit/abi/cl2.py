@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernelkit.abi.opencl_types import SCALAR_SIZES, parse_value_type
+from kernelkit.abi.opencl_types import NUMPY_DTYPES, SCALAR_SIZES, parse_value_type
 from kernelkit.errors import KernelkitError, LaunchError
 
 FEATURES = ("usesetup", "useargs", "useenqueue", "usegeneric")
@@ -241,11 +241,6 @@ def argument_buffer_size(args: list[Cl2Arg]) -> int:
     return max((a.offset + a.size for a in args), default=0)
 
 
-_DTYPES = {"char": "<i1", "uchar": "<u1", "short": "<i2", "ushort": "<u2", "int": "<i4",
-           "uint": "<u4", "long": "<i8", "ulong": "<u8", "half": "<f2", "float": "<f4",
-           "double": "<f8", "bool": "<u1"}
-
-
 def fill_argument_buffer(args: list[Cl2Arg], values: dict, bits: int) -> bytes:
     """Argument buffer bytes. Setup arguments default to 0; pointers, images, samplers, queues
     and structs take an int (the address the handle points to); values take numbers/arrays."""
@@ -261,7 +256,7 @@ def fill_argument_buffer(args: list[Cl2Arg], values: dict, bits: int) -> bytes:
             arr = np.asarray(v).reshape(-1)
             if arr.size != a.width:
                 raise LaunchError(f"argument {a.name}: {a.width} component(s) expected, got {arr.size}")
-            raw = arr.astype(_DTYPES[a.element or "int"]).tobytes()
+            raw = arr.astype(NUMPY_DTYPES[a.element or "int"]).tobytes()
         data[a.offset:a.offset + len(raw)] = raw
     return bytes(data)
 

@@ -7,11 +7,25 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 # OpenCL C 3.0 spec 6.3.1 "Built-in Scalar Data Types": name -> size in bytes (alignment = size).
 SCALAR_SIZES: dict[str, int] = {
     "char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4,
     "long": 8, "ulong": 8, "half": 2, "float": 4, "double": 8,
 }
+
+# 6.3.1 "Built-in Scalar Data Types" (+ 6.3.1's size_t/ptrdiff_t/intptr_t/uintptr_t for a 64-bit
+# address space): name -> numpy dtype of the value as a little-endian device stores it.
+NUMPY_DTYPES: dict[str, np.dtype] = {
+    "char": np.dtype("<i1"), "uchar": np.dtype("<u1"), "short": np.dtype("<i2"),
+    "ushort": np.dtype("<u2"), "int": np.dtype("<i4"), "uint": np.dtype("<u4"),
+    "long": np.dtype("<i8"), "ulong": np.dtype("<u8"), "half": np.dtype("<f2"),
+    "float": np.dtype("<f4"), "double": np.dtype("<f8"),
+    "bool": np.dtype(np.bool_), "size_t": np.dtype("<u8"), "ptrdiff_t": np.dtype("<i8"),
+    "intptr_t": np.dtype("<i8"), "uintptr_t": np.dtype("<u8"),
+}
+assert all(NUMPY_DTYPES[k].itemsize == v for k, v in SCALAR_SIZES.items())
 
 # 6.3.1: the C spellings of the unsigned scalar types, as clang may print them.
 SCALAR_ALIASES: dict[str, str] = {
