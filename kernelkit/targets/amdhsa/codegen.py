@@ -20,6 +20,7 @@ from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
+from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
 from kernelkit.targets.amdhsa.lower import (
@@ -33,9 +34,8 @@ MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime binding
-# LLVM intrinsics the AMDGPU backend cannot select -> definitions in mux_builtins.cl
-INTRINSIC_REPLACEMENTS = {"llvm.atan2.f32": "__kk_atan2f", "llvm.pow.f32": "__kk_powf",
-                          "llvm.tanh.f32": "__kk_tanhf", "llvm.exp.f64": "__kk_exp"}
+# OpenCL C builtins clang calls by unmangled names besides the Itanium-mangled ones (to_global...)
+_BUILTIN_CALL = re.compile(r"@(_Z[\w$.]+|" + "|".join(UNMANGLED_BUILTINS) + r")\(")
 # the LDS word work_group_reserve_*_pipe broadcasts its reservation through (pipes.cl); OpenCL C
 # cannot declare a program-scope __local variable, so it is written in IR
 PIPE_LDS_SLOT_IR = """
@@ -91,15 +91,16 @@ def mux_library_ir(processor: str, version: int) -> str:
     # the kernel module's target machine decides CPU and features
     text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
     text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
-    # dropped when unused; __kk_* stay until the intrinsic replacements are done (amdgpu_ir)
+    # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
     return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
                   flags=re.M)
 
 
 def link_builtin_library(ir_text: str, options) -> str:
-    """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR)."""
+    """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR, its
+    portable math: no C library call, nothing the AMDGPU backend cannot select)."""
     defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
-    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
+    called = {n for n in _BUILTIN_CALL.findall(ir_text) if n not in defined}
     if not called:
         return ir_text
     from kernelkit.mux.clc import defined_builtins, library_ir
@@ -108,7 +109,7 @@ def link_builtin_library(ir_text: str, options) -> str:
     if not available:
         return ir_text
     lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
-                     only=sorted(available))
+                     only=sorted(available), portable_math=True)
     main = _parse(ir_text, "the frontend")
     main.link_in(_parse(lib, "the builtin library"))
     return str(main)
@@ -167,10 +168,8 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
     text = str(main)
-    # calls LLVM added while optimising (printf binding) or that need replacing (intrinsics) are
-    # resolved now; then the helpers become internal and a second run inlines or drops them
-    for name, repl in INTRINSIC_REPLACEMENTS.items():
-        text = text.replace(f"@{name}(", f"@{repl}(")
+    # calls LLVM added while optimising (printf binding) are resolved now; then the helpers
+    # become internal and a second run inlines or drops them
     text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
     text = re.sub(r"^define hidden ([^@\n]*@(?:__kk_\w+|__printf_alloc)\()", r"define internal \1", text, flags=re.M)
     if version == 2:

@@ -156,9 +156,10 @@ def spir_to_amdgpu(ir_text: str, datalayout: str, code_object_version: int) -> s
             continue
         lines.append(_visibility(_line(line)))
     text = "\n".join(lines) + "\n"
-    # functions live in address space 0 (the program address space) on AMDGPU
+    # functions live in address space 0 (the program address space) on AMDGPU (a function's
+    # address, not the private pointer a call or definition returns: ``ptr addrspace(5) @f(``)
     if functions:
-        text = re.sub(r"ptr addrspace\(5\) @([-\w$.]+)\b",
+        text = re.sub(r"ptr addrspace\(5\) @([-\w$.]+)(?![-\w$.(])",
                       lambda m: f"ptr @{m.group(1)}" if m.group(1) in functions else m.group(0), text)
         # SPIR casts function addresses to generic (4): on AMDGPU both are address space 0
         text = re.sub(r"addrspacecast \(ptr (@[-\w$.]+) to ptr\)", r"\1", text)

@@ -159,73 +159,10 @@ INLINE __global u8 *__printf_alloc(u32 size) {
   return buffer + 8 + offset;
 }
 
-// libm entry points LLVM may call for OpenCL math builtins
-float hypotf(float x, float y) {
-  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
-  float hi = __builtin_fmaxf(ax, ay), lo = __builtin_fminf(ax, ay);
-  if (hi == __builtin_inff() || lo == __builtin_inff()) return __builtin_inff();
-  if (hi == 0.0f || hi != hi || lo != lo) return hi + lo;
-  float r = lo / hi;
-  return hi * __builtin_sqrtf(1.0f + r * r);
-}
-double cbrt(double x) {
-  if (x == 0.0 || x != x || __builtin_fabs(x) == __builtin_inf()) return x;
-  double ax = __builtin_fabs(x);
-  long bits = __builtin_bit_cast(long, ax);
-  double y = __builtin_bit_cast(double, bits / 3 + 0x2A9F7893782DA1CEL);
-  for (int i = 0; i < 6; ++i)
-    y = y - (y * y * y - ax) / (3.0 * y * y);
-  return x < 0 ? -y : y;
-}
-float cbrtf(float x) { return (float)cbrt((double)x); }
-
-// LLVM intrinsics the AMDGPU backend cannot select (no libcalls on the GPU); codegen.py
-// redirects calls to them here (INTRINSIC_REPLACEMENTS)
-float __kk_atan2f(float y, float x) {
-  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
-  if (x != x || y != y) return x + y;
-  float hi = __builtin_fmaxf(ax, ay), lo = __builtin_fminf(ax, ay);
-  float a = hi == 0.0f ? 0.0f : (hi == __builtin_inff() ? (lo == __builtin_inff() ? 1.0f : 0.0f) : lo / hi);
-  // atan(a), a in [0, 1]: reduce to [0, 2-sqrt(3)] then odd polynomial
-  const float pi = 3.14159265358979f;
-  bool big = a > 0.26794919f;
-  float t = big ? (a * 1.7320508f - 1.0f) / (a + 1.7320508f) : a;
-  float t2 = t * t;
-  float r = t * (1.0f + t2 * (-0.33333334f + t2 * (0.2f + t2 * (-0.14285715f + t2 * 0.11111111f))));
-  if (big) r += pi / 6.0f;
-  if (ay > ax) r = pi / 2.0f - r;
-  if (x < 0.0f || (x == 0.0f && __builtin_signbitf(x))) r = pi - r;
-  return __builtin_copysignf(r, y);
-}
-float __kk_powf(float x, float y) {
-  if (y == 0.0f || x == 1.0f) return 1.0f;
-  if (x != x || y != y) return x + y;
-  float ax = __builtin_fabsf(x);
-  bool yint = __builtin_truncf(y) == y;
-  bool yodd = yint && __builtin_fabsf(__builtin_fmodf(y, 2.0f)) == 1.0f;
-  if (x < 0.0f && !yint) return __builtin_nanf("");
-  float r;
-  if (ax == 0.0f) r = y < 0.0f ? __builtin_inff() : 0.0f;
-  else r = __builtin_amdgcn_exp2f(y * __builtin_amdgcn_logf(ax));
-  return (x < 0.0f && yodd) ? -r : r;
-}
-float __kk_tanhf(float x) {
-  float ax = __builtin_fabsf(x);
-  if (ax > 9.0f) return __builtin_copysignf(1.0f, x);
-  if (ax < 0.0004f) return x;
-  float e = __builtin_amdgcn_exp2f(2.0f * ax * 1.44269504f);
-  return __builtin_copysignf((e - 1.0f) / (e + 1.0f), x);
-}
-double __kk_exp(double x) {
-  if (x != x) return x;
-  if (x > 709.782712893384) return __builtin_inf();
-  if (x < -745.1332191019412) return 0.0;
-  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-  double n = __builtin_rint(x * 1.44269504088896338700);
-  double r = (x - n * ln2_hi) - n * ln2_lo;
-  double p = 1.0, term = 1.0;
-  for (int k = 1; k < 14; ++k) { term *= r / k; p += term; }
-  return __builtin_amdgcn_ldexp(p, (int)n);
+// the builtin library's hook for to_global/to_local/to_private (kernelkit.mux.clc): the named
+// address space (SPIR numbering: private 0, global 1, local 3) a generic pointer points into
+int __kk_generic_address_space(__generic void *p) {
+  return __builtin_amdgcn_is_shared(p) ? 3 : (__builtin_amdgcn_is_private(p) ? 0 : 1);
 }
 
 // image, sampler, pipe and device-side enqueue builtins
