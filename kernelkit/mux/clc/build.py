@@ -30,6 +30,8 @@ from kernelkit.errors import CompileError
 
 HERE = Path(__file__).resolve().parent
 INCLUDE = HERE / "include"
+# kernelkit_opencl.h: the base header kernels get, which clc.h includes for the OpenCL C types
+BASE_HEADER_INCLUDE = HERE.parents[1] / "frontend" / "include"
 SRC = HERE / "src"
 
 SPIR_TRIPLE = "spir64-unknown-unknown"
@@ -112,7 +114,7 @@ def _cache_dir() -> Path:
 
 
 def _headers_text() -> str:
-    return "".join(p.read_text() for p in sorted(INCLUDE.glob("*.h")))
+    return "".join(p.read_text() for p in [*sorted(INCLUDE.glob("*.h")), BASE_HEADER_INCLUDE / "kernelkit_opencl.h"])
 
 
 # OpenCL build options (OpenCL 3.0 API s5.8.6.4) that clang's driver accepts but -cc1 spells
@@ -136,8 +138,8 @@ def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, tex
         out = Path(tmp) / f"{family.name}.ll"
         src.write_text(text)
         # relative source path: the IR's source_filename must not depend on the temp dir
-        cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", ctriple,
-               *_flags(triple, opts), "-I", str(INCLUDE), "-emit-llvm", "-o", str(out), src.name]
+        cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", ctriple, *_flags(triple, opts),
+               "-I", str(INCLUDE), "-I", str(BASE_HEADER_INCLUDE), "-emit-llvm", "-o", str(out), src.name]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
             raise CompileError(f"builtin library family {family.name!r} ({ctriple}): {proc.stderr.strip()}")

@@ -1,14 +1,6 @@
-/* ndrange_1D/2D/3D (OpenCL C 3.0 s6.15.16.3): fill an ndrange_t.  The struct layout is the
- * one of clang's opencl-c-base.h and kernelkit's base header. */
+/* ndrange_1D/2D/3D (OpenCL C 3.0 s6.15.16.3): fill an ndrange_t.  ndrange_t is kernelkit's base
+ * header's (the layout of clang's opencl-c-base.h). */
 #include "clc.h"
-
-#define MAX_WORK_DIM 3
-typedef struct {
-  unsigned int workDimension;
-  size_t globalWorkOffset[MAX_WORK_DIM];
-  size_t globalWorkSize[MAX_WORK_DIM];
-  size_t localWorkSize[MAX_WORK_DIM];
-} ndrange_t;
 
 KK_INLINE ndrange_t kk_ndrange(uint dims, const size_t *off, const size_t *gws, const size_t *lws) {
   ndrange_t r;
