@@ -11,8 +11,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, replace
 
-from kernelkit.errors import FormatError
-from kernelkit.formats.amdgpu.bitfields import BitField, pack_bits, unpack_bits
+from kernelkit.formats.amdgpu.bitfields import BitField, merge_bits, unpack_bits, unpack_record
 from kernelkit.formats.amdgpu.tables import Processor
 
 KERNEL_DESCRIPTOR_SIZE = 64
@@ -123,10 +122,7 @@ class KernelDescriptor:
 
     @classmethod
     def parse(cls, data: bytes, offset: int = 0) -> KernelDescriptor:
-        if len(data) - offset < KERNEL_DESCRIPTOR_SIZE:
-            raise FormatError(f"kernel descriptor needs {KERNEL_DESCRIPTOR_SIZE} bytes, "
-                              f"{len(data) - offset} left", offset=offset, field="kernel_descriptor")
-        return cls(*_STRUCT.unpack_from(data, offset))
+        return cls(*unpack_record(_STRUCT, data, offset, "kernel_descriptor"))
 
     def to_bytes(self) -> bytes:
         return _STRUCT.pack(*(getattr(self, name) for name, _, _ in KERNEL_DESCRIPTOR_LAYOUT))
@@ -164,12 +160,11 @@ class KernelDescriptor:
                     **plain: int) -> KernelDescriptor:
         """A copy with named bit-fields merged in (others kept)."""
         upd: dict = dict(plain)
-        for attr, new, table, get in (
-                ("compute_pgm_rsrc1", rsrc1, rsrc1_table(processor), lambda: self.rsrc1(processor)),
-                ("compute_pgm_rsrc2", rsrc2, rsrc2_table(processor), lambda: self.rsrc2(processor)),
-                ("compute_pgm_rsrc3", rsrc3, rsrc3_table(processor), lambda: self.rsrc3(processor)),
-                ("kernel_code_properties", code_properties, KERNEL_CODE_PROPERTIES, self.code_properties),
-                ("kernarg_preload", kernarg_preload, KERNARG_PRELOAD, self.kernarg_preload_fields)):
+        for attr, new, table in (("compute_pgm_rsrc1", rsrc1, rsrc1_table(processor)),
+                                 ("compute_pgm_rsrc2", rsrc2, rsrc2_table(processor)),
+                                 ("compute_pgm_rsrc3", rsrc3, rsrc3_table(processor)),
+                                 ("kernel_code_properties", code_properties, KERNEL_CODE_PROPERTIES),
+                                 ("kernarg_preload", kernarg_preload, KERNARG_PRELOAD)):
             if new:
-                upd[attr] = pack_bits({**get(), **new}, table, where=attr)
+                upd[attr] = merge_bits(getattr(self, attr), table, new, where=attr)
         return replace(self, **upd)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, fields, replace
 
-from kernelkit.errors import FormatError
-from kernelkit.formats.amdgpu.bitfields import BitField, pack_bits, unpack_bits
+from kernelkit.formats.amdgpu.bitfields import BitField, merge_bits, unpack_bits, unpack_record
 from kernelkit.formats.amdgpu.descriptor import COMPUTE_PGM_RSRC1, COMPUTE_PGM_RSRC2
 
 AMD_KERNEL_CODE_T_SIZE = 256
@@ -90,10 +89,7 @@ class AmdKernelCode:
 
     @classmethod
     def parse(cls, data: bytes, offset: int = 0) -> AmdKernelCode:
-        if len(data) - offset < AMD_KERNEL_CODE_T_SIZE:
-            raise FormatError(f"amd_kernel_code_t needs {AMD_KERNEL_CODE_T_SIZE} bytes, "
-                              f"{len(data) - offset} left", offset=offset, field="amd_kernel_code_t")
-        return cls(*_STRUCT.unpack_from(data, offset))
+        return cls(*unpack_record(_STRUCT, data, offset, "amd_kernel_code_t"))
 
     def to_bytes(self) -> bytes:
         return _STRUCT.pack(*(getattr(self, f.name) for f in fields(self)))
@@ -122,13 +118,9 @@ class AmdKernelCode:
     def with_fields(self, *, rsrc1: dict | None = None, rsrc2: dict | None = None,
                     properties: dict | None = None, **plain: int) -> AmdKernelCode:
         upd: dict = dict(plain)
-        if rsrc1:
-            upd["compute_pgm_rsrc1"] = pack_bits({**self.rsrc1(), **rsrc1}, COMPUTE_PGM_RSRC1,
-                                                 where="compute_pgm_rsrc1")
-        if rsrc2:
-            upd["compute_pgm_rsrc2"] = pack_bits({**self.rsrc2(), **rsrc2}, COMPUTE_PGM_RSRC2,
-                                                 where="compute_pgm_rsrc2")
-        if properties:
-            upd["code_properties"] = pack_bits({**self.properties(), **properties}, AMD_CODE_PROPERTIES,
-                                               where="code_properties")
+        for attr, new, table in (("compute_pgm_rsrc1", rsrc1, COMPUTE_PGM_RSRC1),
+                                 ("compute_pgm_rsrc2", rsrc2, COMPUTE_PGM_RSRC2),
+                                 ("code_properties", properties, AMD_CODE_PROPERTIES)):
+            if new:
+                upd[attr] = merge_bits(getattr(self, attr), table, new, where=attr)
         return replace(self, **upd)
