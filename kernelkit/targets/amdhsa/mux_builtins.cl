@@ -102,46 +102,37 @@ INLINE void __mux_sub_group_barrier(u32 id, u32 scope, u32 semantics) {
 }
 INLINE void __mux_mem_barrier(u32 scope, u32 semantics) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
 
-// DMA (async_work_group_copy): every work-item of the group copies a strided share of the bytes
-INLINE u32 __mux_dma_read_1D(__local u8 *dst, __global const u8 *src, u64 width, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width; i += work_group_items())
-    dst[i] = src[i];
-  return event;
-}
-INLINE u32 __mux_dma_write_1D(__global u8 *dst, __local const u8 *src, u64 width, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width; i += work_group_items())
-    dst[i] = src[i];
-  return event;
-}
-INLINE u32 __mux_dma_read_2D(__local u8 *dst, __global const u8 *src, u64 width, u64 dst_stride,
-                             u64 src_stride, u64 height, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width * height; i += work_group_items())
-    dst[(i / width) * dst_stride + i % width] = src[(i / width) * src_stride + i % width];
-  return event;
-}
-INLINE u32 __mux_dma_write_2D(__global u8 *dst, __local const u8 *src, u64 width, u64 dst_stride,
-                              u64 src_stride, u64 height, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width * height; i += work_group_items())
-    dst[(i / width) * dst_stride + i % width] = src[(i / width) * src_stride + i % width];
-  return event;
-}
+// DMA (async_work_group_copy): every work-item of the group copies a strided share of the bytes;
+// each shape is defined for both directions (read: global -> local, write: local -> global)
+#define KK_DMA_1D(NAME, DST, SRC)                                                               \
+  INLINE u32 NAME(DST u8 *dst, SRC const u8 *src, u64 width, u32 event) {                        \
+    for (u64 i = __mux_get_local_linear_id(); i < width; i += work_group_items())                \
+      dst[i] = src[i];                                                                           \
+    return event;                                                                                \
+  }
+#define KK_DMA_2D(NAME, DST, SRC)                                                               \
+  INLINE u32 NAME(DST u8 *dst, SRC const u8 *src, u64 width, u64 dst_stride, u64 src_stride,     \
+                  u64 height, u32 event) {                                                       \
+    for (u64 i = __mux_get_local_linear_id(); i < width * height; i += work_group_items())       \
+      dst[(i / width) * dst_stride + i % width] = src[(i / width) * src_stride + i % width];     \
+    return event;                                                                                \
+  }
+#define KK_DMA_3D(NAME, DST, SRC)                                                               \
+  INLINE u32 NAME(DST u8 *dst, SRC const u8 *src, u64 width, u64 dst_line, u64 src_line,        \
+                  u64 height, u64 dst_plane, u64 src_plane, u64 depth, u32 event) {              \
+    for (u64 i = __mux_get_local_linear_id(); i < width * height * depth; i += work_group_items()) { \
+      u64 x = i % width, y = (i / width) % height, z = i / (width * height);                     \
+      dst[z * dst_plane + y * dst_line + x] = src[z * src_plane + y * src_line + x];             \
+    }                                                                                            \
+    return event;                                                                                \
+  }
+KK_DMA_1D(__mux_dma_read_1D, __local, __global)
+KK_DMA_1D(__mux_dma_write_1D, __global, __local)
+KK_DMA_2D(__mux_dma_read_2D, __local, __global)
+KK_DMA_2D(__mux_dma_write_2D, __global, __local)
 INLINE void __mux_dma_wait(u32 count, __private u32 *events) { __mux_work_group_barrier(0, 2, 0); }
-INLINE u32 __mux_dma_read_3D(__local u8 *dst, __global const u8 *src, u64 width, u64 dst_line, u64 src_line,
-                             u64 height, u64 dst_plane, u64 src_plane, u64 depth, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width * height * depth; i += work_group_items()) {
-    u64 x = i % width, y = (i / width) % height, z = i / (width * height);
-    dst[z * dst_plane + y * dst_line + x] = src[z * src_plane + y * src_line + x];
-  }
-  return event;
-}
-INLINE u32 __mux_dma_write_3D(__global u8 *dst, __local const u8 *src, u64 width, u64 dst_line, u64 src_line,
-                              u64 height, u64 dst_plane, u64 src_plane, u64 depth, u32 event) {
-  for (u64 i = __mux_get_local_linear_id(); i < width * height * depth; i += work_group_items()) {
-    u64 x = i % width, y = (i / width) % height, z = i / (width * height);
-    dst[z * dst_plane + y * dst_line + x] = src[z * src_plane + y * src_line + x];
-  }
-  return event;
-}
+KK_DMA_3D(__mux_dma_read_3D, __local, __global)
+KK_DMA_3D(__mux_dma_write_3D, __global, __local)
 
 // printf: LLVM's AMDGPU printf runtime binding calls __printf_alloc(size) for each printf; the
 // buffer (hidden_printf_buffer) starts with a u32 write offset and a u32 capacity.
