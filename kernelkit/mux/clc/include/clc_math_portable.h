@@ -82,10 +82,8 @@ KK_INLINE double kk_p_expm1(double x) {
   return kk_p_exp(x) - 1.0;
 }
 
-/* log(m) for m in [sqrt(1/2), sqrt(2)) via 2*atanh((m-1)/(m+1)) */
-KK_INLINE double kk_p_log_core(double m) {
-  double f = (m - 1.0) / (m + 1.0);
-  double s = f * f;
+/* atanh(f) = f + f*s*P(s), s = f*f: P = sum 1/(2k+1) s^(k-1), k = 1..12 (|f| < 0.172) */
+KK_INLINE double kk_p_atanh_series(double s) {
   double p = 1.0 / 25.0;
   p = __builtin_fma(p, s, 1.0 / 23.0);
   p = __builtin_fma(p, s, 1.0 / 21.0);
@@ -98,6 +96,14 @@ KK_INLINE double kk_p_log_core(double m) {
   p = __builtin_fma(p, s, 1.0 / 7.0);
   p = __builtin_fma(p, s, 1.0 / 5.0);
   p = __builtin_fma(p, s, 1.0 / 3.0);
+  return p;
+}
+
+/* log(m) for m in [sqrt(1/2), sqrt(2)) via 2*atanh((m-1)/(m+1)) */
+KK_INLINE double kk_p_log_core(double m) {
+  double f = (m - 1.0) / (m + 1.0);
+  double s = f * f;
+  double p = kk_p_atanh_series(s);
   return 2.0 * f + 2.0 * f * s * p;
 }
 
@@ -413,18 +419,7 @@ KK_INLINE double kk_p_log_dd(double x, double *lo) {
   double f = num / den;
   double f_lo = (__builtin_fma(-f, den, num) - f * den_lo) / den;
   double s = f * f;
-  double p = 1.0 / 25.0;
-  p = __builtin_fma(p, s, 1.0 / 23.0);
-  p = __builtin_fma(p, s, 1.0 / 21.0);
-  p = __builtin_fma(p, s, 1.0 / 19.0);
-  p = __builtin_fma(p, s, 1.0 / 17.0);
-  p = __builtin_fma(p, s, 1.0 / 15.0);
-  p = __builtin_fma(p, s, 1.0 / 13.0);
-  p = __builtin_fma(p, s, 1.0 / 11.0);
-  p = __builtin_fma(p, s, 1.0 / 9.0);
-  p = __builtin_fma(p, s, 1.0 / 7.0);
-  p = __builtin_fma(p, s, 1.0 / 5.0);
-  p = __builtin_fma(p, s, 1.0 / 3.0);
+  double p = kk_p_atanh_series(s);
   double mh = 2.0 * f, ml = 2.0 * f_lo + 2.0 * f * s * p;
   double a = (double)e * KK_LN2_HI;      /* exact: LN2_HI has trailing zero bits */
   double sh = a + mh;
