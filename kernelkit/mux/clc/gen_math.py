@@ -40,26 +40,28 @@ POINTER_FUNCTIONS = {"fract": "same", "modf": "same", "sincos": "same", "frexp":
 POINTER_SPACES = ALL_POINTER_ADDRESS_SPACES
 
 
-def _unary(f: str, n: int) -> list[str]:
+def _elementwise_or_core(f: str, n: int, params: tuple[str, ...], builtins: dict[str, str],
+                         cores: tuple[str, ...]) -> list[str]:
+    """gentype name(gentype <params>) for each exact elementwise builtin and each core."""
     F, s = vec(f, n), SUFFIX[f]
-    out = []
-    for name, builtin in UNARY_ELEMENTWISE.items():
-        out.append(f"OVL {F} {name}({F} x) {{ return __builtin_elementwise_{builtin}(x); }}")
-    for name in UNARY_CORE:
-        body = f"kk_{name}_{s}(x)" if n == 1 else elementwise(n, f"{name}(x{{i}})", F)
-        out.append(f"OVL {F} {name}({F} x) {{ return {body}; }}")
+    decl, args = ", ".join(f"{F} {p}" for p in params), ", ".join(params)
+    out = [f"OVL {F} {name}({decl}) {{ return __builtin_elementwise_{builtin}({args}); }}"
+           for name, builtin in builtins.items()]
+    for name in cores:
+        per_component = ", ".join(f"{p}{{i}}" for p in params)
+        body = f"kk_{name}_{s}({args})" if n == 1 else elementwise(n, f"{name}({per_component})", F)
+        out.append(f"OVL {F} {name}({decl}) {{ return {body}; }}")
     return out
 
 
+def _unary(f: str, n: int) -> list[str]:
+    return _elementwise_or_core(f, n, ("x",), UNARY_ELEMENTWISE, UNARY_CORE)
+
+
 def _binary(f: str, n: int) -> list[str]:
-    F, s = vec(f, n), SUFFIX[f]
-    out = []
-    for name, builtin in BINARY_ELEMENTWISE.items():
-        out.append(f"OVL {F} {name}({F} x, {F} y) {{ return __builtin_elementwise_{builtin}(x, y); }}")
-    for name in BINARY_CORE:
-        body = f"kk_{name}_{s}(x, y)" if n == 1 else elementwise(n, f"{name}(x{{i}}, y{{i}})", F)
-        out.append(f"OVL {F} {name}({F} x, {F} y) {{ return {body}; }}")
+    out = _elementwise_or_core(f, n, ("x", "y"), BINARY_ELEMENTWISE, BINARY_CORE)
     if n > 1:
+        F = vec(f, n)
         for name in ("fmax", "fmin"):
             out.append(f"OVL {F} {name}({F} x, {f} y) {{ return {name}(x, ({F})y); }}")
     return out
