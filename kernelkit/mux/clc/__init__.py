@@ -40,8 +40,8 @@ def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str]
     portable_math: math without any C library call (what a GPU needs); default: only for
     amdgcn triples.  ``library_ir("spir64-unknown-unknown", portable_math=True)`` gives the
     SPIR-mangled library for targets that compile kernels as SPIR and retarget them.
-    Results are cached on disk (``$KERNELKIT_CACHE`` or the user cache directory) and in
-    the process.
+    Results are cached on disk (kernelkit.cache, namespace "clc": ``$KERNELKIT_CACHE_DIR`` or
+    the user cache directory) and in the process.
 
     Mangling and address spaces: for SPIR and non-GPU triples the IR is SPIR's (private 0,
     global 1, constant 2, local 3, generic 4; the host gets it retargeted: triple, data

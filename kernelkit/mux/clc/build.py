@@ -26,6 +26,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from kernelkit.cache import Cache, cache_root
 from kernelkit.errors import CompileError
 
 HERE = Path(__file__).resolve().parent
@@ -104,15 +105,6 @@ def _clang_version() -> str:
         return "unknown"
 
 
-def _cache_dir() -> Path:
-    env = os.environ.get("KERNELKIT_CACHE")
-    if env:
-        return Path(env) / "clc"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("kernelkit")) / "clc"
-
-
 def _headers_text() -> str:
     return "".join(p.read_text() for p in [*sorted(INCLUDE.glob("*.h")), BASE_HEADER_INCLUDE / "kernelkit_opencl.h"])
 
@@ -181,7 +173,7 @@ _BUILT: dict[tuple[str, tuple[str, ...], tuple[str, ...] | None, Path], str] = {
 
 def build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = None,
           *, use_cache: bool = True) -> str:
-    memo_key = (triple, tuple(opts), None if names is None else tuple(names), _cache_dir())
+    memo_key = (triple, tuple(opts), None if names is None else tuple(names), cache_root())
     if use_cache and memo_key in _BUILT:
         return _BUILT[memo_key]
     text = _build(triple, opts, names, use_cache=use_cache)
@@ -206,18 +198,16 @@ def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = 
     key_src = "\0".join([ctriple, *flags, _clang_version(), _headers_text(),
                          *(f"{n}\0{t}" for n, t in texts.items())])
     key = hashlib.sha256(key_src.encode()).hexdigest()[:24]
-    path = _cache_dir() / f"{key}.ll"
-    if use_cache and path.exists():
-        ir_text = path.read_text()
+    store = Cache("clc")
+    cached = store.get(key) if use_cache else None
+    if cached is not None:
+        ir_text = cached.decode()
     else:
         with ThreadPoolExecutor(max_workers=max(1, min(len(fams), os.cpu_count() or 1))) as pool:
             parts = list(pool.map(lambda f: compile_family(f, triple, opts, text=texts[f.name]), fams))
         ir_text = _link(parts)
         if use_cache:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(ir_text)
-            tmp.replace(path)
+            store.put(key, ir_text.encode())
     return ir_text if ctriple == triple else retarget(ir_text, triple)
 
 
