@@ -101,11 +101,9 @@ def pack_argument(kernel: str, arg, value) -> PackedArg:
         dtype = NUMPY_DTYPES.get(arg.element or "")
         if dtype is None:
             raise TypeError(f"{_where(kernel, arg)}: element type {arg.element!r} is not supported on host")
-        count = arg.vector_width if arg.vector_width != 3 else 4
-        count = 1 if arg.kind == "scalar" else count
-        if arg.kind == "vector" and arg.vector_width == 3:
-            count = 4
-        data = _value_bytes(value, dtype, count if arg.kind == "vector" else 1, kernel, arg)
+        # a 3-component vector occupies 4 (OpenCL C 6.3.5); 3 values are accepted and padded
+        count = 1 if arg.kind == "scalar" else (4 if arg.vector_width == 3 else arg.vector_width)
+        data = _value_bytes(value, dtype, count, kernel, arg)
         return PackedArg(ctypes.create_string_buffer(data, max(len(data), arg.size, 1)))
     if arg.kind in ("struct", "union"):
         arr = np.asarray(value) if isinstance(value, np.generic | np.ndarray) else None

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from kernelkit.errors import KernelkitError, LaunchError
+from kernelkit.errors import KernelkitError
 from kernelkit.runtime.args import LocalMemory, pack_arguments
 from kernelkit.runtime.launch import LaunchState, new_printf_buffer, run_ndrange
 from kernelkit.runtime.ndrange import make_ndrange
@@ -182,6 +182,3 @@ class Kernel:
                 sys.stdout.flush()
         self.last_output = output
         return output
-
-    def launch_error(self, message: str) -> LaunchError:
-        return LaunchError(f"{self.name}: {message}")
