@@ -63,8 +63,8 @@ def test_compile_matches_clang(tmp_path, name, version):
         else:
             assert desc.kernarg_size == ours.kernarg_segment_size
     _readelf_clean(tmp_path, data)
-    if name == "struct_args.cl":
-        assert _build(name, "gfx90a:xnack-", version) == data             # deterministic
+    if name == "struct_args.cl" and version in (2, 5):   # deterministic (kernelkit's V2 writer, LLVM's V5)
+        assert _build(name, "gfx90a:xnack-", version) == data
 
 
 CLANG14_V2_V3 = [(src, target, name, v) for src in ("saxpy", "hello_printf", "struct_image")

@@ -63,9 +63,10 @@ def family_names() -> tuple[str, ...]:
 UNMANGLED_BUILTINS: tuple[str, ...] = ("__to_global", "__to_local", "__to_private")
 
 
-@lru_cache(maxsize=4)
-def defined_builtins(triple: str = SPIR_TRIPLE) -> frozenset[str]:
+@lru_cache(maxsize=8)
+def defined_builtins(triple: str = SPIR_TRIPLE, *, portable_math: bool | None = None) -> frozenset[str]:
     """Names of every builtin the library defines for triple: the Itanium-mangled overloads
-    and UNMANGLED_BUILTINS."""
-    return frozenset(n for n in defined_names(library_ir(triple))
+    and UNMANGLED_BUILTINS (portable_math as for library_ir: the build a target links, so that
+    asking needs no second build)."""
+    return frozenset(n for n in defined_names(library_ir(triple, portable_math=portable_math))
                      if n.startswith("_Z") or n in UNMANGLED_BUILTINS)

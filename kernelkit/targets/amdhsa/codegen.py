@@ -105,7 +105,7 @@ def link_builtin_library(ir_text: str, options) -> str:
         return ir_text
     from kernelkit.mux.clc import defined_builtins, library_ir
 
-    available = called & defined_builtins("spir64-unknown-unknown")
+    available = called & defined_builtins("spir64-unknown-unknown", portable_math=True)
     if not available:
         return ir_text
     lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
