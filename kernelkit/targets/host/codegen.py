@@ -245,7 +245,7 @@ def _byte_index_store(line: str, bits: int) -> str:
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
-    from kernelkit.targets.host.passes import soa_frames
+    from kernelkit.targets.host.passes import region_values, soa_frames
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
 
     mod = split_module(text)
@@ -263,6 +263,9 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
         info = specialise_resume(mod, name, count)
         if info is not None and soa:
             info.soa = True   # (the index offset read from the resume function is already re-laid out)
+            info.values = region_values.analyse(f, mod.function(info.function))
+            if info.values is not None:
+                region_values.rewrite_resume(mod.function(info.function), info.values)
         base = None
         if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
             # regions of different work-items are independent (their frames are disjoint, and

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from kernelkit.targets.host.irtext import Function, header_params, matching_paren, split_top_level
+from kernelkit.targets.host.passes.region_values import RegionValues
 from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
 
 WI_T = llvm_struct(WORK_ITEM_FIELDS)
@@ -73,6 +74,7 @@ class ResumeInfo:
     cases: int
     access_group: int | None = None   # metadata id of the resume function's memory accesses
     soa: bool = False                 # frames laid out by soa_frames (work-items 8 bytes apart)
+    values: RegionValues | None = None   # frame fields passed to the resume function as parameters
 
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
@@ -198,6 +200,9 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
                   "  %rstride = add i64 8, 0" if r.soa else "  %rstride = load i64, ptr %fsp"]
     for k in [*[str(i) for i in range(r.cases)], "any"]:
         idx = "%ix32" if k == "any" else k
+        if r.values is not None:
+            out += _nested_region_loop(r, k, idx, loop_md)
+            continue
         out += [f"region.{k}:", f"  br label %region.{k}.loop", f"region.{k}.loop:",
                 f"  %ri.{k} = phi i64 [ 0, %region.{k} ], [ %ri.{k}.next, %region.{k}.loop ]",
                 f"  %roff.{k} = mul i64 %ri.{k}, %rstride", f"  %rh.{k} = getelementptr i8, ptr %rframes, i64 %roff.{k}",
@@ -205,6 +210,37 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
                 f"  %ri.{k}.next = add nuw i64 %ri.{k}, 1", f"  %rmore.{k} = icmp ult i64 %ri.{k}.next, %items",
                 f"  br i1 %rmore.{k}, label %region.{k}.loop, label %round{loop_md}"]
     return out + ["d.end:"]
+
+
+def _nested_region_loop(r: ResumeInfo, k: str, idx: str, loop_md: str) -> list[str]:
+    """Region ``k`` over the group's work-items in z, y, x loops (x innermost, the frame index is
+    the linear id); the resume function takes the region's uniform values (loaded once from
+    work-item 0's frame) and the local ids (see :mod:`region_values`)."""
+    rv = r.values
+    out = [f"region.{k}:"]
+    uargs = []
+    for off, ty in sorted(rv.uniform.items()):
+        out += [f"  %ru.{k}.{off}.p = getelementptr inbounds i8, ptr %rframes, i64 {off}",
+                f"  %ru.{k}.{off} = load {ty}, ptr %ru.{k}.{off}.p"]
+        uargs.append(f"{ty} %ru.{k}.{off}")
+    out += [f"  br label %rz.{k}", f"rz.{k}:",
+            f"  %z.{k} = phi i64 [ 0, %region.{k} ], [ %z.{k}.next, %rye.{k} ]",
+            f"  br label %ry.{k}", f"ry.{k}:",
+            f"  %y.{k} = phi i64 [ 0, %rz.{k} ], [ %y.{k}.next, %rxe.{k} ]",
+            f"  %zy.{k} = mul i64 %z.{k}, %ls1", f"  %zyy.{k} = add i64 %zy.{k}, %y.{k}",
+            f"  %rb.{k} = mul i64 %zyy.{k}, %ls0", f"  br label %rx.{k}", f"rx.{k}:",
+            f"  %x.{k} = phi i64 [ 0, %ry.{k} ], [ %x.{k}.next, %rx.{k} ]",
+            f"  %ri.{k} = add i64 %rb.{k}, %x.{k}",
+            f"  %roff.{k} = mul i64 %ri.{k}, %rstride", f"  %rh.{k} = getelementptr i8, ptr %rframes, i64 %roff.{k}",
+            f"  call fastcc void @{r.function}(ptr %rh.{k}, i32 {idx}, "
+            + "".join(a + ", " for a in uargs) + f"i64 %x.{k}, i64 %y.{k}, i64 %z.{k}, i64 %ri.{k})",
+            f"  %x.{k}.next = add nuw i64 %x.{k}, 1", f"  %x.{k}.more = icmp ult i64 %x.{k}.next, %ls0",
+            f"  br i1 %x.{k}.more, label %rx.{k}, label %rxe.{k}{loop_md}", f"rxe.{k}:",
+            f"  %y.{k}.next = add nuw i64 %y.{k}, 1", f"  %y.{k}.more = icmp ult i64 %y.{k}.next, %ls1",
+            f"  br i1 %y.{k}.more, label %ry.{k}, label %rye.{k}", f"rye.{k}:",
+            f"  %z.{k}.next = add nuw i64 %z.{k}, 1", f"  %z.{k}.more = icmp ult i64 %z.{k}.next, %ls2",
+            f"  br i1 %z.{k}.more, label %rz.{k}, label %round"]
+    return out
 
 
 def _generic_rounds() -> list[str]:
