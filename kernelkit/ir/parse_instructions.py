@@ -440,21 +440,8 @@ class FunctionParser(ParserBase):
         return inst
 
     def parse_function_type_params(self, ret: T.Type) -> T.FunctionType:
-        self.expect("(")
-        params: list[T.Type] = []
-        vararg = False
-        if not self.accept(")"):
-            while True:
-                if self.accept("..."):
-                    vararg = True
-                    self.expect(")")
-                    break
-                params.append(self.parse_type())
-                self.parse_param_attributes()
-                if self.accept(")"):
-                    break
-                self.expect(",")
-        return T.FunctionType(ret, tuple(params), vararg)
+        params, vararg = self.parse_parameter_list()
+        return T.FunctionType(ret, tuple(ty for ty, _, _ in params), vararg)
 
     def parse_extractelement(self) -> I.Instruction:
         v = self.parse_typed_value()

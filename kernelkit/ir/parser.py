@@ -309,27 +309,9 @@ class ModuleParser(FunctionParser):
         ret_attrs = self.parse_param_attributes()
         ret_type = self.parse_type()
         name = decode_name(self.expect("global", "function name"))
-        self.expect("(")
-        params: list[T.Type] = []
-        args: list[Argument] = []
-        vararg = False
-        if not self.accept(")"):
-            while True:
-                if self.accept("..."):
-                    vararg = True
-                    self.expect(")")
-                    break
-                ty = self.parse_type()
-                attrs = self.parse_param_attributes()
-                arg_name = ""
-                if self.kinds[self.pos] == "local":
-                    arg_name = decode_name(self.next())
-                params.append(ty)
-                args.append(Argument(ty, arg_name, len(args), attrs))
-                if self.accept(")"):
-                    break
-                self.expect(",")
-        f = Function(name, T.FunctionType(ret_type, tuple(params), vararg))
+        params, vararg = self.parse_parameter_list()
+        args = [Argument(ty, arg_name, i, attrs) for i, (ty, attrs, arg_name) in enumerate(params)]
+        f = Function(name, T.FunctionType(ret_type, tuple(ty for ty, _, _ in params), vararg))
         f.args = args
         for a in args:
             a.parent = f

@@ -274,6 +274,25 @@ class ParserBase:
             out.append(self.parse_attribute())  # type: ignore[arg-type]
         return out
 
+    def parse_parameter_list(self) -> tuple[list[tuple[T.Type, list[str], str]], bool]:
+        """``(ty attrs [%name], ..., [...])``: (type, attributes, name or "") per parameter and
+        whether the list ends in ``...`` (function headers and function types)."""
+        self.expect("(")
+        params: list[tuple[T.Type, list[str], str]] = []
+        if self.accept(")"):
+            return params, False
+        while True:
+            if self.accept("..."):
+                self.expect(")")
+                return params, True
+            ty = self.parse_type()
+            attrs = self.parse_param_attributes()
+            name = decode_name(self.next()) if self.kinds[self.pos] == "local" else ""
+            params.append((ty, attrs, name))
+            if self.accept(")"):
+                return params, False
+            self.expect(",")
+
     # ---------------------------------------------------------------- values
     def lookup_local(self, name: str, ty: T.Type) -> Value:
         self.error("local value outside a function")
