@@ -31,7 +31,7 @@ ID_PARAMS = ("%kk.lid0", "%kk.lid1", "%kk.lid2", "%kk.lin")
 _NAME = r"%[-\w$.]+"
 _GEP_RE = re.compile(rf"^\s*({_NAME}) = getelementptr inbounds (?:nuw )?i8, ptr ({_NAME}), i64 (\d+)$")
 _DEF_RE = re.compile(rf"^\s*({_NAME}) = (.*)$")
-_STORE_RE = re.compile(rf"^\s*store (?:volatile )?(.+?) ({_NAME}), ptr ({_NAME})(?:,|$)")
+_STORE_RE = re.compile(rf"^\s*store (?:volatile )?(.+?) ([^ ]+), ptr ({_NAME})(?:,|$)")
 _LOAD_RE = re.compile(rf"^(\s*)({_NAME}) = load ([^,]+), ptr ({_NAME})(?:,.*)?$")
 _PURE_OPS = frozenset("add sub mul shl lshr ashr and or xor udiv sdiv urem srem trunc zext sext getelementptr "
                       "icmp fcmp select fadd fsub fmul fdiv fneg bitcast ptrtoint inttoptr sitofp uitofp "
@@ -61,88 +61,160 @@ def _operands(expr: str) -> list[str]:
     return re.findall(rf"({_NAME})(?![-\w$.])", expr)
 
 
-def _ramp_fields(ramp: Function) -> tuple[dict[int, str], dict[int, int]]:
-    """(offset -> stored uniform value's type, offset -> id index) from the ramp."""
-    start, end = header_params(ramp.header)
-    uniform = set(re.findall(rf"({_NAME})(?![-\w$.])", ramp.header[start:end])) - {"%kk.wi"}
-    wg_ptrs = {"%kk.wg"}
-    wi_ptrs: dict[str, int] = {"%kk.wi": 0}
-    ids: dict[str, int] = {}
+@dataclass
+class _Facts:
+    """One function's frame accesses and the values it computes, by block."""
+
+    blocks: dict[str, list[str]] = field(default_factory=dict)       # label -> instruction lines
+    succ: dict[str, list[str]] = field(default_factory=dict)
+    field_loads: dict[str, int] = field(default_factory=dict)        # value -> frame offset
+    load_types: dict[int, set[str]] = field(default_factory=dict)
+    stores: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, value, block)
+    ids: dict[str, int] = field(default_factory=dict)                # value -> index into ID_PARAMS
+
+
+_TERM_RE = re.compile(r"^\s*(br|switch)\b(.*)$")
+
+
+def _facts(f: Function, frame: str) -> _Facts:
+    fx = _Facts()
     geps: dict[str, int] = {}
+    wi_ptrs: dict[str, int] = {"%kk.wi": 0}
     id_offsets = _wi_id_offsets()
-    stores: dict[int, list[tuple[str, str, bool]]] = {}
-    entry = True
-    for i, line in enumerate(ramp.body):
-        if block_label(line) is not None:
-            if i > 0:
-                entry = False
-            continue
+    for line in f.body:   # (a block may use a value defined in a block printed after it)
         g = _GEP_RE.match(line)
-        if g and g.group(2) == RAMP_FRAME:
+        if g and g.group(2) == frame:
             geps[g.group(1)] = int(g.group(3))
-            continue
-        if g and g.group(2) == "%kk.wi":
+        elif g and g.group(2) == "%kk.wi":
             wi_ptrs[g.group(1)] = int(g.group(3))
+    label = "<entry>"
+    in_switch = False
+    for line in f.body:
+        lb = block_label(line)
+        if lb is not None:
+            label = lb
+            fx.blocks.setdefault(label, [])
             continue
-        s = _STORE_RE.match(line)
-        if s and s.group(3) in geps:
-            stores.setdefault(geps[s.group(3)], []).append((s.group(1), s.group(2), entry))
+        targets = [x[1:] for x in re.findall(r"label (%[-\w$.]+|%\"[^\"]+\")", line)]
+        if in_switch:   # the cases of a switch, one a line up to "]"
+            fx.succ[label] += targets
+            in_switch = not line.strip().endswith("]")
             continue
+        fx.blocks.setdefault(label, []).append(line)
+        t = _TERM_RE.match(line)
+        if t:
+            fx.succ[label] = targets
+            in_switch = t.group(1) == "switch" and not line.rstrip().endswith("]")
+        st = _STORE_RE.match(line)
+        if st and st.group(3) in geps:
+            fx.stores.append((geps[st.group(3)], st.group(2), label))
         ld = _LOAD_RE.match(line)
-        if ld:
-            ptr = ld.group(4)
-            if ptr in wi_ptrs and ld.group(3) == "i64" and wi_ptrs[ptr] in id_offsets:
-                ids[ld.group(2)] = id_offsets[wi_ptrs[ptr]]
-            elif ptr in wg_ptrs:
-                uniform.add(ld.group(2))
-            continue
-        d = _DEF_RE.match(line)
-        if not d:
-            continue
-        name, expr = d.groups()
-        op = expr.split(" ", 1)[0]
-        ops = _operands(expr)
-        pure = op in _PURE_OPS or (op in ("call", "tail") and _PURE_CALLS.search(expr))
-        if op == "getelementptr" and ops and ops[0] in wg_ptrs and all(o in uniform for o in ops[1:]):
-            wg_ptrs.add(name)
-        if pure and all(o in uniform for o in ops):
-            uniform.add(name)
-    out_u: dict[int, str] = {}
-    out_i: dict[int, int] = {}
-    for off, sts in stores.items():
-        if len(sts) != 1:
-            continue
-        ty, val, in_entry = sts[0]
-        if val in ids:
-            out_i[off] = ids[val]
-        elif in_entry and val in uniform:
-            out_u[off] = ty
-    return out_u, out_i
+        if ld and ld.group(4) in geps:
+            off = geps[ld.group(4)]
+            fx.field_loads[ld.group(2)] = off
+            fx.load_types.setdefault(off, set()).add(ld.group(3).strip())
+        elif ld and ld.group(4) in wi_ptrs and ld.group(3) == "i64" and wi_ptrs[ld.group(4)] in id_offsets:
+            fx.ids[ld.group(2)] = id_offsets[wi_ptrs[ld.group(4)]]
+    return fx
+
+
+def _uniform(f: Function, fx: _Facts, fields: set[int], wg: bool) -> tuple[set[str], set[str]]:
+    """(uniform values, uniformly reached blocks): the greatest fixed point, given that the
+    frame fields ``fields`` hold work-group-uniform values (``wg``: loads through the work-group
+    info pointer are uniform too)."""
+    start, end = header_params(f.header)
+    params = set(_operands(f.header[start:end])) - {"%kk.wi", RESUME_FRAME}
+    defs: dict[str, tuple[str, str]] = {}   # value -> (block, expression)
+    for label, lines in fx.blocks.items():
+        for line in lines:
+            d = _DEF_RE.match(line)
+            if d:
+                defs[d.group(1)] = (label, d.group(2))
+    uni = set(defs) | params
+    blocks = set(fx.blocks)
+    wg_ptrs = {"%kk.wg"} if wg else set()
+    preds: dict[str, list[str]] = {b: [] for b in fx.blocks}
+    for b, ss in fx.succ.items():
+        for s_ in ss:
+            preds.setdefault(s_, []).append(b)
+    changed = True
+    while changed:
+        changed = False
+        for name, (label, expr) in defs.items():
+            if name not in uni:
+                continue
+            op = expr.split(" ", 1)[0]
+            ops = _operands(expr)
+            if op == "load":
+                ld = re.match(rf"load [^,]+, ptr ({_NAME})", expr)
+                ok = (name in fx.field_loads and fx.field_loads[name] in fields) or (
+                    ld is not None and ld.group(1) in wg_ptrs)
+            elif op == "phi":
+                ok = label in blocks and all(o in uni for o in re.findall(rf"\[ ({_NAME}),", expr))
+            elif op in _PURE_OPS or (op in ("call", "tail") and _PURE_CALLS.search(expr)):
+                ok = all(o in uni for o in ops)
+                if ok and op == "getelementptr" and ops and ops[0] in wg_ptrs:
+                    wg_ptrs.add(name)
+            else:
+                ok = False
+            if not ok:
+                uni.discard(name)
+                changed = True
+        for b in list(blocks):
+            for p in preds.get(b, []):
+                term = fx.blocks[p][-1] if fx.blocks[p] else ""
+                cond = re.match(rf"^\s*(?:br i1|switch i\d+) ({_NAME})", term)
+                if p not in blocks or (cond and cond.group(1) not in uni):
+                    blocks.discard(b)
+                    changed = True
+                    break
+    return uni, blocks
+
+
+def _reachable(fx: _Facts, sources: set[str]) -> set[str]:
+    seen: set[str] = set()
+    todo = [s_ for b in sources for s_ in fx.succ.get(b, [])]
+    while todo:
+        b = todo.pop()
+        if b not in seen:
+            seen.add(b)
+            todo += fx.succ.get(b, [])
+    return seen
 
 
 def analyse(ramp: Function, resume: Function) -> RegionValues | None:
-    u, ids = _ramp_fields(ramp)
-    geps: dict[str, int] = {}
-    stored: set[int] = set()
+    rf, sf = _facts(ramp, RAMP_FRAME), _facts(resume, RESUME_FRAME)
+    fields = {off for off, _, _ in rf.stores} | {off for off, _, _ in sf.stores}
     types: dict[int, set[str]] = {}
-    for line in resume.body:
-        g = _GEP_RE.match(line)
-        if g and g.group(2) == RESUME_FRAME:
-            geps[g.group(1)] = int(g.group(3))
+    for fx in (rf, sf):
+        for off, ts in fx.load_types.items():
+            types.setdefault(off, set()).update(ts)
+    resume_stored = {off for off, _, _ in sf.stores}
+    for off in list(fields):
+        if off not in sf.load_types or len(types[off]) != 1:
+            fields.discard(off)
             continue
-        s = _STORE_RE.match(line)
-        if s and s.group(3) in geps:
-            stored.add(geps[s.group(3)])
-        ld = _LOAD_RE.match(line)
-        if ld and ld.group(4) in geps:
-            types.setdefault(geps[ld.group(4)], set()).add(ld.group(3).strip())
+        # a reload of the field the resume function stored in the same region would see the new
+        # value; the region loop passes the value of the region's start
+        loads = {b for b, lines in sf.blocks.items() for line in lines
+                 for m in [_LOAD_RE.match(line)] if m and sf.field_loads.get(m.group(2)) == off}
+        if off in resume_stored and _reachable(sf, {b for o, _, b in sf.stores if o == off}) & loads:
+            fields.discard(off)
+    while True:
+        ru, rb = _uniform(ramp, rf, fields, True)
+        su, sb = _uniform(resume, sf, fields, False)
+        bad = {off for off, v, b in rf.stores if (v.startswith("%") and v not in ru) or b not in rb}
+        bad |= {off for off, v, b in sf.stores if (v.startswith("%") and v not in su) or b not in sb}
+        if not bad & fields:
+            break
+        fields -= bad
     rv = RegionValues()
-    for off, ty in u.items():
-        if off not in stored and off in types and types[off] == {ty}:
-            rv.uniform[off] = ty
-    for off, k in ids.items():
-        if off not in stored and off in types and types[off] == {"i64"}:
-            rv.ids[off] = k
+    for off in fields:
+        rv.uniform[off] = next(iter(types[off]))
+    for off, v, _ in rf.stores:
+        if (v in rf.ids and off not in resume_stored and types.get(off) == {"i64"}
+                and sum(o == off for o, _, _ in rf.stores) == 1):
+            rv.ids[off] = rf.ids[v]
     if not rv.uniform and not rv.ids:
         return None
     return rv
