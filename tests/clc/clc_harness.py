@@ -18,28 +18,10 @@ from kernelkit.mux.clc.build import retarget
 
 HOST_TRIPLE = "x86_64-unknown-linux-gnu"
 
-# What a kernel sees: vector typedefs as a base header declares them (clang declares the
-# builtins themselves with -fdeclare-opencl-builtins).
-WRAPPER_HEADER = """
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-typedef unsigned char uchar; typedef unsigned short ushort; typedef unsigned int uint;
-typedef unsigned long ulong; typedef __SIZE_TYPE__ size_t;
-#define V(T) typedef T T##2 __attribute__((ext_vector_type(2))); \\
-  typedef T T##3 __attribute__((ext_vector_type(3))); typedef T T##4 __attribute__((ext_vector_type(4))); \\
-  typedef T T##8 __attribute__((ext_vector_type(8))); typedef T T##16 __attribute__((ext_vector_type(16)));
-V(char) V(uchar) V(short) V(ushort) V(int) V(uint) V(long) V(ulong) V(float) V(double) V(half)
-typedef enum memory_order { memory_order_relaxed = __ATOMIC_RELAXED, memory_order_acquire = __ATOMIC_ACQUIRE,
-  memory_order_release = __ATOMIC_RELEASE, memory_order_acq_rel = __ATOMIC_ACQ_REL,
-  memory_order_seq_cst = __ATOMIC_SEQ_CST } memory_order;
-typedef enum memory_scope { memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,
-  memory_scope_work_group = __OPENCL_MEMORY_SCOPE_WORK_GROUP, memory_scope_device = __OPENCL_MEMORY_SCOPE_DEVICE,
-  memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES,
-  memory_scope_sub_group = __OPENCL_MEMORY_SCOPE_SUB_GROUP } memory_scope;
-typedef uint cl_mem_fence_flags;
-#define CLK_LOCAL_MEM_FENCE 1
-#define CLK_GLOBAL_MEM_FENCE 2
-"""
+# What a kernel sees: kernelkit's base header (clang declares the builtins themselves with
+# -fdeclare-opencl-builtins).
+BASE_HEADER = Path(__file__).resolve().parents[2] / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
+WRAPPER_PRAGMAS = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 
 
 def kernel_ir(source: str, *, std: str = "CL3.0", named_as: bool = True, triple: str = "spir64-unknown-unknown",
@@ -48,9 +30,9 @@ def kernel_ir(source: str, *, std: str = "CL3.0", named_as: bool = True, triple:
     flags = ["-D__opencl_c_named_address_space_builtins=1"] if named_as else []
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "w.cl"
-        src.write_text(WRAPPER_HEADER + source)
+        src.write_text(WRAPPER_PRAGMAS + source)
         cmd = [sys.executable, "-m", "ziglang", "clang", "-cc1", "-triple", triple, f"-cl-std={std}",
-               "-fdeclare-opencl-builtins", "-cl-ext=+all", *flags, *extra, f"-O{opt}", "-emit-llvm", "-o", "-", str(src)]
+               "-fdeclare-opencl-builtins", "-cl-ext=+all", "-include", str(BASE_HEADER), *flags, *extra, f"-O{opt}", "-emit-llvm", "-o", "-", str(src)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr)
