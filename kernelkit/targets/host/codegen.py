@@ -265,7 +265,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             info.soa = True   # (the index offset read from the resume function is already re-laid out)
             info.values = region_values.analyse(f, mod.function(info.function))
             if info.values is not None:
-                region_values.rewrite_resume(mod.function(info.function), info.values)
+                region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
         base = None
         if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
             # regions of different work-items are independent (their frames are disjoint, and

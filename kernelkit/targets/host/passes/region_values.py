@@ -220,15 +220,20 @@ def analyse(ramp: Function, resume: Function) -> RegionValues | None:
     return rv
 
 
-def rewrite_resume(resume: Function, rv: RegionValues) -> None:
-    """Replace the reloads of the fields by the new parameters (appended to the header)."""
+def rewrite_resume(resume: Function, rv: RegionValues, index_offset: int) -> None:
+    """Replace the reloads of the fields by the new parameters (appended to the header), and let
+    the stores of uniform fields, of the suspend index and of the "finished" mark go to work-item
+    0's frame ``%kk.base`` (the only copy read: every work-item stores the same value there)."""
     geps: dict[str, int] = {}
-    out = []
     for line in resume.body:
         g = _GEP_RE.match(line)
         if g and g.group(2) == RESUME_FRAME:
             geps[g.group(1)] = int(g.group(3))
+    shared = set(rv.uniform) | {index_offset}
+    out = []
+    for n, line in enumerate(resume.body):
         ld = _LOAD_RE.match(line)
+        st = _STORE_RE.match(line)
         if ld and ld.group(4) in geps:
             off = geps[ld.group(4)]
             ty = ld.group(3).strip()
@@ -237,9 +242,14 @@ def rewrite_resume(resume: Function, rv: RegionValues) -> None:
                 line = f"{ld.group(1)}{ld.group(2)} = select i1 true, {ty} {p}, {ty} {p}"
             elif off in rv.ids:
                 line = f"{ld.group(1)}{ld.group(2)} = add i64 {ID_PARAMS[rv.ids[off]]}, 0"
+        elif st and st.group(3) in geps and geps[st.group(3)] in shared:
+            out.append(f"  %kk.base.{n} = getelementptr inbounds i8, ptr %kk.base, i64 {geps[st.group(3)]}")
+            line = line.replace(f"ptr {st.group(3)}", f"ptr %kk.base.{n}", 1)
+        elif line.strip().startswith(f"store ptr null, ptr {RESUME_FRAME}"):
+            line = line.replace(f"ptr {RESUME_FRAME}", "ptr %kk.base", 1)
         out.append(line)
     resume.body = out
     _, end = header_params(resume.header)
     extra = "".join(f", {ty} {rv.uniform_param(off)}" for off, ty in sorted(rv.uniform.items()))
-    extra += "".join(f", i64 {p}" for p in ID_PARAMS)
+    extra += ", ptr %kk.base" + "".join(f", i64 {p}" for p in ID_PARAMS)
     resume.header = resume.header[:end] + extra + resume.header[end:]

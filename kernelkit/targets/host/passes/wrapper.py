@@ -233,7 +233,7 @@ def _nested_region_loop(r: ResumeInfo, k: str, idx: str, loop_md: str) -> list[s
             f"  %ri.{k} = add i64 %rb.{k}, %x.{k}",
             f"  %roff.{k} = mul i64 %ri.{k}, %rstride", f"  %rh.{k} = getelementptr i8, ptr %rframes, i64 %roff.{k}",
             f"  call fastcc void @{r.function}(ptr %rh.{k}, i32 {idx}, "
-            + "".join(a + ", " for a in uargs) + f"i64 %x.{k}, i64 %y.{k}, i64 %z.{k}, i64 %ri.{k})",
+            + "".join(a + ", " for a in uargs) + f"ptr %rframes, i64 %x.{k}, i64 %y.{k}, i64 %z.{k}, i64 %ri.{k})",
             f"  %x.{k}.next = add nuw i64 %x.{k}, 1", f"  %x.{k}.more = icmp ult i64 %x.{k}.next, %ls0",
             f"  br i1 %x.{k}.more, label %rx.{k}, label %rxe.{k}{loop_md}", f"rxe.{k}:",
             f"  %y.{k}.next = add nuw i64 %y.{k}, 1", f"  %y.{k}.more = icmp ult i64 %y.{k}.next, %ls1",
