@@ -266,6 +266,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             info.values = region_values.analyse(f, mod.function(info.function))
             if info.values is not None:
                 region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
+                region_values.rewrite_ramp(f, info.values, info.index_offset)
         base = None
         if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
             # regions of different work-items are independent (their frames are disjoint, and

@@ -22,10 +22,12 @@ import re
 from dataclasses import dataclass, field
 
 from kernelkit.targets.host.irtext import Function, block_label, header_params
-from kernelkit.targets.host.sched import WORK_ITEM_FIELDS, field_index
+from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
 
 RAMP_FRAME = "%kk.coro.mem"
 RESUME_FRAME = "%kk.coro.hdl"
+WG_T = llvm_struct(WORK_GROUP_FIELDS)
+FRAMES = field_index(WORK_GROUP_FIELDS, "frames")
 ID_PARAMS = ("%kk.lid0", "%kk.lid1", "%kk.lid2", "%kk.lin")
 
 _NAME = r"%[-\w$.]+"
@@ -52,6 +54,7 @@ class RegionValues:
 
     uniform: dict[int, str] = field(default_factory=dict)   # frame offset -> LLVM type
     ids: dict[int, int] = field(default_factory=dict)       # frame offset -> index into ID_PARAMS
+    reloaded: set[int] = field(default_factory=set)         # offsets the resume function loads
 
     def uniform_param(self, off: int) -> str:
         return f"%kk.u{off}"
@@ -208,7 +211,7 @@ def analyse(ramp: Function, resume: Function) -> RegionValues | None:
         if not bad & fields:
             break
         fields -= bad
-    rv = RegionValues()
+    rv = RegionValues(reloaded=set(sf.load_types))
     for off in fields:
         rv.uniform[off] = next(iter(types[off]))
     for off, v, _ in rf.stores:
@@ -253,3 +256,32 @@ def rewrite_resume(resume: Function, rv: RegionValues, index_offset: int) -> Non
     extra = "".join(f", {ty} {rv.uniform_param(off)}" for off, ty in sorted(rv.uniform.items()))
     extra += ", ptr %kk.base" + "".join(f", i64 {p}" for p in ID_PARAMS)
     resume.header = resume.header[:end] + extra + resume.header[end:]
+
+
+def rewrite_ramp(ramp: Function, rv: RegionValues, index_offset: int) -> None:
+    """The ramp's stores of uniform fields and of fields no region reloads (the suspend index,
+    the resume and destroy pointers) go to work-item 0's frame only (see :func:`rewrite_resume`)."""
+    geps: dict[str, int] = {}
+    for line in ramp.body:
+        g = _GEP_RE.match(line)
+        if g and g.group(2) == RAMP_FRAME:
+            geps[g.group(1)] = int(g.group(3))
+    out = []
+    based = False
+    for n, line in enumerate(ramp.body):
+        st = _STORE_RE.match(line)
+        call = re.search(r"@kk_frame_soa\(ptr [^,]+, ptr ([^,]+),", line)
+        if call and RAMP_FRAME in line.split("=")[0]:
+            out += [line, f"  %kk.base.fp = getelementptr inbounds {WG_T}, ptr {call.group(1)}, i32 0, i32 {FRAMES}",
+                    "  %kk.base = load ptr, ptr %kk.base.fp"]
+            based = True
+            continue
+        if based and st and st.group(3) in geps:
+            off = geps[st.group(3)]
+            if off in rv.uniform or off in rv.ids or off == index_offset or off not in rv.reloaded:
+                out.append(f"  %kk.base.{n} = getelementptr inbounds i8, ptr %kk.base, i64 {off}")
+                line = line.replace(f"ptr {st.group(3)}", f"ptr %kk.base.{n}", 1)
+        elif based and st and st.group(3) == RAMP_FRAME:
+            line = line.replace(f"ptr {RAMP_FRAME}", "ptr %kk.base", 1)
+        out.append(line)
+    ramp.body = out
