@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from kernelkit.errors import CompileError
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.irtext import header_params, split_module
-from kernelkit.targets.host.passes import barriers, opencl_names, wrapper
+from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
@@ -110,6 +110,8 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
         instrument(mod)
     sites = lower_printf(mod)
     tm = target_machine()
+    if not check:
+        local_atomics.lower_local_atomics(mod.functions)
     kernels = retarget(mod, host_triple(), str(tm.target_data))
     if not kernels:
         raise CompileError("host: the module has no kernels")
@@ -166,12 +168,15 @@ def _declare_wrapper_needs(mod) -> None:
             declared[name] = decl
 
 
-def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
+def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None
+                ) -> tuple[str, dict[str, int], set[str]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
-    (the coroutines get theirs after splitting, see :func:`add_region_drivers`)."""
+    (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
+    the kernels whose work-items depend on each other between barriers (local atomics)."""
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
 
     mod = split_module(text)
+    serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics(mod.function(n).body)}
     coroutines = barriers.lower_barriers(mod, kernels)
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
@@ -179,7 +184,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         if name in coroutines:
             continue
         f = mod.function(name)
-        private_arrays = any(" alloca " in line for line in f.body)
+        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0))
         if md:
@@ -189,7 +194,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         mod.items += md
         if "define internal" not in f.header:
             f.header = f.header.replace("define ", "define internal ", 1)
-    return mod.text(), coroutines
+    return mod.text(), coroutines, serial
 
 
 _INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
@@ -243,7 +248,8 @@ def _byte_index_store(line: str, bits: int) -> str:
     return f"{m.group(1)}store i8 {int(m.group(3)) % (1 << bits)}, ptr {m.group(4)}{m.group(5)}"
 
 
-def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None) -> str:
+def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
+                       serial: set[str] = frozenset()) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
     from kernelkit.targets.host.passes import region_values, soa_frames
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
@@ -268,7 +274,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
                 region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
                 region_values.rewrite_ramp(f, info.values, info.index_offset)
         base = None
-        if info is not None and not any(" alloca " in line for line in mod.function(info.function).body):
+        if (info is not None and name not in serial
+                and not any(" alloca " in line for line in mod.function(info.function).body)):
             # regions of different work-items are independent (their frames are disjoint, and
             # OpenCL orders their other memory accesses only at barriers)
             info.access_group = md_next
@@ -349,9 +356,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text)
-    text, coroutines = add_entries(text, kernels, local_mem)
+    text, coroutines, serial = add_entries(text, kernels, local_mem)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem)
+        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)
     obj = optimize_and_emit(text)
     if keep_ir:
         _LAST_IR["text"] = text
