@@ -37,3 +37,14 @@ def test_straddling_or_escaping_frame_uses_are_refused():
     escapes = fn("  call void @g(ptr %kk.coro.hdl)")
     for f in (wide, straddle, indexed, escapes):
         assert not soa_frames.convertible(f, soa_frames.RESUME_FRAME)
+
+
+def test_stores_of_exponent_form_constants_are_field_accesses():
+    # LLVM prints float constants as 0.000000e+00 (the sgemm accumulator's first spill)
+    f = fn("  %a = getelementptr inbounds nuw i8, ptr %kk.coro.hdl, i64 116",
+           "  store float 0.000000e+00, ptr %a, align 4",
+           "  store double -1.500000e-03, ptr %a, align 4")
+    assert soa_frames._access_size(f.body[1], "%a") == 4
+    g = fn("  %a = getelementptr inbounds nuw i8, ptr %kk.coro.hdl, i64 112",
+           "  store double -1.500000e-03, ptr %a, align 8")
+    assert soa_frames.convertible(g, soa_frames.RESUME_FRAME)

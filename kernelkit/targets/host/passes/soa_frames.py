@@ -27,7 +27,7 @@ RESUME_FRAME = "%kk.coro.hdl"    # the resume function's frame parameter
 
 _GEP_RE = re.compile(r"^(\s*)(%[-\w$.]+) = getelementptr inbounds (?:nuw )?i8, ptr (%[-\w$.]+), i64 (\d+)$")
 _LOAD_RE = re.compile(r"= load (?:volatile )?(.+?), ptr (%[-\w$.]+)(?:,|$)")
-_STORE_RE = re.compile(r"^\s*store (?:volatile )?(.+) (%[-\w$.]+|[-\w$.@]+|null|true|false|poison|undef), ptr (%[-\w$.]+)(?:,|$)")
+_STORE_RE = re.compile(r"^\s*store (?:volatile )?(.+) (%[-\w$.]+|[-+\w$.@]+|null|true|false|poison|undef), ptr (%[-\w$.]+)(?:,|$)")
 
 
 def soa_offset(off: int) -> int:
