@@ -68,7 +68,7 @@ def _sizes(text: str | None, what: str):
 def _dtype_for(name: str | None, arg):
     import numpy as np
 
-    from kernelkit.runtime.args import NUMPY_DTYPES
+    from kernelkit.abi.opencl_types import NUMPY_DTYPES
 
     if name:
         try:
@@ -122,7 +122,7 @@ def _buffer(spec: str, arg, rng):
 def _scalar(text: str, arg):
     import numpy as np
 
-    from kernelkit.runtime.args import NUMPY_DTYPES
+    from kernelkit.abi.opencl_types import NUMPY_DTYPES
 
     dtype = NUMPY_DTYPES.get(arg.element or "")
     if dtype is None:

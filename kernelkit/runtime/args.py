@@ -12,18 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernelkit.abi.opencl_types import SCALAR_SIZES
-
-# OpenCL C 3.0 s6.3.1 scalar types -> numpy dtype (sizes agree with SCALAR_SIZES)
-NUMPY_DTYPES: dict[str, np.dtype] = {
-    "char": np.dtype(np.int8), "uchar": np.dtype(np.uint8), "short": np.dtype(np.int16),
-    "ushort": np.dtype(np.uint16), "int": np.dtype(np.int32), "uint": np.dtype(np.uint32),
-    "long": np.dtype(np.int64), "ulong": np.dtype(np.uint64), "half": np.dtype(np.float16),
-    "float": np.dtype(np.float32), "double": np.dtype(np.float64),
-    "bool": np.dtype(np.bool_), "size_t": np.dtype(np.uint64), "ptrdiff_t": np.dtype(np.int64),
-    "intptr_t": np.dtype(np.int64), "uintptr_t": np.dtype(np.uint64),
-}
-assert all(NUMPY_DTYPES[k].itemsize == v for k, v in SCALAR_SIZES.items())
+from kernelkit.abi.opencl_types import NUMPY_DTYPES
 
 
 class LocalMemory:
