@@ -140,11 +140,9 @@ def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, tex
 
 def retarget(ir_text: str, triple: str) -> str:
     """SPIR IR -> IR for triple: data layout, triple and calling convention."""
-    import llvmlite.binding as llvm
+    from kernelkit.llvm_binding import llvm
 
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    tm = llvm.Target.from_triple(triple).create_target_machine()
+    tm = llvm().Target.from_triple(triple).create_target_machine()
     layout = str(tm.target_data)
     ir_text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{layout}"', ir_text, flags=re.M)
     ir_text = re.sub(r'^target triple = ".*"$', f'target triple = "{triple}"', ir_text, flags=re.M)

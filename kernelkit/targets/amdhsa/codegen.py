@@ -14,12 +14,12 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 from functools import cache, lru_cache
 from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
+from kernelkit.llvm_binding import llvm
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
@@ -44,20 +44,6 @@ define linkonce_odr hidden ptr addrspace(3) @kk_pipe_lds_slot() alwaysinline {
   ret ptr addrspace(3) @kk.pipe.lds
 }
 """
-_LOCK = threading.Lock()
-_READY = False
-
-
-def llvm():
-    global _READY
-    import llvmlite.binding as binding
-
-    with _LOCK:
-        if not _READY:
-            binding.initialize_all_targets()
-            binding.initialize_all_asmprinters()
-            _READY = True
-    return binding
 
 
 def target_features(tid: TargetID) -> str:

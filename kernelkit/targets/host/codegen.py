@@ -12,32 +12,16 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 
 from kernelkit.errors import CompileError
+from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
-
-_LOCK = threading.Lock()
-_LLVM_READY = False
-
-
-def llvm():
-    """llvmlite.binding, initialised for the native target."""
-    global _LLVM_READY
-    import llvmlite.binding as binding
-
-    with _LOCK:
-        if not _LLVM_READY:
-            binding.initialize_native_target()
-            binding.initialize_native_asmprinter()
-            _LLVM_READY = True
-    return binding
 
 
 def target_machine(opt: int = 3):

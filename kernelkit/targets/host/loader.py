@@ -11,7 +11,8 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from kernelkit.targets.host.codegen import llvm, target_machine
+from kernelkit.llvm_binding import llvm
+from kernelkit.targets.host.codegen import target_machine
 from kernelkit.targets.host.passes.wrapper import entry_name
 
 # void run(ptr args, ptr wg_template, ptr next_group, i64 total_groups)

@@ -52,7 +52,8 @@ def uniform_work_groups(ir_text: str, kernel: str) -> bool:
 
 
 def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) -> HostBinary:
-    from kernelkit.targets.host.codegen import compile_host, llvm
+    from kernelkit.llvm_binding import llvm
+    from kernelkit.targets.host.codegen import compile_host
 
     code = compile_host(mux_ir, check=check, options=options,
                         local_mem={sig.name: sig.static_local_mem for sig in signatures})
