@@ -55,20 +55,8 @@ kernel void sgemm_tiled(int n, global const float *A, global const float *B, glo
   C[row * n + col] = acc;
 }"""
 
-REDUCE = """
-kernel void reduce(global const float *in, global float *partial, local float *tmp) {
-  size_t lid = get_local_id(0);
-  size_t n = get_local_size(0);
-  tmp[lid] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (lid < s)
-      tmp[lid] += tmp[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0)
-    partial[get_group_id(0)] = tmp[0];
-}"""
+# The work-group reduction is the README example (examples/reduce.cl, kernel reduce_sum).
+REDUCE = (Path(__file__).resolve().parents[1] / "examples" / "reduce.cl").read_text()
 
 STENCIL = """
 kernel void stencil(int w, int h, global const float *in, global float *out) {
@@ -167,7 +155,7 @@ def _benches(quick: bool) -> list[Bench]:
                              2.0 * size ** 3, "GFLOP/s"))
     m = (1 << 20) if quick else (1 << 24)
     data = rng.random(m, dtype=np.float32)
-    out.append(Bench("reduce (barriers)", REDUCE, "reduce",
+    out.append(Bench("reduce (barriers)", REDUCE, "reduce_sum",
                      lambda: [data, np.zeros(m // 256, np.float32), ("local", 256 * 4)], (m,), (256,),
                      lambda a: np.allclose(a[1], data.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-4),
                      4.0 * m, "GB/s"))
