@@ -121,6 +121,19 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
         routine.instructions = decode_truncated_stream(routine.code, lambda i: references_valid(routine, i))
 
 
+def _check_disjoint(spans: list[tuple[Routine, int, int, int | None]], kernels: list[Routine]) -> None:
+    """Routine objects and Gen binaries occupy disjoint bytes (the writer lays them out one after
+    another), so no byte is read twice: a header naming one span many times cannot multiply the file."""
+    ranges = [(offset, offset + size, f"{routine.name} object") for routine, offset, size, _ in spans if size]
+    ranges += [(g.offset, g.offset + g.size, f"{k.name} Gen binary") for k in kernels for g in k.gen_binaries
+               if g.size]
+    ranges.sort()
+    for (_, end, first), (start, _, second) in zip(ranges, ranges[1:], strict=False):
+        if start < end:
+            raise FormatError(f"{second} at {start:#x} overlaps {first} (ends at {end:#x})", offset=start,
+                              field="offset")
+
+
 def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
     """Read a vISA object. A damaged instruction stream raises FormatError at its offset; with
     ``lenient`` the routine keeps its raw ``code`` (written back unchanged), ``decode_error`` says why,
@@ -168,6 +181,7 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         pieces += [(g.offset, (1, i, j)) for j, g in enumerate(k.gen_binaries)]
     pieces += [(spans[len(obj.kernels) + i][1], (2, i)) for i in range(len(obj.functions))]
     obj.layout = [key for _off, key in sorted(pieces)]
+    _check_disjoint(spans, obj.kernels)
     for routine, offset, size, input_offset in spans:
         if offset + size > len(data) or (routine.is_kernel and size == 0):
             raise FormatError(f"{routine.name}: object {offset}+{size} beyond end of file ({len(data)})",
