@@ -394,10 +394,12 @@ class ElfFile:
                 if stype != SHT_NOBITS and size and off + size > len(data):
                     raise FormatError(f"section {i} data [{off:#x}, +{size:#x}) past end of file",
                                       offset=at, field="sh_offset")
-                sdata = b"" if stype == SHT_NOBITS else data[off:off + size]
                 elf.sections.append(Section("", stype, flags, addr, off, size, link, info, al, es,
-                                            sdata, name))
+                                            b"", name))
             _check_no_overlap(elf.sections, e_shoff, shentsize)
+            for sec in elf.sections:         # copied once checked: at most the file's size in all
+                if sec.type != SHT_NOBITS:
+                    sec.data = data[sec.offset:sec.offset + sec.size]
             if shstrndx >= len(elf.sections):
                 raise FormatError(f"e_shstrndx {shstrndx} >= {shnum}", offset=0, field="e_shstrndx")
             strtab = elf.sections[shstrndx].data

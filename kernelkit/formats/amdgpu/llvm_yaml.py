@@ -144,9 +144,10 @@ _MetadataLoader.add_constructor("tag:yaml.org,2002:binary", _refuse_binary)
 
 
 def load(text: str, *, offset: int | None = None) -> Any:
-    loader = _MetadataLoader(text)
-    loader.limit = max(EXPANSION_MIN, EXPANSION_PER_CHAR * len(text))
+    loader = None
     try:
+        loader = _MetadataLoader(text)
+        loader.limit = max(EXPANSION_MIN, EXPANSION_PER_CHAR * len(text))
         return loader.get_single_data()
     except yaml.YAMLError as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", None)
@@ -156,4 +157,5 @@ def load(text: str, *, offset: int | None = None) -> Any:
         raise FormatError("YAML metadata nested too deeply", offset=offset,
                           field="NT_AMD_HSA_METADATA") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
