@@ -76,6 +76,16 @@ BUILTIN_INPUTS: dict[str, tuple[str, ...]] = {
     "_Z12get_work_dimv": ("work_dim",),
     "printf": ("printf_buffer",),
 }
+# OpenCL 2.0 work-group collectives (mangled name prefix): IGC's implementations read local ids and sizes
+WORK_GROUP_PREFIXES = ("_Z20work_group_", "_Z21work_group_", "_Z22work_group_", "_Z23work_group_",
+                       "_Z24work_group_", "_Z25work_group_", "_Z26work_group_", "_Z27work_group_",
+                       "_Z28work_group_", "_Z29work_group_", "_Z30work_group_", "_Z31work_group_",
+                       "_Z32work_group_", "_Z33work_group_", "_Z34work_group_", "_Z35work_group_",
+                       "_Z36work_group_", "_Z37work_group_", "_Z38work_group_", "_Z39work_group_")
+# DG2: IGC 1.0.12504 emulates 32-bit integer division and remainder and the work-group collectives
+# with stack calls, which give the kernel a private base
+STACK_CALL_PLATFORMS = frozenset({"dg2"})
+DIVISIONS = frozenset({"sdiv", "udiv", "srem", "urem"})
 VISA_SCALAR_TYPES: dict[str, str] = {
     "char": "b", "uchar": "ub", "short": "w", "ushort": "uw", "int": "d", "uint": "ud",
     "long": "q", "ulong": "uq", "half": "hf", "float": "f", "double": "df",
@@ -158,7 +168,7 @@ def _value_input(arg) -> tuple[str, int, int, int]:
         ty = VISA_SCALAR_TYPES[arg.element]
         count = arg.vector_width
         size = TYPE_SIZES[ty] * count
-        return ty, count, size, max(4, min(arg.align, GRF_BYTES))
+        return ty, count, size, max(4, arg.align)
     if arg.kind in ("struct", "union"):
         return "ub", arg.size, arg.size, max(4, arg.align)
     raise KernelkitError(f"kernel argument {arg.index} ({arg.name}): {arg.type_name} cannot be passed "
@@ -170,9 +180,12 @@ def lay_out(sig, simd: int, platform: str, implicit: Iterable[str] = (),
     """The payload of kernel ``sig`` at ``simd`` lanes. ``implicit`` names what the kernel reads:
     ``local_ids`` and entries of ``IMPLICIT_ORDER``; ``buffer_offsets`` the pointer arguments that
     get an IGC bufferOffset (kernelkit: none)."""
+    resolve_platform(platform)
     if simd not in SIMD_SIZES:
         raise KernelkitError(f"SIMD width {simd} is not one of {', '.join(map(str, SIMD_SIZES))}")
     used = set(implicit)
+    if any(a.kind in ("struct", "union") for a in sig.args):
+        used.add("private_base")                         # IGC copies by-value aggregates to private memory
     for arg in sig.args:
         if arg.kind in REFUSED_KINDS:
             raise KernelkitError(f"kernel {sig.name}: argument {arg.index} ({arg.name}) is a {arg.kind}: "
@@ -218,33 +231,67 @@ def lay_out(sig, simd: int, platform: str, implicit: Iterable[str] = (),
     return Payload(sig.name, platform, simd, inputs)
 
 
-def implicit_inputs(module, function) -> set[str]:
-    """What kernel ``function`` of IR ``module`` reads beyond its arguments: the names
-    ``lay_out`` takes, from the work-item builtins it calls (directly or through defined functions),
-    program-scope variables it references, and private memory it keeps (allocas)."""
+def implicit_inputs(function, unoptimised=None, platform: str = "") -> set[str]:
+    """What kernel ``function`` reads beyond its arguments: the names ``lay_out`` takes. Work-item
+    builtins and program-scope variables come from ``unoptimised`` (the kernel at -O0, as IGC decides
+    them before folding; defaults to ``function``), private memory from the optimised kernel's allocas
+    and on DG2 its integer divisions."""
     from kernelkit import ir
 
     used: set[str] = set()
-    seen: set[str] = set()
+    for fn in _reachable(unoptimised if unoptimised is not None else function):
+        for block in fn.blocks:
+            for inst in block:
+                if isinstance(inst, ir.CallInst):
+                    callee = inst.called_function
+                    name = callee.name if callee is not None else ""
+                    used.update(BUILTIN_INPUTS.get(name, ()))
+                    if name.startswith(WORK_GROUP_PREFIXES):
+                        used.update(("local_ids", "local_size"))
+                        if platform in STACK_CALL_PLATFORMS:
+                            used.add("private_base")
+                for op in inst.operands:
+                    _global_use(op, used, set())
+    for fn in _reachable(function):
+        for block in fn.blocks:
+            for inst in block:
+                if inst.opcode == "alloca" and _kept_in_memory(inst):
+                    used.add("private_base")
+                if inst.opcode in DIVISIONS and platform in STACK_CALL_PLATFORMS and \
+                        not isinstance(inst.operands[1], ir.Constant):
+                    used.add("private_base")
+    return used
+
+
+def _kept_in_memory(alloca) -> bool:
+    """Does private array ``alloca`` stay in memory (indexed with a run-time index, or its address
+    passed to a function defined in the program)? IGC promotes the others to registers."""
+    from kernelkit import ir
+
+    for user in alloca.users:
+        if user.opcode == "getelementptr" and any(not isinstance(i, ir.Constant) for i in user.operands[1:]):
+            return True
+        if isinstance(user, ir.CallInst) and user.called_function is not None and user.called_function.blocks:
+            return True
+    return False
+
+
+def _reachable(function) -> list:
+    """``function`` and every defined function it calls, directly or not."""
+    from kernelkit import ir
+
+    seen: dict[str, object] = {}
     work = [function]
     while work:
         fn = work.pop()
         if fn.name in seen:
             continue
-        seen.add(fn.name)
+        seen[fn.name] = fn
         for block in fn.blocks:
             for inst in block:
-                if inst.opcode == "alloca":
-                    used.add("private_base")
-                if isinstance(inst, ir.CallInst):
-                    callee = inst.called_function
-                    name = callee.name if callee is not None else ""
-                    used.update(BUILTIN_INPUTS.get(name, ()))
-                    if callee is not None and callee.blocks:
-                        work.append(callee)
-                for op in inst.operands:
-                    _global_use(op, used, set())
-    return used
+                if isinstance(inst, ir.CallInst) and inst.called_function is not None and inst.called_function.blocks:
+                    work.append(inst.called_function)
+    return list(seen.values())
 
 
 def _global_use(value, used: set[str], visited: set[int]) -> None:
@@ -267,21 +314,26 @@ def _global_use(value, used: set[str], visited: set[int]) -> None:
 
 def payloads_for_source(path_or_source: str, platform: str, simd: int, options: Sequence[str] = ()
                         ) -> list[Payload]:
-    """Compile OpenCL C and lay out every kernel's payload."""
-    import os
-
+    """Compile OpenCL C (optimised, and at -O0 for the builtins it calls) and lay out every kernel."""
     from kernelkit import ir
     from kernelkit.abi.signature import signatures_from_ir
+
+    module, unoptimised = (ir.parse(_compile(path_or_source, list(options) + extra).ir_text)
+                           for extra in ([], ["-O0"]))
+    functions = {f.name: f for f in module.functions}
+    at_o0 = {f.name: f for f in unoptimised.functions}
+    return [lay_out(sig, simd, platform, implicit_inputs(functions[sig.name], at_o0.get(sig.name), platform))
+            for sig in signatures_from_ir(module)]
+
+
+def _compile(path_or_source: str, options: Sequence[str]):
+    import os
+
     from kernelkit.frontend import compile_opencl, compile_opencl_file
 
     if "\n" not in path_or_source and os.path.isfile(path_or_source):
-        compiled = compile_opencl_file(path_or_source, options)
-    else:
-        compiled = compile_opencl(path_or_source, options)
-    module = ir.parse(compiled.ir_text)
-    functions = {f.name: f for f in module.functions}
-    return [lay_out(sig, simd, platform, implicit_inputs(module, functions[sig.name]))
-            for sig in signatures_from_ir(module)]
+        return compile_opencl_file(path_or_source, options)
+    return compile_opencl(path_or_source, options)
 
 
 # ---- `kernelkit layout -t visa:<platform>` ----

@@ -5,6 +5,7 @@ implicit arguments its code uses. ``python -m tests.visa.igc_dump`` regenerates 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -65,11 +66,16 @@ def _used_buffer_offsets(codegen: str, kernel: str) -> list[int]:
     return [i for i, name in enumerate(names) if re.search("%" + name + r"\b", m.group(2))]
 
 
-def corpus_std(name: str) -> str:
+@functools.cache
+def _manifest() -> dict:
     import yaml
 
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text())
-    return manifest["files"].get(name, {}).get("cl_std", "CL1.2")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load((CORPUS / "manifest.yaml").read_text(), Loader=loader)
+
+
+def corpus_std(name: str) -> str:
+    return _manifest()["files"].get(name, {}).get("cl_std", "CL1.2")
 
 
 def regenerate() -> None:
@@ -85,7 +91,13 @@ def regenerate() -> None:
             table[key] = {k: {f: v[f] for f in ("simd", "inputs", "buffer_offsets", "unread") if f in v}
                           for k, v in found.items()}
             print(key, len(found), file=sys.stderr)
-    (IGC_DIR / "inputs.json").write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+    write_table(table)
+
+
+def write_table(table: dict) -> None:
+    """One line per platform/file, keys sorted."""
+    lines = [f"{json.dumps(key)}: {json.dumps(table[key], sort_keys=True)}" for key in sorted(table)]
+    (IGC_DIR / "inputs.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 if __name__ == "__main__":
