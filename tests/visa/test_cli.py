@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import require_reference, require_tool
+from conftest import reference_path, require_tool
 from finalizer import finalize_binary, finalize_text
 
 from kernelkit.cli import main
@@ -21,7 +21,7 @@ def _json(capsys, path) -> dict:
 
 
 def test_inspect_json_of_igc_binary_matches_igc_text(capsys):
-    isa = require_reference("visa", "tgllp_saxpy", "saxpy.isa")
+    isa = reference_path("visa", "tgllp_saxpy", "saxpy.isa")
     text = isa.with_suffix(".visaasm").read_text()
     doc = _json(capsys, isa)
     assert doc["format"] == "visa" and doc["version"] == "4.1"
@@ -70,7 +70,7 @@ def test_convert_isa_to_visaasm_and_back(name, tmp_path):
 
 
 def test_convert_reports_damaged_streams_and_bad_input(tmp_path, capsys):
-    isa = require_reference("visa", "tgllp_simple", "simple.isa")
+    isa = reference_path("visa", "tgllp_simple", "simple.isa")
     assert main(["convert", str(isa), "-o", str(tmp_path / "x.visaasm")]) == 1
     assert "offset 0x" in capsys.readouterr().err
     bad = tmp_path / "bad.visaasm"
@@ -80,7 +80,7 @@ def test_convert_reports_damaged_streams_and_bad_input(tmp_path, capsys):
 
 
 def test_inspect_of_igc_text_and_binary_agree(capsys):
-    isa = require_reference("visa", "dg2-g10_saxpy", "saxpy.isa")
+    isa = reference_path("visa", "dg2-g10_saxpy", "saxpy.isa")
     from_isa = _json(capsys, isa)["kernels"][0]
     from_text = _json(capsys, isa.with_suffix(".visaasm"))["kernels"][0]
     assert from_text["inputs"] == from_isa["inputs"]
@@ -92,7 +92,7 @@ def test_inspect_of_igc_text_and_binary_agree(capsys):
 
 
 def test_inspect_of_a_truncated_binary_is_one_line_error(tmp_path, capsys):
-    data = require_reference("visa", "skl_saxpy", "saxpy.isa").read_bytes()
+    data = reference_path("visa", "skl_saxpy", "saxpy.isa").read_bytes()
     cut = tmp_path / "cut.isa"
     cut.write_bytes(data[:300])
     assert main(["inspect", str(cut)]) == 1
