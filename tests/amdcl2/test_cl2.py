@@ -11,6 +11,7 @@ import struct
 from dataclasses import replace
 
 import pytest
+from conftest import reference_source
 
 from kernelkit.abi.cl2 import (
     CHANNEL_DATA_TYPES,
@@ -265,7 +266,7 @@ def test_source_layout_matches_the_drivers_binary(reference):
     """OpenCL C -> KernelSignature -> CL2 argument buffer, checked against the driver's
     kernarg size and our reading of its metadata for the same source (alltypes.cl)."""
     from kernelkit.abi.cl2 import layout_for
-    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    src = reference_source("amdil", "catalyst-clo", "alltypes.cl")
     ours = layout_for(str(src), "amdcl2:bonaire", "myKernel", {})
     b = read_cl2((reference / "amdcl2" / "alltypes.clo.regen").read_bytes())
     k = b.kernel("myKernel")
