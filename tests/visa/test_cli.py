@@ -28,9 +28,9 @@ def test_inspect_json_of_igc_binary_matches_igc_text(capsys):
     (kernel,) = doc["kernels"]
     assert kernel["name"] == "saxpy" and doc["functions"] == []
     expected = [(n, int(o), int(s)) for n, o, s in re.findall(r"\.input (\S+) offset=(\d+) size=(\d+)", text)]
-    assert [(i["name"], i["offset"], i["size"]) for i in kernel["inputs"]] == expected
-    assert {i["category"] for i in kernel["inputs"]} == {"general"}
-    assert {i["provenance"] for i in kernel["inputs"]} == {"none"}
+    assert [(i["name"], i["offset"], i["size"]) for i in kernel["args"]] == expected
+    assert {i["category"] for i in kernel["args"]} == {"general"}
+    assert {i["provenance"] for i in kernel["args"]} == {"none"}
     assert kernel["attributes"]["SimdSize"] == 32 and kernel["attributes"]["Target"] == 1
     assert [v["name"] for v in kernel["variables"]] == re.findall(r"^\.decl (V\d+) v_type=G", text, re.M)
     assert kernel["gen_binaries"][0]["platform"] == "TGLLP"
@@ -83,7 +83,7 @@ def test_inspect_of_igc_text_and_binary_agree(capsys):
     isa = reference_path("visa", "dg2-g10_saxpy", "saxpy.isa")
     from_isa = _json(capsys, isa)["kernels"][0]
     from_text = _json(capsys, isa.with_suffix(".visaasm"))["kernels"][0]
-    assert from_text["inputs"] == from_isa["inputs"]
+    assert from_text["args"] == from_isa["args"]
     assert from_text["variables"] == from_isa["variables"]
     attrs = dict(from_isa["attributes"])
     attrs.pop("OutputAsmPath")                        # the text dump does not carry the dump path
