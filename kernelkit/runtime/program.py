@@ -19,18 +19,9 @@ __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
 
 def _signature_from_json(d: dict):
-    from kernelkit.abi.signature import KernelArg, KernelSignature
+    from kernelkit.abi.signature import KernelSignature
 
-    args = []
-    for a in d.get("args", []):
-        a = dict(a)
-        a["type_qualifiers"] = tuple(a.get("type_qualifiers") or ())
-        args.append(KernelArg(**{k: v for k, v in a.items() if k in KernelArg.__dataclass_fields__}))
-    fields = {k: v for k, v in d.items() if k in KernelSignature.__dataclass_fields__ and k != "args"}
-    for key in ("reqd_work_group_size", "work_group_size_hint"):
-        if fields.get(key) is not None:
-            fields[key] = tuple(fields[key])
-    return KernelSignature(args=args, **fields)
+    return KernelSignature.from_json(d)
 
 
 def _check_env() -> bool:

@@ -51,7 +51,8 @@ def _memory_size(memory: dict, *spaces: str) -> int | None:
     return sum(sizes) if sizes else None
 
 
-def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
+def kernel_info(block: MetadataBlock, program: Program | None = None,
+                index: dict[int, MetadataBlock] | None = None) -> dict:
     from kernelkit.abi.amdil import layout_from_metadata
     from kernelkit.abi.amdil_slots import SLOT
 
@@ -66,10 +67,11 @@ def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
     functions, intrinsics = list(block.functions), list(block.intrinsics)
     printf = []
     if program is not None and block.uniqueid is not None:
-        needed, intr = required_ids(program, block.uniqueid)
+        index = program.metadata_index() if index is None else index
+        needed, intr = required_ids(program, block.uniqueid, index)
         functions = sorted(needed - {block.uniqueid})
         intrinsics = sorted(intr)
-        blocks = [program.metadata_for(f) for f in sorted(needed)]
+        blocks = [index.get(f) for f in sorted(needed)]
     else:
         blocks = [block]
     for b in blocks:
@@ -164,13 +166,14 @@ def inspect(data: bytes, path: str) -> dict:
         blocks = program.metadata
         container = "il"
     kernels = [b for b in blocks if b.is_kernel]
+    index = program.metadata_index() if program is not None else None
     first = kernels[0] if kernels else None
     version = ":".join(map(str, first.version)) if first and first.version else None
     device = first.device if first else None
     return {
         "format": "amdil",
         "target": f"amdil:{device}" if device else None,
-        "kernels": [kernel_info(b, program) for b in kernels],
+        "kernels": [kernel_info(b, program, index) for b in kernels],
         "container": container,
         "version": version,
         "device": device,
