@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import require_reference
+from conftest import reference_path
 
 SCRIPT = Path(__file__).with_name("writer_digests.py")
 SOURCE = """
@@ -26,7 +26,7 @@ __kernel void fill(__global int *o, int v, __constant float *c) { o[get_global_i
 
 
 def test_writers_are_byte_identical_under_different_hash_seeds(tmp_path):
-    ref = require_reference("amdgpu")
+    ref = reference_path("amdgpu")
     source = tmp_path / "k.cl"
     source.write_text(SOURCE)
     procs = []
