@@ -57,21 +57,37 @@ class Program:
 
     # -- building ----------------------------------------------------------------------------
     def build(self, target: str = "host") -> Program:
-        from kernelkit.mux.context import Context
-        from kernelkit.targets.host.info import get_compilers
+        """Build for the host (from the whole-binary cache, else in a compiler worker process: LLVM
+        aborting is a CompileError, never the end of this process)."""
+        from kernelkit.builder import build
+        from kernelkit.targets.host.binary import read_host_binary
 
         if target != "host":
             raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
-                                 f"{target}` to make a {target} binary")
-        info = get_compilers()[0]
-        compiler = info.create_target(Context(), info.device_info.device_name)
-        compiler.init_with_builtins(None)
-        module = compiler.create_module()
-        module.compile_opencl_c(self.source, self.options, filename=self.filename)
-        module.finalize()
-        self.build_log = module.log
-        self._binary = module.create_host_binary()
+                                 f"{target}` to make a {target} binary (or Program.build_many)")
+        result = build(self.source, "host", self.options, filename=self.filename)
+        self.build_log = result.log
+        self._binary = read_host_binary(result.binary)
         return self
+
+    def build_many(self, targets: Sequence[str], *, workers: int | None = None) -> dict[str, bytes]:
+        """Binaries of this program for several targets, built in parallel worker processes; the
+        first failure is raised. Building for ``host`` also makes this Program runnable."""
+        from kernelkit.builder import BuildJob, build_many
+        from kernelkit.targets.host.binary import read_host_binary
+
+        jobs = [BuildJob(self.source, t, self.options, self.filename) for t in targets]
+        results = build_many(jobs, workers=workers)
+        for outcome in results:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        binaries = {}
+        for job, outcome in zip(jobs, results, strict=True):
+            binaries[job.target] = outcome.binary
+            if job.target == "host":
+                self._binary = read_host_binary(outcome.binary)
+                self.build_log = outcome.log
+        return binaries
 
     @classmethod
     def from_binary(cls, data: bytes) -> Program:
