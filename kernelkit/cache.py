@@ -82,7 +82,8 @@ class Cache:
 
     def get(self, key: str) -> bytes | None:
         """The payload stored under ``key``, or None (absent, unreadable, damaged, or the cache off)."""
-        if cache_disabled() and not self.library:
+        disabled = cache_disabled()
+        if disabled and not self.library:
             return None
         path = self.path(key)
         try:
@@ -95,10 +96,11 @@ class Cache:
         payload = data[head:]
         if hashlib.sha256(payload).digest() != data[len(ENTRY_MAGIC):head]:
             return None
-        try:
-            os.utime(path)  # least recently used goes first when the cache is over its limit
-        except OSError:
-            pass
+        if not disabled:
+            try:
+                os.utime(path)  # least recently used goes first when the cache is over its limit
+            except OSError:
+                pass
         return payload
 
     def put(self, key: str, payload: bytes) -> None:

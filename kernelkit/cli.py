@@ -25,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
 
 class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(0, version_text() + "\n")
+        sys.stdout.write(version_text() + "\n")
+        parser.exit(0)
 
 
 def version_text() -> str:

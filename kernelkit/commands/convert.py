@@ -24,6 +24,9 @@ def run(args) -> int:
     from kernelkit.formats.visa.text_print import print_visaasm
     from kernelkit.formats.visa.validate import check
 
+    from kernelkit.commands.common import check_output
+
+    check_output(args.output, [args.input])
     data = Path(args.input).read_bytes()
     if not detect(data, args.input):
         raise FormatError(f"{args.input}: not a vISA object or vISA assembly text", offset=0, field="magic")
