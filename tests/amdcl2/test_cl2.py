@@ -128,7 +128,11 @@ def test_driver_versions(reference):
     d = reference / "amdcl2"
     assert read_cl2((d / "nokernels-15_7.clo.regen").read_bytes()).driver_version == 180005
     assert read_cl2((d / "nokernels.clo.regen").read_bytes()).driver_version == 191205
-    assert read_cl2((d / "locals.32.clo.regen").read_bytes()).driver_version == 200406
+    assert read_cl2((d / "locals.32.clo.reconf").read_bytes()).driver_version == 200406
+    # the regenerated copy names the architecture ("GFX7") where the driver's wrote "generic":
+    # CLRX's generator writes that word from driver 223600 (AMDGPU-PRO) on
+    regen = read_cl2((d / "locals.32.clo.regen").read_bytes())
+    assert regen.kernels[0].metadata.second_name == "GFX7" and regen.driver_version == 223600
 
 
 def test_driver_203603_and_device_tables(reference):
@@ -136,7 +140,7 @@ def test_driver_203603_and_device_tables(reference):
     197 is not 0) and the e_flags -> device table of each driver generation (CLRX
     AmdCL2Binaries.cpp: code 13 is Goose for 2004.06, Carrizo from 2036.3; 16 is Carrizo for
     1912.05, Fiji for 1801.05 and 2004.06, Baffin from 2036.3)."""
-    b = read_cl2((reference / "amdcl2" / "samplers4.32.clo.regen").read_bytes())
+    b = read_cl2((reference / "amdcl2" / "samplers4.32.clo.reconf").read_bytes())
     assert b.driver_version == 200406
     amdgpu_pro = copy.deepcopy(b)
     note = amdgpu_pro.inner.section(".note")

@@ -15,7 +15,12 @@ import struct
 from dataclasses import dataclass, field, replace
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.amdcl2.metadata import KernelMetadata, parse_kernel_metadata
+from kernelkit.formats.amdcl2.metadata import (
+    ARCH_WORD_DRIVER,
+    GENERIC_WORD,
+    KernelMetadata,
+    parse_kernel_metadata,
+)
 from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
 from kernelkit.formats.elf import (
     ELFCLASS32,
@@ -51,19 +56,44 @@ ISA_PREFIX, ISA_BINARY_SUFFIX = "__ISA_&__OpenCL_", "_kernel_binary"
 INNER_PREFIX, INNER_SUFFIX = "&__OpenCL_", "_kernel"
 
 # CLRX (AmdCL2Binaries.cpp device code tables): e_flags -> device, keyed by the first driver
-# version each table applies to (1801.05, 1912.05, 2004.06, 2036.3 = first AMDGPU-PRO)
+# version each table applies to (1801.05, 1912.05, 2004.06, 2036.3 = first AMDGPU-PRO, then the
+# AMDGPU-PRO generations 2236, 2264, 2348, 2442, 2482, 2527, 2580)
+_CL2_BASE = {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
+             8: "Iceland", 9: "Tonga"}
 DEVICE_CODES: dict[int, dict[int, str]] = {
-    180005: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
-             8: "Iceland", 9: "Tonga", 15: "Carrizo", 16: "Fiji"},
-    191205: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
-             8: "Iceland", 9: "Tonga", 15: "Dummy", 16: "Carrizo", 17: "Fiji"},
-    200406: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
-             8: "Iceland", 9: "Tonga", 12: "Horse", 13: "Goose", 15: "Carrizo", 16: "Fiji",
-             17: "Stoney"},
-    203603: {1: "Spectre", 2: "Spooky", 3: "Kalindi", 4: "Mullins", 6: "Bonaire", 7: "Hawaii",
-             8: "Iceland", 9: "Tonga", 13: "Carrizo", 14: "Fiji", 15: "Stoney", 16: "Baffin",
-             17: "Ellesmere"},
+    180005: {**_CL2_BASE, 15: "Carrizo", 16: "Fiji"},
+    191205: {**_CL2_BASE, 15: "Dummy", 16: "Carrizo", 17: "Fiji"},
+    200406: {**_CL2_BASE, 12: "Horse", 13: "Goose", 15: "Carrizo", 16: "Fiji", 17: "Stoney"},
+    203603: {**_CL2_BASE, 13: "Carrizo", 14: "Fiji", 15: "Stoney", 16: "Baffin", 17: "Ellesmere"},
+    223600: {**_CL2_BASE, 12: "Carrizo", 13: "Fiji", 14: "Stoney", 15: "Baffin", 16: "Ellesmere",
+             17: "GFX900", 18: "GFX804"},
+    226400: {**_CL2_BASE, 13: "Carrizo", 14: "Fiji", 15: "Stoney", 16: "Baffin", 17: "Ellesmere",
+             18: "GFX804", 19: "GFX900"},
+    234800: {**_CL2_BASE, 14: "Carrizo", 15: "Fiji", 16: "Stoney", 17: "Baffin", 18: "Ellesmere",
+             19: "GFX804", 20: "GFX900", 21: "GFX901"},
+    244200: {**_CL2_BASE, 12: "Carrizo", 13: "Fiji", 14: "Stoney", 15: "Baffin", 16: "Ellesmere",
+             17: "GFX900", 18: "GFX804", 19: "GFX901"},
+    248200: {**_CL2_BASE, 12: "Carrizo", 13: "Fiji", 14: "Stoney", 16: "Baffin", 18: "Ellesmere",
+             19: "GFX900", 20: "GFX804", 21: "GFX901"},
+    252700: {**_CL2_BASE, 12: "Carrizo", 13: "Fiji", 14: "Stoney", 16: "Baffin", 18: "Ellesmere",
+             20: "GFX900", 21: "GFX804", 23: "GFX901", 24: "GFX902", 25: "GFX903", 26: "GFX904",
+             27: "GFX905"},
+    258000: {**_CL2_BASE, 12: "Carrizo", 13: "Fiji", 14: "Stoney", 16: "Baffin", 18: "Ellesmere",
+             20: "GFX900", 21: "GFX804", 23: "GFX901", 24: "GFX902", 25: "GFX903", 26: "GFX904",
+             27: "GFX905", 28: "GFX906", 29: "GFX907"},
 }
+NEWEST_DRIVER = max(DEVICE_CODES)
+
+
+def device_code(device: str, driver_version: int) -> int:
+    """The e_flags of a device for a driver version (the inverse of ``device_name``)."""
+    table = DEVICE_CODES[max(v for v in DEVICE_CODES if v <= driver_version)] \
+        if driver_version >= min(DEVICE_CODES) else DEVICE_CODES[min(DEVICE_CODES)]
+    for code, name in table.items():
+        if name.lower() == device.lower():
+            return code
+    raise FormatError(f"device {device!r} has no CL2 code in driver {driver_version}'s table "
+                      f"(devices: {', '.join(sorted(n.lower() for n in table.values()))})", field="e_flags")
 
 
 def device_name(e_flags: int, driver_version: int) -> str:
@@ -401,7 +431,9 @@ def read_cl2(data: bytes) -> Cl2Binary:
         note = inner.section(".note")
         if note is not None and len(note.data) == 200 and note.data[197] != 0:
             driver = 203603
-    if any(k.metadata.padding for k in kernels) and driver < 200406:
+    if any(k.metadata.vec_type_hint is not None for k in kernels) and driver < 200406:
         driver = 200406
+    if any(k.metadata.second_name != GENERIC_WORD for k in kernels) and driver < ARCH_WORD_DRIVER:
+        driver = ARCH_WORD_DRIVER
     return Cl2Binary(bits, elf.e_flags, driver, options, acl, kernels, brig, brig_shndx, inner,
                      old, text is not None, extra)

@@ -28,6 +28,8 @@ def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
     info: dict = {"name": kernel.name, "args": [a.to_json() for a in args],
                   "features": kernel_features(kernel),
                   "reqd_work_group_size": list(md.reqd_work_group_size),
+                  "work_group_size_hint": list(md.work_group_size_hint),
+                  "vec_type_hint": md.vec_type_hint,
                   "kernel_index": md.tail_field("kernel_index"),
                   "enqueue_kernel": md.enqueues_kernel,
                   "code_size": len(kernel.code)}

@@ -1,11 +1,16 @@
 """Per-kernel metadata blobs of AMD CL2 binaries (``.rodata`` symbol
 ``__OpenCL_&__OpenCL_<kernel>_kernel_metadata``), read and written byte for byte.
 
-Layout (CLRX documentation of the AMD OpenCL 2.0 format; 32-bit binaries use 32-bit fields
+Layout (CLRX's description of the AMD OpenCL 2.0 format; 32-bit binaries use 32-bit fields
 where 64-bit ones use 64-bit): a header (``size`` bytes, of which the leading fields are known),
-two NUL-terminated names, optionally one padding byte (drivers from Crimson 16 on), ``argsNum+1``
-argument entries (the last all zero), then each argument's name and type name (NUL-terminated),
-then trailing bytes up to ``metadataSize``.
+two NUL-terminated names, from Crimson 16 (driver 200406) on the NUL-terminated vec_type_hint
+(empty: one zero byte), ``argsNum+1`` argument entries (the last all zero), then each argument's
+name and type name (NUL-terminated), then trailing bytes up to ``metadataSize``.
+
+Three header layouts (``LAYOUTS``): drivers before 191205 ("old"), 191205 ("new"), and from
+200406 on ("crimson16"), whose header ends with the work_group_size_hint and the length of the
+vec_type_hint string (CLRX AmdCL2GPUMetadataHeaderEnd32/64). From driver 223600 (AMDGPU-PRO) on
+the second name is the architecture word (``GFX7``...) instead of ``generic``.
 """
 
 from __future__ import annotations
@@ -46,15 +51,32 @@ def _names(table) -> list[str]:
 HEADER_STRUCTS = {32: _struct(HEADER_FIELDS, 32), 64: _struct(HEADER_FIELDS, 64)}
 ARG_STRUCTS = {32: _struct(ARG_FIELDS, 32), 64: _struct(ARG_FIELDS, 64)}
 
-# header bytes after the known fields (CLRX AmdCL2GPUMetadataHeaderEnd32/64, then two u32 that
-# AMD's binaries in reference/amdcl2 show as "kernel enqueues" flag and kernel index — the HSAIL
-# backend's ;enqueue_kernel / ;kernel_index): name -> (format, offset) per bitness
+# header bytes after the known fields: zeros (40 / 16 bytes), then two u32 that AMD's binaries
+# in reference/amdcl2 show as "kernel enqueues" flag and kernel index (the HSAIL backend's
+# ;enqueue_kernel / ;kernel_index); name -> (format, offset into those bytes) per bitness
 HEADER_TAIL_FIELDS: dict[int, dict[str, tuple[str, int]]] = {
-    64: {"work_group_size_hint": ("<3Q", 0), "vec_type_hint_length": ("<Q", 24),
-         "enqueue_kernel": ("<I", 40), "kernel_index": ("<I", 44)},
-    32: {"work_group_size_hint": ("<3I", 0), "vec_type_hint_length": ("<I", 12),
-         "enqueue_kernel": ("<I", 16), "kernel_index": ("<I", 20)},
+    64: {"enqueue_kernel": ("<I", 40), "kernel_index": ("<I", 44)},
+    32: {"enqueue_kernel": ("<I", 16), "kernel_index": ("<I", 20)},
 }
+# header size of each layout (CLRX AmdCL2BinGen: headerSizeOldBinaries / NewBinaries / 16_3Ver)
+LAYOUTS: tuple[tuple[str, int], ...] = (("old", 0), ("new", 191205), ("crimson16", 200406))
+HEADER_SIZES: dict[int, dict[str, int]] = {32: {"old": 0x88, "new": 0x90, "crimson16": 0xA4},
+                                           64: {"old": 0xD8, "new": 0xE0, "crimson16": 0x110}}
+# the header end of the crimson16 layout (CLRX AmdCL2GPUMetadataHeaderEnd32/64), at its last bytes
+HEADER_END_FORMATS = {32: struct.Struct("<3I I I"), 64: struct.Struct("<3Q Q Q")}
+# first driver whose second name is the architecture word (CLRX: AMDGPU-PRO 2236.0)
+ARCH_WORD_DRIVER = 223600
+GENERIC_WORD = "generic"
+
+
+def layout_of_driver(driver_version: int) -> str:
+    return [name for name, first in LAYOUTS if driver_version >= first][-1]
+
+
+def layout_of_header_size(size: int, bits: int) -> str:
+    """The layout a header size belongs to (the largest whose size it reaches)."""
+    return [name for name, n in HEADER_SIZES[bits].items() if size >= n][-1] if size >= \
+        HEADER_SIZES[bits]["old"] else "old"
 
 # CLRX "argType" codes of scalar/vector arguments (element type of vectors)
 ARG_TYPE_ELEMENTS = {6: "char", 7: "short", 8: "int", 9: "long", 11: "float", 12: "double"}
@@ -117,7 +139,7 @@ class KernelMetadata:
     header_tail: bytes           # header bytes past the known fields (work-group size hint, ...)
     first_name: str
     second_name: str
-    padding: bytes               # b"" or the one extra byte of Crimson 16 drivers
+    vec_type_hint: str | None    # None: no string stored (layouts before Crimson 16)
     args: list[ArgEntry]
     terminator: bytes            # the all-zero closing entry as stored
     tail: bytes = b""
@@ -129,6 +151,24 @@ class KernelMetadata:
             return None
         vals = struct.unpack_from(fmt, self.header_tail, off)
         return vals if len(vals) > 1 else vals[0]
+
+    @property
+    def layout(self) -> str:
+        return layout_of_header_size(int(self.header["size"]), self.bits)  # type: ignore[arg-type]
+
+    def header_end(self) -> tuple[tuple[int, int, int], int] | None:
+        """(work_group_size_hint, vec_type_hint length) of the crimson16 layout, else None."""
+        if self.layout != "crimson16":
+            return None
+        fmt = HEADER_END_FORMATS[self.bits]
+        at = HEADER_SIZES[self.bits]["crimson16"] - fmt.size - HEADER_STRUCTS[self.bits].size
+        values = fmt.unpack_from(self.header_tail, at)
+        return tuple(values[:3]), values[3]  # type: ignore[return-value]
+
+    @property
+    def work_group_size_hint(self) -> tuple[int, int, int]:
+        end = self.header_end()
+        return end[0] if end is not None else (0, 0, 0)
 
     @property
     def enqueues_kernel(self) -> bool:
@@ -145,7 +185,9 @@ class KernelMetadata:
             v = self.header[name]
             values += list(v) if isinstance(v, tuple) else [v]
         out = bytearray(hs.pack(*values)) + self.header_tail
-        out += self.first_name.encode() + b"\0" + self.second_name.encode() + b"\0" + self.padding
+        out += self.first_name.encode() + b"\0" + self.second_name.encode() + b"\0"
+        if self.vec_type_hint is not None:
+            out += self.vec_type_hint.encode() + b"\0"
         for a in self.args:
             out += as_.pack(*(a.fields[n] for n in _names(ARG_FIELDS)))
         out += self.terminator
@@ -194,9 +236,17 @@ def parse_kernel_metadata(data: bytes, bits: int, base: int = 0) -> KernelMetada
     first = _cstring(data, at, n1, "metadata.firstName")
     second = _cstring(data, at + n1 + 1, n2, "metadata.secondName")
     at += n1 + n2 + 2
-    padding = b""
-    if at + 4 <= len(data) and struct.unpack_from("<I", data, at)[0] == as_.size << 8:
-        padding, at = data[at:at + 1], at + 1
+    vec_type_hint = None
+    if layout_of_header_size(size, bits) == "crimson16":
+        end = HEADER_END_FORMATS[bits]
+        length = end.unpack_from(data, HEADER_SIZES[bits]["crimson16"] - end.size)[3]
+        if length > len(data) - at - 1:
+            raise FormatError(f"vecTypeHintLength {length} runs past the metadata", offset=base + at,
+                              field="metadata.vecTypeHintLength")
+        vec_type_hint = _cstring(data, at, length, "metadata.vecTypeHint")
+        at += length + 1
+    elif at + 4 <= len(data) and struct.unpack_from("<I", data, at)[0] == as_.size << 8:
+        vec_type_hint, at = "", at + 1      # CLRX: an empty vec_type_hint in a shorter header
     nargs = int(header["args_num"])  # type: ignore[arg-type]
     if at + as_.size * (nargs + 1) > len(data):
         raise FormatError(f"{nargs} argument entries do not fit in the metadata", offset=base + at,
@@ -217,5 +267,5 @@ def parse_kernel_metadata(data: bytes, bits: int, base: int = 0) -> KernelMetada
         tname = _cstring(data, at, int(vals["type_name_size"]), f"metadata.arg{k}.typeName")
         at += int(vals["type_name_size"]) + 1
         args.append(ArgEntry(name, tname, vals))
-    return KernelMetadata(bits, header, data[hs.size:size], first, second, padding, args,
+    return KernelMetadata(bits, header, data[hs.size:size], first, second, vec_type_hint, args,
                           terminator, data[at:])

@@ -51,7 +51,8 @@ def _arg(rec, block: MetadataBlock, reflections: dict[int, str], consts: set[str
     return base
 
 
-def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
+def kernel_info(block: MetadataBlock, program: Program | None = None,
+                index: dict[int, MetadataBlock] | None = None) -> dict:
     reflections = {rec.index: rec.type_name for rec in block.of(r.Reflection)}
     consts = {rec.name for rec in block.of(r.ConstArg)}
     samplers = block.of(r.Sampler)
@@ -61,10 +62,11 @@ def kernel_info(block: MetadataBlock, program: Program | None = None) -> dict:
     functions, intrinsics = list(block.functions), list(block.intrinsics)
     printf = []
     if program is not None and block.uniqueid is not None:
-        needed, intr = required_ids(program, block.uniqueid)
+        index = program.metadata_index() if index is None else index
+        needed, intr = required_ids(program, block.uniqueid, index)
         functions = sorted(needed - {block.uniqueid})
         intrinsics = sorted(intr)
-        blocks = [program.metadata_for(f) for f in sorted(needed)]
+        blocks = [index.get(f) for f in sorted(needed)]
     else:
         blocks = [block]
     for b in blocks:
@@ -156,6 +158,7 @@ def inspect(data: bytes, path: str) -> dict:
         blocks = program.metadata
         container = "il"
     kernels = [b for b in blocks if b.is_kernel]
+    index = program.metadata_index() if program is not None else None
     first = kernels[0] if kernels else None
     version = ":".join(map(str, first.version)) if first and first.version else None
     return {
@@ -163,7 +166,7 @@ def inspect(data: bytes, path: str) -> dict:
         "container": container,
         "version": version,
         "device": first.device if first else None,
-        "kernels": [kernel_info(b, program) for b in kernels],
+        "kernels": [kernel_info(b, program, index) for b in kernels],
         "data_segments": _segments(program) if program else [],
         "debug_sections": len(program.debug_sections) if program else 0,
         "functions": [{"id": f.id, "name": f.name} for f in program.functions] if program else [],

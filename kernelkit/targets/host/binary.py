@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import msgpack
 
+from kernelkit.abi.signature import KernelSignature
 from kernelkit.errors import FormatError
 
 MAGIC = b"KKHOST\x00\x01"
@@ -91,10 +92,18 @@ def read_host_binary(data: bytes) -> HostBinary:
                           field="version")
     kernels = []
     for k in _field(body, "kernels", list, off):
-        if not isinstance(k, dict) or not isinstance(k.get("signature"), dict) \
-                or not isinstance(k["signature"].get("name"), str):
+        if not isinstance(k, dict) or not isinstance(k.get("signature"), dict):
             raise FormatError("host binary: malformed kernel entry", offset=off, field="kernels")
-        kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), int(k.get("max_work_dim", 3)),
+        try:
+            KernelSignature.from_json(k["signature"])
+        except FormatError as exc:
+            raise FormatError(f"host binary: kernel signature: {exc.message}", offset=off,
+                              field=f"kernels.signature.{exc.field}") from None
+        max_work_dim = k.get("max_work_dim", 3)
+        if not isinstance(max_work_dim, int) or isinstance(max_work_dim, bool) or not 1 <= max_work_dim <= 3:
+            raise FormatError(f"host binary: max_work_dim {max_work_dim!r} is not 1, 2 or 3", offset=off,
+                              field="kernels.max_work_dim")
+        kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True))))
     sites = _field(body, "printf_sites", list, off)
     if not all(isinstance(s, list) and s and all(isinstance(x, str) for x in s) for s in sites):
@@ -102,6 +111,22 @@ def read_host_binary(data: bytes) -> HostBinary:
     return HostBinary(
         triple=_field(body, "triple", str, off), cpu=_field(body, "cpu", str, off), kernels=kernels,
         object_code=_field(body, "object", bytes, off), printf_sites=sites,
-        local_globals=[str(x) for x in _field(body, "local_globals", list, off)],
-        shared_globals=[str(x) for x in body.get("shared_globals") or []],
-        mux_ir=str(body.get("mux_ir") or ""), options=[str(o) for o in body.get("options") or []])
+        local_globals=_strings(_field(body, "local_globals", list, off), "local_globals", off),
+        shared_globals=_strings(body.get("shared_globals") or [], "shared_globals", off),
+        mux_ir=_optional(body, "mux_ir", str, "", off),
+        options=_strings(body.get("options") or [], "options", off))
+
+
+def _strings(value, name: str, where: int) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise FormatError(f"host binary: field {name!r} is not a list of strings", offset=where, field=name)
+    return value
+
+
+def _optional(body: dict, name: str, kind, default, where: int):
+    value = body.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, kind):
+        raise FormatError(f"host binary: field {name!r} is not {kind.__name__}", offset=where, field=name)
+    return value
