@@ -11,21 +11,9 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def build_option_names() -> set[str]:
-    """The options `kernelkit build` accepts: a target's option is advertised only if it is one."""
-    import argparse
-
-    from kernelkit.commands import build
-
-    sub = argparse.ArgumentParser().add_subparsers()
-    build.register(sub)
-    return set(sub.choices["build"]._option_string_actions)
-
-
 def describe() -> list[dict]:
     from kernelkit.mux.registry import get_compilers
 
-    accepted = build_option_names()
     rows = []
     for info in get_compilers():
         rows.append({
@@ -36,7 +24,7 @@ def describe() -> list[dict]:
             "pointer_size": info.device_info.pointer_size,
             "deferred_compilation": info.supports_deferred_compilation,
             "options": [{"name": o.name, "takes_value": o.takes_value, "help": o.help}
-                        for o in info.options() if o.name in accepted],
+                        for o in info.options()],
         })
     return rows
 
