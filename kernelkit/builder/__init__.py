@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from kernelkit.cache import cache_disabled
 
-__all__ = ["BuildJob", "BuildResult", "build", "build_many"]
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many"]
 
 _REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
 
@@ -101,3 +101,29 @@ def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cach
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, jobs))
+
+
+def build_checked_host(binary):
+    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
+    mux IR in a worker process, cached under the binary's own bytes."""
+    from kernelkit.builder import key as binary_cache
+    from kernelkit.builder.pool import raise_reply, run_request
+    from kernelkit.targets.host.binary import read_host_binary
+
+    data = binary.to_bytes()
+    cache_key = None
+    if not cache_disabled():
+        import hashlib
+
+        cache_key = binary_cache.binary_key("", "host", [], "<checked>", variant=hashlib.sha256(data).hexdigest())
+        hit = binary_cache.lookup(cache_key)
+        if hit is not None:
+            return read_host_binary(hit.binary)
+    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    reply = run_request({"kind": "host-checked", "binary": data, "target": "host", "filename": "<checked>",
+                         "env": env, "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    if cache_key is not None:
+        binary_cache.store(cache_key, reply["binary"], "", [], reply.get("kernels") or [])
+    return read_host_binary(reply["binary"])

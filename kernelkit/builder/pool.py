@@ -182,10 +182,10 @@ def shutdown() -> None:
 def run_request(message: dict, on_stage: Stage | None = None) -> dict:
     """Compile one request in a worker (or in this process when asked to); the worker's reply."""
     if in_process() or os.environ.get("KERNELKIT_BUILD_WORKER"):
-        from kernelkit.builder.worker import build, error_reply
+        from kernelkit.builder.worker import error_reply, handle
 
         try:
-            return build(message, on_stage or (lambda m: None))
+            return handle(message, on_stage or (lambda m: None))
         except Exception as exc:  # the same reply a worker would send
             return error_reply(exc)
     worker = _acquire()

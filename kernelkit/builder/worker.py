@@ -74,6 +74,27 @@ def build(request: dict, send) -> dict:
             "kernels": kernels}
 
 
+def build_checked_host(request: dict, send) -> dict:
+    """A host binary's checked-mode twin (every access bounds-checked), from its mux IR."""
+    from kernelkit.runtime.program import _signature_from_json
+    from kernelkit.targets.host.binary import read_host_binary
+    from kernelkit.targets.host.module import build_host_binary
+
+    binary = read_host_binary(request["binary"])
+    kernels = [k.name for k in binary.kernels]
+    send({"stage": "codegen (checked)", "kernels": kernels})
+    sigs = [_signature_from_json(k.signature) for k in binary.kernels]
+    checked = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+    return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
+
+
+HANDLERS = {"build": build, "host-checked": build_checked_host}
+
+
+def handle(request: dict, send) -> dict:
+    return HANDLERS[request.get("kind", "build")](request, send)
+
+
 def serve(stdin, stdout) -> None:
     while True:
         request = read_message(stdin)
@@ -81,7 +102,7 @@ def serve(stdin, stdout) -> None:
             return
         _apply_environment(request.get("env") or {}, request.get("cwd"))
         try:
-            reply = build(request, lambda message: write_message(stdout, message))
+            reply = handle(request, lambda message: write_message(stdout, message))
         except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
             reply = error_reply(exc)
         write_message(stdout, reply)

@@ -200,7 +200,11 @@ def run(args) -> int:
             import os
 
             os.environ["KERNELKIT_NO_CACHE"] = "1"
-        prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build()
+        from kernelkit.builder.progress import Progress
+
+        with Progress() as progress:   # a status line on a terminal when the build takes a while
+            progress.update(args.src, f"building {args.src} for host")
+            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build()
         if prog.build_log:
             sys.stderr.write(prog.build_log)
     names = prog.kernel_names

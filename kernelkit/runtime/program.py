@@ -123,16 +123,16 @@ class Program:
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.loader import Executable
-        from kernelkit.targets.host.module import build_host_binary
 
         with self._lock:
             exe = self._executables.get(check)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
-            if check:
-                sigs = [_signature_from_json(k.signature) for k in binary.kernels]
-                binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+            if check:   # compiled in a worker process too (kernelkit.builder), and cached
+                from kernelkit.builder import build_checked_host
+
+                binary = build_checked_host(binary)
             # static __local variables need a copy of the module per thread, which program-scope
             # __global variables must not get: a module with both runs one launch at a time, on one thread
             both = bool(binary.local_globals) and bool(binary.shared_globals)
