@@ -56,6 +56,7 @@ def register(sub) -> None:
     add_frontend_arguments(p, source=False)
     p.add_argument("--code-object-version", "-mcode-object-version", dest="code_object_version", type=int,
                    choices=range(2, 7), metavar="2..6", default=None)
+    p.add_argument("--simd", type=int, default=None, help="SIMD width (visa targets)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
@@ -110,7 +111,8 @@ def run(args) -> int:
     if target is None:
         raise KernelkitError("a target is needed for OpenCL C source: -t TARGET (see `kernelkit targets`)")
     module = find_layout(target)
-    options = {"code_object_version": args.code_object_version, "build_options": frontend_options(args)}
+    options = {"code_object_version": args.code_object_version, "simd": args.simd,
+               "build_options": frontend_options(args)}
     layout = module.layout_for(args.src, target, args.kernel, options)
     if args.json:
         import json

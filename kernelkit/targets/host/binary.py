@@ -4,12 +4,14 @@ Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 ``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
 ``uniform_work_groups``), ``printf_sites`` (format string then argument LLVM types),
-``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host) and
-``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
+``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host),
+``object_sha256`` (its digest: a damaged object is refused before LLVM loads it, which would abort
+the process) and ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import msgpack
@@ -18,7 +20,7 @@ from kernelkit.abi.signature import KernelSignature
 from kernelkit.errors import FormatError
 
 MAGIC = b"KKHOST\x00\x01"
-VERSION = 1
+VERSION = 2   # 2: object_sha256
 
 
 @dataclass
@@ -58,7 +60,8 @@ class HostBinary:
                          "uniform_work_groups": k.uniform_work_groups} for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
             "shared_globals": self.shared_globals,
-            "object": self.object_code, "mux_ir": self.mux_ir, "options": self.options,
+            "object": self.object_code, "object_sha256": hashlib.sha256(self.object_code).hexdigest(),
+            "mux_ir": self.mux_ir, "options": self.options,
         }
         return MAGIC + msgpack.packb(body, use_bin_type=True)
 
@@ -105,12 +108,16 @@ def read_host_binary(data: bytes) -> HostBinary:
                               field="kernels.max_work_dim")
         kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True))))
+    obj = _field(body, "object", bytes, off)
+    if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
+        raise FormatError("host binary: the object code does not match its SHA-256 digest (damaged file)",
+                          offset=off, field="object")
     sites = _field(body, "printf_sites", list, off)
     if not all(isinstance(s, list) and s and all(isinstance(x, str) for x in s) for s in sites):
         raise FormatError("host binary: malformed printf site table", offset=off, field="printf_sites")
     return HostBinary(
         triple=_field(body, "triple", str, off), cpu=_field(body, "cpu", str, off), kernels=kernels,
-        object_code=_field(body, "object", bytes, off), printf_sites=sites,
+        object_code=obj, printf_sites=sites,
         local_globals=_strings(_field(body, "local_globals", list, off), "local_globals", off),
         shared_globals=_strings(body.get("shared_globals") or [], "shared_globals", off),
         mux_ir=_optional(body, "mux_ir", str, "", off),
