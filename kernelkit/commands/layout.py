@@ -55,7 +55,7 @@ def register(sub) -> None:
     p.add_argument("-k", "--kernel", required=True)
     add_frontend_arguments(p, source=False)
     p.add_argument("--code-object-version", "-mcode-object-version", dest="code_object_version", type=int,
-                   choices=range(2, 7), metavar="2..6", default=None)
+                   metavar="2..6", default=None)
     p.add_argument("--simd", type=int, default=None, help="SIMD width (visa targets)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
