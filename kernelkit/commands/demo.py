@@ -181,14 +181,12 @@ def _show_target(target: str, options: list[str], path: Path, source: str, kerne
         out.writelines(f"      {line}\n" for line in reader.render(info).splitlines())
 
 
-# bytes of the argument buffer each layout-only ABI prescribes
-_LAYOUT_BYTES = {"amdil": lambda lay: 16 * lay["cb1"]["slots"], "amdcl2": lambda lay: lay["kernarg_segment_byte_size"]}
-
-
-def _layout_args(layout: dict) -> list[dict]:
-    args = layout["cb1"]["args"] if "cb1" in layout else layout["args"]
-    return [{"offset": a["offset"], "size": a.get("bytes", a.get("size")), "kind": a["kind"], "name": a["name"]}
-            for a in args]
+# what each layout-only ABI calls its argument buffer: (words, bytes, the arguments in it)
+_LAYOUT_BUFFERS = {
+    "amdil": ("cb1", lambda lay: 16 * lay["cb1"]["slots"], lambda lay: lay["cb1"]["args"]),
+    "amdcl2": ("kernarg", lambda lay: lay["kernarg_segment_byte_size"], lambda lay: lay["args"]),
+    "visa": ("payload", lambda lay: lay["payload_bytes"], lambda lay: lay["inputs"]),
+}
 
 
 def _show_layout(target: str, path: Path, kernels: list[str], verbose: bool, out) -> None:
@@ -201,9 +199,9 @@ def _show_layout(target: str, path: Path, kernels: list[str], verbose: bool, out
         return
     for name in kernels:
         layout = abi.layout_for(str(path), target, name, {"code_object_version": None})
-        size = _LAYOUT_BYTES[layout["abi"]](layout)
-        out.write(f"    {target:<16} layout only (compiling OpenCL C is not supported yet)  {name}: "
-                  f"kernarg {size} B\n")
-        if verbose:
-            out.writelines(f"      [{a['offset']:>5}] {a['size']:>4} {a['kind']:<8} {a['name']}\n"
-                           for a in _layout_args(layout))
+        buffer = _LAYOUT_BUFFERS.get(layout.get("abi"))
+        what = f"{buffer[0]} {buffer[1](layout)} B" if buffer else "argument layout"
+        out.write(f"    {target:<16} layout only (compiling OpenCL C is not supported yet)  {name}: {what}\n")
+        if verbose and buffer:
+            out.writelines(f"      [{a['offset']:>5}] {a.get('bytes', a.get('size')):>4} {a['kind']:<8} {a['name']}\n"
+                           for a in buffer[2](layout))
