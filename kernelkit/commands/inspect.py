@@ -7,7 +7,6 @@ Formats register in ``INSPECTORS`` (tried in order). Each module provides
 
 from __future__ import annotations
 
-import json
 import sys
 
 from kernelkit.errors import FormatError
@@ -55,6 +54,8 @@ def run(args) -> int:
         info = module.inspect(data, args.file)
         render = module.render
     if args.json:
+        import json
+
         json.dump(info, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:

@@ -48,10 +48,16 @@ class HostBinary:
     options: list[str] = field(default_factory=list)
 
     def kernel(self, name: str) -> HostKernelInfo:
-        for k in self.kernels:
-            if k.name == name:
-                return k
-        raise KeyError(name)
+        index = self.__dict__.get("_by_name")
+        if index is None or len(index[0]) != len(self.kernels) or index[0] is not self.kernels:
+            index = (self.kernels, {})
+            for k in self.kernels:          # the first of a name, as a linear search finds it
+                index[1].setdefault(k.name, k)
+            self.__dict__["_by_name"] = index
+        found = index[1].get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def to_bytes(self) -> bytes:
         body = {
