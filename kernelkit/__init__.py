@@ -16,6 +16,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "Program": "kernelkit.runtime.program",
     "LocalMemory": "kernelkit.runtime.program",
+    "Kernel": "kernelkit.runtime.program",
+    "Event": "kernelkit.runtime.event",
     "MuxError": "kernelkit.mux.result",
     "Result": "kernelkit.mux.result",
     "KernelSignature": "kernelkit.abi.signature",

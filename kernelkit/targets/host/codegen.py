@@ -4,7 +4,8 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
   1. checked-mode instrumentation (optional) and printf lowering, on the SPIR address spaces;
   2. retarget to the host triple, flatten address spaces, internalise non-kernels;
   3. host definitions of the ``__mux_*`` builtins; scheduling parameters on every function;
-  4. LLVM: always-inline everything into the kernel entry points;
+  4. LLVM: always-inline everything into the kernel entry points; cancellation points on the
+     kernels' loop back-edges (Ctrl-C, launch timeouts);
   5. kernels with barriers become work-item coroutines; work-item loop entries are added;
   6. LLVM -O3 for the host CPU (coroutine splitting, loop vectorisation), object emission.
 """
@@ -19,6 +20,7 @@ from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.passes.cancellation import add_cancellation_points
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
@@ -339,7 +341,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False) -> HostCode:
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
-    text = inline_all(text)
+    text = add_cancellation_points(inline_all(text), kernels)
     text, coroutines, serial = add_entries(text, kernels, local_mem)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)
