@@ -52,6 +52,7 @@ class Program:
             self.filename = filename or "<source>"
         self.options = options.split() if isinstance(options, str) else list(options)
         self._binary = None
+        self._simulated = None
         self._executables: dict[bool, object] = {}
         self._lock = threading.Lock()
         self.build_log = ""
@@ -61,9 +62,11 @@ class Program:
         from kernelkit.mux.context import Context
         from kernelkit.targets.host.info import get_compilers
 
-        if target != "host":
-            raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
-                                 f"{target}` to make a {target} binary")
+        if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
+            from kernelkit.runtime.simulated import build_simulated
+
+            self._simulated = build_simulated(self.source, self.options, target, self.filename)
+            return self
         info = get_compilers()[0]
         compiler = info.create_target(Context(), info.device_info.device_name)
         compiler.init_with_builtins(None)
@@ -86,6 +89,8 @@ class Program:
 
     @property
     def binary(self) -> bytes:
+        if self._simulated is not None:
+            return self._simulated.binary
         return self._require_built().to_bytes()
 
     def _require_built(self):
@@ -95,9 +100,15 @@ class Program:
 
     @property
     def kernel_names(self) -> list[str]:
+        if self._simulated is not None:
+            return self._simulated.kernel_names
         return [k.name for k in self._require_built().kernels]
 
     def kernel(self, name: str) -> Kernel:
+        if self._simulated is not None:
+            from kernelkit.runtime.simulated import SimulatedKernel
+
+            return SimulatedKernel(self._simulated, name)    # type: ignore[return-value]
         binary = self._require_built()
         try:
             info = binary.kernel(name)
@@ -106,7 +117,7 @@ class Program:
         return Kernel(self, info)
 
     def __getattr__(self, name: str) -> Kernel:
-        if name.startswith("_") or self._binary is None:
+        if name.startswith("_") or (self._binary is None and self._simulated is None):
             raise AttributeError(name)
         try:
             return self.kernel(name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
+from kernelkit.targets.amdil.emitter import Operand
 from kernelkit.targets.amdil.regs import GLOBAL_ID, GROUP_ID, LOCAL_ID, Slot, slot_count
 
 # work-item builtin -> (register, or cb0 row), value for dimensions >= 3
@@ -32,6 +33,9 @@ FLOAT_BINARY = {"llvm.minnum.f32": "min", "llvm.maxnum.f32": "max", "llvm.minimu
                 "llvm.maximum.f32": "max"}
 INT_BINARY = {"llvm.smin": "imin", "llvm.smax": "imax", "llvm.umin": "umin", "llvm.umax": "umax"}
 LOG2E, LN2 = 0x3FB8AA3B, 0x3F317218
+DOUBLE_ROUNDING = {"llvm.floor.f32": "floor", "llvm.ceil.f32": "ceil", "llvm.trunc.f32": "trunc",
+                   "llvm.rint.f32": "rint", "llvm.roundeven.f32": "rint",
+                   "llvm.nearbyint.f32": "rint"}
 
 
 def _base(name: str) -> str:
@@ -161,6 +165,25 @@ class CallOps:
             self.memory_intrinsic(inst, base)
             return
         out = self.result(inst) if not isinstance(inst.type, T.VoidType) else []
+        if base.startswith("llvm.frexp.f64"):
+            self.double_frexp(self.val(args[0]), out)
+            return
+        if base.startswith("llvm.is.fpclass.f64"):
+            self.fpclass(inst, out, double=True)
+            return
+        if base.startswith("llvm.vector.reduce.f"):
+            self.vector_reduce(inst, base, out)
+            return
+        if base.startswith(("llvm.uadd.sat.i32", "llvm.usub.sat.i32")):
+            a, b = self.val(args[0]), self.val(args[1])
+            for i, o in enumerate(out):
+                if "uadd" in base:
+                    r = em.one("iadd", a[i], b[i])
+                    em.op("cmov_logical", [o], [em.one("ult", r, a[i])], [0xFFFFFFFF], [r])
+                else:
+                    r = em.one("iadd", a[i], em.one("inegate", b[i]))
+                    em.op("cmov_logical", [o], [em.one("ult", a[i], b[i])], [0], [r])
+            return
         sc = inst.type.scalar
         if sc == T.float64 and not base.startswith("llvm.fabs"):
             self.double_intrinsic(inst, base, out)
@@ -175,6 +198,11 @@ class CallOps:
                     em.op("iand", [out[i + 1]], [v[i + 1]], [0x7FFFFFFF])
             else:
                 em.op("iand", out, self.val(args[0]), [0x7FFFFFFF] * len(out))
+        elif base.startswith("llvm.ldexp.f32"):
+            n = self.val(args[1])
+            x = self.val(args[0])
+            for i, o in enumerate(out):
+                em.mov([o], self.scale_by_power_of_two([x[i]], n[i], double=False))
         elif base in FLOAT_UNARY:
             em.op(FLOAT_UNARY[base], out, self.val(args[0]))
         elif base == "llvm.exp.f32":
@@ -209,12 +237,36 @@ class CallOps:
             if sc.bits == 64:
                 raise CompileError("amdil: 64-bit popcount is not supported")
             em.op("icbits", out, self.normalized(args[0], False))
+        elif base.startswith(("llvm.ctlz.", "llvm.cttz.")):
+            if sc.bits != 32:
+                raise CompileError(f"amdil: {name} is only supported on 32-bit integers")
+            for i, o in enumerate(out):
+                x = self.val(args[0])[i]
+                if base.startswith("llvm.cttz"):     # the lowest set bit, counted from the top
+                    low = em.one("iand", x, em.one("inegate", x))
+                    clz = self.count_leading_zeros(low)
+                    em.op("cmov_logical", [o], [em.one("ieq", x, 0)], [32],
+                          [em.one("iadd", 31, em.one("inegate", clz))])
+                else:
+                    em.mov([o], [self.count_leading_zeros(x)])
         elif base.startswith(("llvm.fshl.", "llvm.fshr.")):
             self.funnel_shift(inst, base, out)
         elif base.startswith("llvm.is.fpclass"):
             self.fpclass(inst, out)
         else:
             raise CompileError(f"amdil: intrinsic {name} is not supported")
+
+    def count_leading_zeros(self, x) -> Slot:
+        """Binary search: 16, 8, 4, 2, 1 leading bits at a time; 32 for zero."""
+        em = self.em
+        n: object = 0
+        for k in (16, 8, 4, 2, 1):
+            mask = ((1 << k) - 1) << (32 - k)
+            zero = em.one("ieq", em.one("iand", x, mask), 0)
+            n = em.one("iadd", n, em.one("iand", zero, k))
+            x = em.one("cmov_logical", zero, em.one("ishl", x, k), x)
+        last = em.one("ieq", x, 0)
+        return em.one("iadd", n, em.one("iand", last, 1))
 
     def funnel_shift(self, inst, base, out) -> None:
         em = self.em
@@ -233,27 +285,40 @@ class CallOps:
                 hi = em.one("ishl", em.one("ishl", a[i], 1), inv)
             em.op("ior", [o], [hi], [lo])
 
-    def fpclass(self, inst, out) -> None:
+    def fpclass(self, inst, out, double: bool = False) -> None:
+        """llvm.is.fpclass: the OR of the requested classes (bits 0-9: snan, qnan, -inf,
+        -normal, -subnormal, -0, +0, +subnormal, +normal, +inf)."""
         em = self.em
         x = self.val(inst.args[0])
         test = self.val(inst.args[1])[0]
-        if inst.args[0].type.scalar != T.float32 or not isinstance(test, int):
-            raise CompileError("amdil: llvm.is.fpclass on this type is not supported")
+        if not isinstance(test, int) or test & ~0x3FF:
+            raise CompileError("amdil: llvm.is.fpclass with this test is not supported")
+        per = 2 if double else 1
+        exp_mask = 0x7FF00000 if double else 0x7F800000
         for i, o in enumerate(out):
-            mag = em.one("iand", x[i], 0x7FFFFFFF)
-            parts = []
-            if test & 0x3:      # nan
-                parts.append(em.one("ult", 0x7F800000, mag))
-            if test & 0x204:    # infinities
-                parts.append(em.one("ieq", mag, 0x7F800000))
-            if test & 0x1F8:    # finite classes
-                parts.append(em.one("ult", mag, 0x7F800000))
-            if test & ~0x3FF or not parts or (test & 0x1F8 and test & 0x1F8 != 0x1F8) or \
-                    (test & 0x204 and test & 0x204 != 0x204):
-                raise CompileError(f"amdil: llvm.is.fpclass test {test:#x} is not supported")
-            acc = parts[0]
-            for p in parts[1:]:
-                acc = em.one("ior", acc, p)
+            hi = x[per * i + per - 1]
+            mag = em.one("iand", hi, 0x7FFFFFFF)
+            neg = em.one("ilt", hi, 0)
+            pos = em.one("inot", neg)
+            exp = em.one("iand", hi, exp_mask)
+            frac_zero = em.one("ieq", em.one("iand", mag, ~exp_mask & 0x7FFFFFFF), 0)
+            if double:
+                frac_zero = em.one("iand", frac_zero, em.one("ieq", x[per * i], 0))
+            exp_max = em.one("ieq", exp, exp_mask)
+            exp_zero = em.one("ieq", exp, 0)
+            nan = em.one("iand", exp_max, em.one("inot", frac_zero))
+            inf = em.one("iand", exp_max, frac_zero)
+            zero = em.one("iand", exp_zero, frac_zero)
+            sub = em.one("iand", exp_zero, em.one("inot", frac_zero))
+            normal = em.one("inot", em.one("ior", exp_max, exp_zero))
+            classes = [(0x3, nan), (0x4, em.one("iand", inf, neg)), (0x8, em.one("iand", normal, neg)),
+                       (0x10, em.one("iand", sub, neg)), (0x20, em.one("iand", zero, neg)),
+                       (0x40, em.one("iand", zero, pos)), (0x80, em.one("iand", sub, pos)),
+                       (0x100, em.one("iand", normal, pos)), (0x200, em.one("iand", inf, pos))]
+            acc: object = 0
+            for bits, value in classes:
+                if test & bits:
+                    acc = value if acc == 0 else em.one("ior", acc, value)
             em.mov([o], [acc])
 
     def double_intrinsic(self, inst, base, out) -> None:
@@ -266,10 +331,112 @@ class CallOps:
                 em.op("dmad", out[i:i + 2], *el)
             elif name == "llvm.sqrt.f32":
                 em.op("dsqrt", out[i:i + 2], el[0])
-            elif name in ("llvm.minnum.f32", "llvm.maxnum.f32"):
+            elif name in ("llvm.minnum.f32", "llvm.maxnum.f32", "llvm.minimum.f32",
+                          "llvm.maximum.f32"):
                 em.op("dmin" if "min" in name else "dmax", out[i:i + 2], *el)
+            elif name == "llvm.copysign.f32":
+                em.mov(out[i:i + 1], el[0][:1])
+                mag = em.one("iand", el[0][1], 0x7FFFFFFF)
+                em.op("ior", out[i + 1:i + 2], [mag], [em.one("iand", el[1][1], 0x80000000)])
+            elif name.startswith("llvm.ldexp"):
+                n = args[1][i // 2]
+                em.mov(out[i:i + 2], self.scale_by_power_of_two(el[0], n, double=True))
+            elif name in DOUBLE_ROUNDING:
+                em.mov(out[i:i + 2], self.double_rounding(DOUBLE_ROUNDING[name], el[0]))
             else:
                 raise CompileError(f"amdil: intrinsic {base} on double is not supported")
+
+    def scale_by_power_of_two(self, x, n, double: bool) -> list[Operand]:
+        """ldexp: x * 2^n as three factors 2^k with k in the normal exponent range."""
+        em = self.em
+        lo_exp, hi_exp, bias, shift = (-1022, 1023, 1023, 20) if double else (-126, 127, 127, 23)
+        value: list[Operand] = list(x)
+        rest: Operand = n
+        for _ in range(3):
+            k = em.one("imin", em.one("imax", rest, lo_exp & 0xFFFFFFFF), hi_exp)
+            rest = em.one("iadd", rest, em.one("inegate", k))
+            bits = em.one("ishl", em.one("iadd", k, bias), shift)
+            scaled = em.temp_slots(len(value))
+            if double:
+                em.op("dmul", scaled, value, [0, bits])
+            else:
+                em.op("mul", scaled, value, [bits])
+            value = scaled
+        return value
+
+    # doubles: floor(x) = x - dfrac(x); the other roundings from it
+    def dfloor(self, x) -> list[Slot]:
+        em = self.em
+        frac = em.temp_slots(2)
+        em.op("dfrac", frac, x)
+        out = em.temp_slots(2)
+        em.op("dadd", out, x, self.dneg(frac))
+        return out
+
+    def dneg(self, x) -> list[Operand]:
+        return [x[0], self.em.one("ixor", x[1], 0x80000000)]
+
+    def double_frexp(self, x, out) -> None:
+        """{mantissa in [0.5, 1), exponent}: subnormals scaled by 2^54 first; zero, inf and NaN
+        come back unchanged with exponent 0."""
+        em = self.em
+        for i in range(0, len(out) - 1, 3):
+            e = x[2 * (i // 3):2 * (i // 3) + 2]
+            scaled = em.temp_slots(2)
+            em.op("dmul", scaled, e, [0, 0x43500000])                 # x * 2^54
+            sub = em.one("ieq", em.one("iand", e[1], 0x7FF00000), 0)
+            y = [em.one("cmov_logical", sub, scaled[k], e[k]) for k in range(2)]
+            adj = em.one("iand", sub, 54)
+            ey = em.one("iand", em.one("ushr", y[1], 20), 0x7FF)
+            exp = em.one("iadd", ey, em.one("inegate", em.one("iadd", adj, 1022)))
+            m_hi = em.one("ior", em.one("iand", y[1], 0x800FFFFF), 0x3FE00000)
+            special = em.one("ior", em.one("ieq", ey, 0), em.one("ieq", ey, 0x7FF))
+            em.op("cmov_logical", out[i:i + 2], [special, special], e, [y[0], m_hi])
+            em.op("cmov_logical", [out[i + 2]], [special], [0], [exp])
+
+    def vector_reduce(self, inst, base, out) -> None:
+        em = self.em
+        v = inst.args[0]
+        op = base.split(".")[3]     # fmax, fmin, fadd, fmul
+        double = v.type.scalar == T.float64
+        elems = self.elems(v)
+        names = {"fmax": ("max", "dmax"), "fmin": ("min", "dmin"), "fadd": ("add", "dadd"),
+                 "fmul": ("mul", "dmul")}
+        if op not in names:
+            raise CompileError(f"amdil: {base} is not supported")
+        name = names[op][1 if double else 0]
+        acc = elems[0]
+        for e in elems[1:]:
+            acc = em.new(name, acc, e)
+        em.mov(out, acc)
+
+    def double_rounding(self, kind: str, x) -> list[Slot]:
+        em = self.em
+        if kind == "floor":
+            return self.dfloor(x)
+        ceil = self.dneg(self.dfloor(self.dneg(x)))
+        if kind == "ceil":
+            return ceil
+        if kind == "trunc":
+            neg = em.wide("dlt", em.temp_slots(1)[0], x, [0, 0])
+            floor = self.dfloor(x)
+            return [em.one("cmov_logical", neg, ceil[k], floor[k]) for k in range(2)]
+        half = [0, 0x3FE00000]                        # 0.5
+        shifted = em.temp_slots(2)
+        em.op("dadd", shifted, x, half)
+        r = self.dfloor(shifted)                       # round half up
+        diff = em.temp_slots(2)
+        em.op("dadd", diff, r, self.dneg(x))
+        tie = em.wide("deq", em.temp_slots(1)[0], diff, half)
+        halved = em.temp_slots(2)
+        em.op("dmul", halved, r, half)
+        frac = em.temp_slots(2)
+        em.op("dfrac", frac, halved)
+        odd = em.wide("dne", em.temp_slots(1)[0], frac, [0, 0])
+        down = em.temp_slots(2)
+        em.op("dadd", down, r, [0, 0xBFF00000])       # r - 1.0
+        fix = em.one("iand", tie, odd)                  # ties to even
+        return [em.one("cmov_logical", fix, down[k], r[k]) for k in range(2)]
 
     def memory_intrinsic(self, inst, base) -> None:
         em = self.em

@@ -94,6 +94,17 @@ class Emitter:
             slots = [Slot("r", tmp, c) for c in comps]
         return src_text(slots, comps)
 
+    def pair(self, items: list[Operand]) -> str:
+        """A source giving a 64-bit value's (lo, hi) in components x and y."""
+        text = self._source(list(items), [0, 1])
+        return text
+
+    def wide(self, name: str, dst: Slot, *pairs: list[Operand]) -> Slot:
+        """``name dst.c, pair, pair...``: a 64-bit instruction with a 32-bit result."""
+        srcs = "".join(f", {self.pair(p)}" for p in pairs)
+        self.emit(f"{name} {dst_text(dst.num, [dst.comp])}{srcs}")
+        return dst
+
     # shorthands returning fresh temporaries
     def new(self, name: str, *srcs: list[Operand], count: int | None = None) -> list[Slot]:
         n = count if count is not None else len(srcs[0])

@@ -68,10 +68,26 @@ def _inline_everything(text: str) -> str:
         .replace("alwaysinline  alwaysinline", "alwaysinline")
 
 
+_OPTIMISED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
 def optimised_ir(mux_ir: str, options=()):
-    """kernelkit.ir.Module ready for instruction selection."""
+    """kernelkit.ir.Module ready for instruction selection (the optimised text is kept per
+    process: it does not depend on the device, so one program built for several AMD IL devices
+    is optimised once)."""
     from kernelkit.ir import parse
 
+    key = (mux_ir, tuple(options))
+    text = _OPTIMISED.get(key)
+    if text is None:
+        text = _optimise(mux_ir, options)
+        if len(_OPTIMISED) > 32:
+            _OPTIMISED.clear()
+        _OPTIMISED[key] = text
+    return parse(text)
+
+
+def _optimise(mux_ir: str, options) -> str:
     b = llvm()
     text = with_builtin_library(mux_ir, options)
     text = _inline_everything(text)
@@ -83,4 +99,4 @@ def optimised_ir(mux_ir: str, options=()):
     pto.slp_vectorization = False
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
-    return parse(str(main))
+    return str(main)

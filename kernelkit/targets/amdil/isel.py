@@ -93,7 +93,8 @@ class KernelSelector(MemoryOps, CallOps):
         tree = S.structurize(self.fn)
         self.prologue()
         self.walk(tree)
-        self.em.emit("ret_dyn")
+        if not self.em.lines or self.em.lines[-1] != "ret_dyn":
+            self.em.emit("ret_dyn")
         return self.em.lines
 
     def walk(self, nodes: list) -> None:
@@ -260,6 +261,11 @@ class KernelSelector(MemoryOps, CallOps):
             if op == "fsub":
                 nb = [eb[0], em.one("ixor", eb[1], SIGN)]
                 em.op("dadd", d, ea, nb)
+            elif op == "frem":     # a - b * trunc(a / b)
+                q = em.temp_slots(2)
+                em.op("ddiv", q, ea, eb)
+                t = self.double_rounding("trunc", q)
+                em.op("dmad", d, t, [eb[0], em.one("ixor", eb[1], SIGN)], ea)
             elif op in DOUBLE_BINARY:
                 em.op(DOUBLE_BINARY[op], d, ea, eb)
             else:
@@ -381,9 +387,7 @@ class KernelSelector(MemoryOps, CallOps):
 
         def cmp(op, p, q):
             if double:
-                t = em.temp_slots(1)[0]
-                em.op("d" + op, [t], *_pair_ops(em, p, q))
-                return t
+                return em.wide("d" + op, em.temp_slots(1)[0], p, q)
             return em.one(op, *_reg_first(em, p[0], q[0]))
         if pred in FCMP:
             op, swap = FCMP[pred]
@@ -461,9 +465,18 @@ class KernelSelector(MemoryOps, CallOps):
         per = element_slots(inst.type)
         double = src.type.scalar == T.float64
         for i, e in enumerate(self.elems(src)):
+            if double and per == 2:     # hi = floor(x / 2^32), lo = x - hi * 2^32
+                scaled = self.em.temp_slots(2)
+                self.em.op("dmul", scaled, e, [0, 0x3DF00000])
+                hi_d = self.dfloor(scaled)
+                lo_d = self.em.temp_slots(2)
+                self.em.op("dmad", lo_d, hi_d, [0, 0xC1F00000], e)
+                hi = self.em.wide("d2i" if signed else "d2u", self.em.temp_slots(1)[0], hi_d)
+                lo = self.em.wide("d2u", self.em.temp_slots(1)[0], lo_d)
+                self.em.mov(out[2 * i:2 * i + 2], [lo, hi])
+                continue
             if double:
-                v = self.em.temp_slots(1)[0]
-                self.em.op("d2i" if signed else "d2u", [v], *_pair_ops(self.em, e))
+                v = self.em.wide("d2i" if signed else "d2u", self.em.temp_slots(1)[0], e)
             else:
                 v = self.em.one("ftoi" if signed else "ftou", e[0])
             if per == 2:
@@ -486,9 +499,12 @@ class KernelSelector(MemoryOps, CallOps):
         em = self.em
         for i, e in enumerate(self.elems(src)):
             if bits == 64:
-                if double:
-                    raise CompileError("amdil: 64-bit integer to double conversion is not "
-                                       "supported")
+                if double:   # hi * 2^32 + lo, each exact in a double
+                    hi, lo = em.temp_slots(2), em.temp_slots(2)
+                    em.op("i2d" if signed else "u2d", hi, [e[1], e[1]])
+                    em.op("u2d", lo, [e[0], e[0]])
+                    em.op("dmad", out[2 * i:2 * i + 2], hi, [0, 0x41F00000], lo)
+                    continue
                 hi = em.one("itof" if signed else "utof", e[1])
                 lo = em.one("utof", e[0])
                 em.op("mad", [out[i]], [hi], [0x4F800000], [lo])     # hi * 2^32 + lo
@@ -511,7 +527,7 @@ class KernelSelector(MemoryOps, CallOps):
     def sel_fptrunc(self, inst) -> None:
         out = self.result(inst)
         for i, e in enumerate(self.elems(inst.operands[0])):
-            self.em.op("d2f", [out[i]], *_pair_ops(self.em, e))
+            self.em.wide("d2f", out[i], e)
 
     def sel_bitcast(self, inst) -> None:
         src = inst.operands[0]
@@ -619,11 +635,6 @@ class KernelSelector(MemoryOps, CallOps):
 def _reg_first(em: Emitter, a: Operand, b: Operand) -> tuple[Operand, Operand]:
     """IL wants a register or literal in each source; both constant is fine (literals)."""
     return a, b
-
-
-def _pair_ops(em: Emitter, *elems) -> list[list[Operand]]:
-    """Sources for a 64-bit instruction writing (x, y): each element's (lo, hi)."""
-    return [list(e) for e in elems]
 
 
 def _pairs(slots: list[Slot]) -> list[list[Slot]]:

@@ -3,8 +3,9 @@
 - __global / __constant (1, 2) and program-scope constants (the data segment, whose offset the
   prolog keeps in r769): the raw UAV (``uav_raw_load/store_id(1)``, whole dwords, up to a vec4
   per instruction); bytes and shorts through the arena UAV on Evergreen and later
-  (``uav_arena_load/store_id(8)_size(...)``), by read-modify-write of their dword on 7XX (which
-  has no byte-addressable store: concurrent stores to one dword can race, as on the hardware);
+  (``uav_arena_load/store_id(8)_size(...)``); on 7XX, which has no byte-addressable store, a
+  byte/short store clears and sets its bits of the containing dword with ``uav_and_id`` and
+  ``uav_or_id`` (atomic, so work-items writing neighbouring bytes do not race);
 - __local (3): LDS (``lds_load/store_id(1)``, ``lds_load_ubyte``…) on Evergreen and Northern
   Islands; on 7XX emulated in global memory at ``(vThreadGrpIdFlat & cb0[4].z) * cb0[4].y +
   cb0[4].x`` plus the offset (spec 000 "Local offset");
@@ -136,16 +137,20 @@ class MemoryOps:
         if self._local_base is None:
             em = self.em
             t = em.temp_slots(1)[0]
-            # spec 000: (vThreadGrpIdFlat & cb0[4].z) * cb0[4].y + cb0[4].x
-            em.emit(f"iand {dst_text(t.num, [0])}, vThreadGrpIdFlat.xxxx, cb0[4].zzzz")
-            em.emit(f"imul {dst_text(t.num, [0])}, {src_text([t], [0])}, cb0[4].yyyy")
-            em.emit(f"iadd {dst_text(t.num, [0])}, {src_text([t], [0])}, cb0[4].xxxx")
+            # spec 000: (vThreadGrpIdFlat & cb0[4].z) * cb0[4].y + cb0[4].x, computed at the
+            # top of the body, where every work-item is active
+            em.lines[0:0] = [
+                f"iand {dst_text(t.num, [0])}, vThreadGrpIdFlat.xxxx, cb0[4].zzzz",
+                f"imul {dst_text(t.num, [0])}, {src_text([t], [0])}, cb0[4].yyyy",
+                f"iadd {dst_text(t.num, [0])}, {src_text([t], [0])}, cb0[4].xxxx"]
             self._local_base = t
         return self._local_base
 
     def address(self, pointer) -> tuple[str, Slot | int]:
         """(memory kind, address) for a pointer operand: uav, lds or private."""
         space = pointer.type.addrspace if isinstance(pointer.type, T.PointerType) else 1
+        if space == 4:
+            space = _generic_origin(pointer)
         addr = self.val(pointer)[0]
         if space in (1, 2):
             return "uav", addr
@@ -161,12 +166,38 @@ class MemoryOps:
     # -- loads and stores ----------------------------------------------------------------------
     def sel_load(self, inst) -> None:
         kind, addr = self.address(inst.operands[0])
+        if inst.align is not None and inst.align < 4 and _elem_bits(inst.type) >= 32:
+            self.load_bytewise(kind, addr, self.result(inst))
+            return
         self.load_into(kind, addr, inst.type, self.result(inst))
 
     def sel_store(self, inst) -> None:
         value, pointer = inst.operands
         kind, addr = self.address(pointer)
+        if inst.align is not None and inst.align < 4 and _elem_bits(value.type) >= 32:
+            self.store_bytewise(kind, addr, self.val(value))
+            return
         self.store_from(kind, addr, value.type, self.val(value))
+
+    def load_bytewise(self, kind, addr, out: list[Slot]) -> None:
+        """Dwords at an address that may not be a multiple of 4 (packed structs)."""
+        em = self.em
+        for k, o in enumerate(out):
+            acc: Operand = 0
+            for j in range(4):
+                b = em.temp_slots(1)[0]
+                self.load_small(kind, self.offset(addr, 4 * k + j), 8, b)
+                part = em.one("ishl", em.one("iand", b, 0xFF), 8 * j) if j else \
+                    em.one("iand", b, 0xFF)
+                acc = part if j == 0 else em.one("ior", acc, part)
+            em.mov([o], [acc])
+
+    def store_bytewise(self, kind, addr, vals: list[Operand]) -> None:
+        em = self.em
+        for k, v in enumerate(vals):
+            for j in range(4):
+                part = em.one("ushr", v, 8 * j) if j else v
+                self.store_small(kind, self.offset(addr, 4 * k + j), 8, part)
 
     def load_into(self, kind: str, addr, ty: T.Type, out: list[Slot]) -> None:
         bits = _elem_bits(ty)
@@ -214,7 +245,7 @@ class MemoryOps:
                 a = self._reg(self.offset(addr, 4 * k))
                 em.emit(f"lds_load_id({LDS_ID}) {dst_text(o.num, [o.comp])}, {_x(a)}")
             else:
-                em.emit(f"mov {dst_text(o.num, [o.comp])}, {self.private_element(addr, k)}")
+                em.emit(f"mov {dst_text(o.num, [o.comp])}, {self.private_element(addr, k)}.xxxx")
 
     def store_dwords(self, kind, addr, vals: list[Operand]) -> None:
         em = self.em
@@ -278,9 +309,26 @@ class MemoryOps:
             em.emit(f"lds_store_{signed_name}_id({LDS_ID}) {_x(self._reg(addr))}, "
                     f"{_x(self._reg(value))}")
             return
-        # read-modify-write of the containing dword
-        word, shift = self.containing_dword(kind, addr)
         ones = (1 << bits) - 1
+        if kind == "uav":
+            # 7XX: no byte-addressable store; clear and set the bits of the containing dword
+            # with two UAV atomics so that neighbouring work-items' bytes survive
+            if isinstance(addr, int):
+                base, shift = addr & ~3, (addr & 3) * 8
+            else:
+                base = em.one("iand", addr, 0xFFFFFFFC)
+                shift = em.one("ishl", em.one("iand", addr, 3), 3)
+            mask = em.one("ishl", ones, shift) if not isinstance(shift, int) else ones << shift
+            keep = em.one("inot", mask) if not isinstance(mask, int) else ~mask & 0xFFFFFFFF
+            v = em.one("iand", value, ones) if not isinstance(value, int) else value & ones
+            v = em.one("ishl", v, shift) if not isinstance(v, int) or not isinstance(shift, int) \
+                else (v << shift) & 0xFFFFFFFF
+            a = _x(self._reg(base))
+            em.emit(f"uav_and_id({RAW_UAV}) {a}, {_x(self._reg(keep))}")
+            em.emit(f"uav_or_id({RAW_UAV}) {a}, {_x(self._reg(v))}")
+            return
+        # read-modify-write of the containing dword (private memory: one work-item's own)
+        word, shift = self.containing_dword(kind, addr)
         mask = em.one("ishl", ones, shift) if not isinstance(shift, int) else ones << shift
         v = em.one("iand", value, ones) if not isinstance(value, int) else value & ones
         v = em.one("ishl", v, shift) if not isinstance(v, int) or not isinstance(shift, int) \
@@ -325,8 +373,51 @@ class MemoryOps:
             new = _private_atomic(em, op, out, values)
             self.store_dwords("private", addr, [new])
 
+    def sel_alloca(self, inst) -> None:
+        """Allocas were given their private frame offsets before selection."""
+        if id(inst) not in self.values:
+            raise CompileError(f"amdil: alloca {inst} has no place in the private frame")
+
     def sel_fence(self, inst) -> None:
         self.em.emit("fence_memory_lds")
+
+
+def _generic_origin(pointer) -> int:
+    """The named address space a generic pointer was cast from (the builtin library's generic
+    helpers, inlined): followed through GEPs, casts, phis and selects."""
+    from kernelkit.ir.values import ConstantExpr
+
+    seen: set[int] = set()
+    spaces: set[int] = set()
+    work = [pointer]
+    while work:
+        v = work.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        op = getattr(v, "opcode", None)
+        if op == "addrspacecast":
+            src = v.operands[0]
+            sp = src.type.addrspace
+            if sp == 4:
+                work.append(src)
+            else:
+                spaces.add(sp)
+        elif op in ("getelementptr", "bitcast", "freeze"):
+            work.append(v.operands[0])
+        elif op == "phi":
+            work += [x for x, _ in v.incoming()]
+        elif op == "select":
+            work += v.operands[1:3]
+        elif isinstance(v, ConstantExpr):
+            work.append(v.operands[0])
+        else:
+            spaces.add(-1)
+    if len(spaces) != 1 or -1 in spaces:
+        raise CompileError("amdil: a generic pointer whose address space is not known at compile "
+                           "time (generic pointers need OpenCL C 2.0, which AMD IL devices do "
+                           "not support)")
+    return spaces.pop()
 
 
 def _x(s: Slot) -> str:

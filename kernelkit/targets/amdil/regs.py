@@ -19,6 +19,10 @@ FIRST_VALUE_REGISTER = 176        # where AMD's compiler starts allocating (refe
 GLOBAL_ID, LOCAL_ID, GROUP_ID = 1021, 1022, 1023
 DATA_SEGMENT = 769                # mov r769, cb0[8].x in the prolog
 LAST_VALUE_REGISTER = 768
+# the selector numbers values and temporaries from here; regalloc.reuse_registers maps them
+# onto FIRST_VALUE_REGISTER..LAST_VALUE_REGISTER
+VIRTUAL_BASE = 100000
+VIRTUAL_REGISTER_LIMIT = 1 << 24
 # the prolog's literal pool of the driver (identical in every reference program)
 PROLOG_LITERALS = (
     ("l0", "4, 1, 2, 3"),
@@ -45,7 +49,8 @@ def slot_count(ty: T.Type) -> int:
             return 2
         if ty.kind == "float":
             return 1
-        raise CompileError(f"amdil: {ty} arithmetic is not supported")
+        raise CompileError(f"amdil: {ty} values need cl_khr_fp16, which AMD IL devices do not "
+                           f"support")
     if isinstance(ty, T.PointerType):
         return 1
     if isinstance(ty, T.LiteralStructType | T.NamedStructType) and ty.elements is not None:
@@ -107,16 +112,15 @@ class Literals:
 class Registers:
     """Registers of IR values (numbered from FIRST_VALUE_REGISTER) and temporaries."""
 
-    def __init__(self, first: int = FIRST_VALUE_REGISTER):
+    def __init__(self, first: int = VIRTUAL_BASE):
         self.next = first
         self.of: dict[int, list[int]] = {}
 
     def fresh(self, count: int = 1) -> list[int]:
         regs = list(range(self.next, self.next + count))
         self.next += count
-        if self.next > LAST_VALUE_REGISTER:
-            raise CompileError(f"amdil: the kernel needs more than "
-                               f"{LAST_VALUE_REGISTER - FIRST_VALUE_REGISTER} registers")
+        if self.next > VIRTUAL_REGISTER_LIMIT:
+            raise CompileError("amdil: the kernel is too large")
         return regs
 
     def temp(self) -> int:

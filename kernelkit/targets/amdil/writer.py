@@ -29,6 +29,7 @@ from kernelkit.ir.values import (
 )
 from kernelkit.targets.amdil.emitter import Emitter
 from kernelkit.targets.amdil.isel import KernelSelector
+from kernelkit.targets.amdil.regalloc import reuse_registers
 from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
 
 METADATA_VERSION = (1, 4, 53)       # what the reference juniper programs carry
@@ -203,7 +204,7 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         sel.values[id(a)] = [private]
         private += size * count
     private = (private + 3) // 4 * 4
-    body = sel.select()
+    body = reuse_registers(sel.select())
     if private:
         body.insert(0, f"dcl_indexed_temp_array x1[{private // 4}]")
     uses_data = bool(data_places) and any("r769" in line for line in body)
