@@ -19,18 +19,9 @@ __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
 
 def _signature_from_json(d: dict):
-    from kernelkit.abi.signature import KernelArg, KernelSignature
+    from kernelkit.abi.signature import KernelSignature
 
-    args = []
-    for a in d.get("args", []):
-        a = dict(a)
-        a["type_qualifiers"] = tuple(a.get("type_qualifiers") or ())
-        args.append(KernelArg(**{k: v for k, v in a.items() if k in KernelArg.__dataclass_fields__}))
-    fields = {k: v for k, v in d.items() if k in KernelSignature.__dataclass_fields__ and k != "args"}
-    for key in ("reqd_work_group_size", "work_group_size_hint"):
-        if fields.get(key) is not None:
-            fields[key] = tuple(fields[key])
-    return KernelSignature(args=args, **fields)
+    return KernelSignature.from_json(d)
 
 
 def _check_env() -> bool:
@@ -58,24 +49,45 @@ class Program:
         self.build_log = ""
 
     # -- building ----------------------------------------------------------------------------
-    def build(self, target: str = "host") -> Program:
-        from kernelkit.mux.context import Context
-        from kernelkit.targets.host.info import get_compilers
+    def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
+        """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor. The build
+        comes from the whole-binary cache, else from a compiler worker process: LLVM aborting is a
+        CompileError, never the end of this process."""
+        from kernelkit.builder import build
+        from kernelkit.targets.host.binary import read_host_binary
 
+        if options:
+            self.options = self.options + (options.split() if isinstance(options, str) else list(options))
         if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
             from kernelkit.runtime.simulated import build_simulated
 
             self._simulated = build_simulated(self.source, self.options, target, self.filename)
+            self.build_log = self._simulated.log
             return self
-        info = get_compilers()[0]
-        compiler = info.create_target(Context(), info.device_info.device_name)
-        compiler.init_with_builtins(None)
-        module = compiler.create_module()
-        module.compile_opencl_c(self.source, self.options, filename=self.filename)
-        module.finalize()
-        self.build_log = module.log
-        self._binary = module.create_host_binary()
+        result = build(self.source, "host", self.options, filename=self.filename)
+        self.build_log = result.log
+        self._binary = read_host_binary(result.binary)
         return self
+
+    def build_many(self, targets: Sequence[str], *, workers: int | None = None) -> dict[str, bytes]:
+        """Binaries of this program for several targets, built in parallel worker processes; the
+        first failure is raised. Building for ``host`` also makes this Program runnable."""
+        from kernelkit.builder import BuildJob, build_many
+        from kernelkit.targets.host.binary import read_host_binary
+
+        jobs = [BuildJob(self.source, t, self.options, self.filename) for t in targets]
+        results = build_many(jobs, workers=workers)
+        for outcome in results:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        binaries = {}
+        for job, outcome in zip(jobs, results, strict=True):
+            binaries[job.target] = outcome.binary
+            if job.target == "host":
+                self._binary = read_host_binary(outcome.binary)
+                self.build_log = outcome.log
+        return binaries
 
     @classmethod
     def from_binary(cls, data: bytes) -> Program:
@@ -127,16 +139,16 @@ class Program:
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.loader import Executable
-        from kernelkit.targets.host.module import build_host_binary
 
         with self._lock:
             exe = self._executables.get(check)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
-            if check:
-                sigs = [_signature_from_json(k.signature) for k in binary.kernels]
-                binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+            if check:   # compiled in a worker process too (kernelkit.builder), and cached
+                from kernelkit.builder import build_checked_host
+
+                binary = build_checked_host(binary)
             # static __local variables need a copy of the module per thread, which program-scope
             # __global variables must not get: a module with both runs one launch at a time, on one thread
             both = bool(binary.local_globals) and bool(binary.shared_globals)
@@ -176,6 +188,8 @@ class Kernel:
 
         Buffers belong to the kernel until then. Launches from several Python threads (or several
         outstanding events) run at the same time, each with its own ``__local`` memory."""
+        from kernelkit.targets.host.info import host_device_info
+
         check = _check_env() if check is None else bool(check)
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise LaunchError(f"{self.name}: timeout must be a positive number of seconds, got {timeout!r}")
@@ -183,7 +197,8 @@ class Kernel:
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
                           has_barriers=self.info.coroutine)
-        packed = pack_arguments(self.name, self.signature.args, args)
+        packed = pack_arguments(self.name, self.signature.args, args, local_memory_limit=host_device_info().local_memory_size,
+                                static_local_bytes=self.signature.static_local_mem or 0)
         exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)

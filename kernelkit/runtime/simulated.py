@@ -24,6 +24,7 @@ class SimulatedProgram:
     binary: bytes
     signatures: list                       # KernelSignature per kernel, in program order
     launch: Callable                       # (kernel, args, global, local, offset) -> stats
+    log: str = ""
 
     @property
     def kernel_names(self) -> list[str]:
@@ -37,22 +38,21 @@ class SimulatedProgram:
 
 
 def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram:
-    from kernelkit.mux.context import Context
+    from kernelkit.abi.signature import signatures_from_source
+    from kernelkit.builder import build
     from kernelkit.mux.registry import resolve_target
     from kernelkit.sim.amdil import launch
 
-    info, device = resolve_target(target)
-    compiler = info.create_target(Context(), device)
-    compiler.init_with_builtins(None)
-    module = compiler.create_module()
-    module.compile_opencl_c(source, options, filename=filename)
-    module.finalize()
-    binary = module.create_binary()
-    text = binary.decode()
+    _, device = resolve_target(target)
+    result = build(source, target, options, filename=filename)
+    text = result.binary.decode()
+    # the argument rules need the source's signatures (the IL metadata has no type names)
+    signatures = signatures_from_source(source, [o for o in options if not o.startswith("-mattr=")],
+                                        pointer_size=4)
 
     def run(kernel, args, global_size, local_size, global_offset):
         return launch(text, kernel, args, global_size, local_size, global_offset, device=device)
-    return SimulatedProgram(target, binary, module.program_info.kernels, run)
+    return SimulatedProgram(target, result.binary, signatures, run, result.log)
 
 
 # target family -> builder of its SimulatedProgram

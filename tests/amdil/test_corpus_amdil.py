@@ -11,7 +11,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "host"))

@@ -188,11 +188,30 @@ _INDEX_LOAD_RE = re.compile(r"^(\s*)%index = load (i\d+), ptr %index\.addr, alig
 MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
 
 
+_SWITCH_CASE_RE = re.compile(r"^\s*i\d+ (-?\d+), label %")
+
+
+def _suspend_points(resume) -> int:
+    """The number of suspend indices the resume function's entry switch dispatches on."""
+    count, inside = 0, False
+    for line in resume.body:
+        if not inside:
+            inside = line.strip().startswith("switch ")
+            continue
+        if not _SWITCH_CASE_RE.match(line):
+            break
+        count += 1
+    return count
+
+
 def specialise_resume(mod, kernel: str, barriers_: int):
     """Give ``<kernel>.resume`` the suspend index as a parameter (so a caller passing a constant
     gets one region); returns the ResumeInfo, or None if CoroSplit's output has another shape."""
     f = mod.function(f"{kernel}.resume")
-    if f is None:
+    if f is None or _suspend_points(f) > barriers_ + 1:
+        # the region driver runs every work-item of a group with work-item 0's suspend index, which
+        # needs one suspend point per barrier (barriers.to_coroutine makes them noduplicate);
+        # otherwise the generic rounds resume each work-item where it stopped
         return None
     offset = ty = None
     for i, line in enumerate(f.body):
