@@ -66,6 +66,9 @@ def register(sub) -> None:
                    help="llvm: the frontend's LLVM IR; binary (default): the target's binary")
     p.add_argument("--code-object-version", type=int, choices=range(2, 7), metavar="2..6",
                    help="AMDGPU code object version (the build option -mcode-object-version=N)")
+    p.add_argument("--driver-version", type=int, metavar="N",
+                   help="AMD CL2 driver whose binary layout to write, e.g. 203603 (the build option "
+                        "-mamdcl2-driver-version=N; default the newest kernelkit knows)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
                    help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
     p.set_defaults(func=run)
@@ -121,6 +124,8 @@ def run(args) -> int:
         return 1
     if args.code_object_version is not None:
         options.append(f"-mcode-object-version={args.code_object_version}")
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
     binary = build_binary(read_source(args.source), args.target, options, filename=args.source)
     _write(args.output or str(Path(args.source).with_suffix(".bin")), binary)
     return 0
