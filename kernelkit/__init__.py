@@ -16,6 +16,11 @@ __version__ = "0.1.0"
 _LAZY = {
     "Program": "kernelkit.runtime.program",
     "LocalMemory": "kernelkit.runtime.program",
+    "Kernel": "kernelkit.runtime.program",
+    "Event": "kernelkit.runtime.event",
+    "RawBuffer": "kernelkit.runtime.args",
+    "Device": "kernelkit.runtime.devices",
+    "devices": "kernelkit.runtime.devices",
     "MuxError": "kernelkit.mux.result",
     "Result": "kernelkit.mux.result",
     "KernelSignature": "kernelkit.abi.signature",

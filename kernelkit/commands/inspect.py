@@ -11,6 +11,7 @@ import json
 import sys
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.limits import parse_size, read_input
 from kernelkit.plugins import import_if_present
 
 INSPECTORS = [
@@ -35,12 +36,13 @@ def register(sub) -> None:
     p = sub.add_parser("inspect", help="describe a binary: kernels, arguments, resources")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the KernelInfo document as JSON")
+    p.add_argument("--max-input-size", type=parse_size, metavar="SIZE",
+                   help="refuse inputs larger than this (e.g. 4G; default $KERNELKIT_MAX_INPUT_SIZE or 1G)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    with open(args.file, "rb") as f:
-        data = f.read()
+    data = read_input(args.file, getattr(args, "max_input_size", None))
     module = find_inspector(data, args.file)
     info = module.inspect(data, args.file)
     if args.json:

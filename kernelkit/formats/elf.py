@@ -190,6 +190,37 @@ def _cstr(data: bytes, off: int, where: str) -> str:
         raise FormatError(f"string at {off} is not UTF-8", field=where) from exc
 
 
+def _check_no_overlap(sections: list[Section], shoff: int, shentsize: int) -> None:
+    """gABI "Sections": no byte of a file lies in more than one section. Enforced, so the section
+    data a reader holds never exceeds the file (overlapping headers would multiply it)."""
+    spans = sorted((sec.offset, sec.offset + sec.size, i) for i, sec in enumerate(sections)
+                   if sec.type != SHT_NOBITS and sec.size)
+    for (_, end, i), (start, _, j) in zip(spans, spans[1:], strict=False):
+        if start < end:
+            raise FormatError(f"section {j} data at {start:#x} overlaps section {i} (ends at {end:#x})",
+                              offset=shoff + j * shentsize, field="sh_offset")
+
+
+class _Names:
+    """Names from a string table, decoded once per offset, with a budget on the characters decoded
+    (many symbols naming long overlapping strings would otherwise multiply the table)."""
+
+    def __init__(self, table: bytes, budget: int):
+        self.table = table
+        self.budget = budget
+        self.cache: dict[int, str] = {}
+
+    def get(self, off: int, where: str) -> str:
+        name = self.cache.get(off)
+        if name is None:
+            name = _cstr(self.table, off, where)
+            self.budget -= len(name)
+            if self.budget < 0:
+                raise FormatError("symbol names decode to far more text than the file holds", field=where)
+            self.cache[off] = name
+        return name
+
+
 def _align(value: int, alignment: int) -> int:
     return value if alignment <= 1 else (value + alignment - 1) // alignment * alignment
 
@@ -363,9 +394,12 @@ class ElfFile:
                 if stype != SHT_NOBITS and size and off + size > len(data):
                     raise FormatError(f"section {i} data [{off:#x}, +{size:#x}) past end of file",
                                       offset=at, field="sh_offset")
-                sdata = b"" if stype == SHT_NOBITS else data[off:off + size]
                 elf.sections.append(Section("", stype, flags, addr, off, size, link, info, al, es,
-                                            sdata, name))
+                                            b"", name))
+            _check_no_overlap(elf.sections, e_shoff, shentsize)
+            for sec in elf.sections:         # copied once checked: at most the file's size in all
+                if sec.type != SHT_NOBITS:
+                    sec.data = data[sec.offset:sec.offset + sec.size]
             if shstrndx >= len(elf.sections):
                 raise FormatError(f"e_shstrndx {shstrndx} >= {shnum}", offset=0, field="e_shstrndx")
             strtab = elf.sections[shstrndx].data
@@ -405,7 +439,7 @@ class ElfFile:
         if sec.link >= len(self.sections):
             raise FormatError(f"{sec.name}: sh_link {sec.link} out of range", offset=sec.offset,
                               field="sh_link")
-        strtab = self.sections[sec.link].data
+        names = _Names(self.sections[sec.link].data, 4 * len(self.raw) + (1 << 20))
         out = []
         for i in range(len(sec.data) // size):
             f = s["sym"].unpack_from(sec.data, i * size)
@@ -413,7 +447,7 @@ class ElfFile:
                 name, info, other, shndx, value, sz = f
             else:
                 name, value, sz, info, other, shndx = f
-            out.append(Symbol(_cstr(strtab, name, f"{sec.name}[{i}].st_name"), value, sz,
+            out.append(Symbol(names.get(name, f"{sec.name}[{i}].st_name"), value, sz,
                               info >> 4, info & 0xF, other, shndx, name))
         return out
 
@@ -443,7 +477,13 @@ class ElfFile:
         secs = self.sections_of_type(SHT_NOTE)
         if secs:
             return [n for sec in secs for n in self.notes(sec)]
-        return [n for ph in self.program_headers if ph.type == PT_NOTE for n in self.notes(ph)]
+        segments = [ph for ph in self.program_headers if ph.type == PT_NOTE]
+        by_offset = sorted((ph for ph in segments if ph.filesz), key=lambda ph: ph.offset)
+        for a, b in zip(by_offset, by_offset[1:], strict=False):
+            if b.offset < a.offset + a.filesz:      # each note is read once: no multiplied copies
+                raise FormatError(f"PT_NOTE segments at {a.offset:#x} and {b.offset:#x} overlap",
+                                  offset=b.offset, field="p_offset")
+        return [n for ph in segments for n in self.notes(ph)]
 
     def segment_data(self, ph: ProgramHeader) -> bytes:
         if ph.offset + ph.filesz > len(self.raw):

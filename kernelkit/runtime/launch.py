@@ -1,4 +1,4 @@
-"""Launch a host kernel: one native call per thread; the threads share the work-groups.
+"""Launch a host kernel: one native call per pool thread; the threads share the work-groups.
 
 ctypes releases the GIL during the call, so the threads run the work-item loops in parallel.
 ``KERNELKIT_THREADS`` sets the thread count (default: all cores).
@@ -9,9 +9,12 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 
+from kernelkit.errors import LaunchError
 from kernelkit.runtime.args import PackedArg
 from kernelkit.runtime.ndrange import NDRange
 from kernelkit.targets.host.sched import PrintfBuffer, WorkGroupInfo
@@ -28,9 +31,9 @@ def thread_count() -> int:
         try:
             n = int(env)
         except ValueError:
-            raise ValueError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}") from None
+            raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}") from None
         if n < 1:
-            raise ValueError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
+            raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
         return n
     return os.cpu_count() or 1
 
@@ -50,6 +53,7 @@ class LaunchState:
     printf: PrintfBuffer | None
     printf_data: ctypes.Array | None
     check: ctypes.Structure | None
+    cancel: ctypes.c_uint64 = field(default_factory=ctypes.c_uint64)   # set to 1 to stop the launch
 
 
 def new_printf_buffer() -> tuple[PrintfBuffer, ctypes.Array]:
@@ -73,6 +77,7 @@ def _template(nd: NDRange, state: LaunchState, threads: int) -> WorkGroupInfo:
     wg.work_dim = nd.work_dim
     wg.printf = ctypes.addressof(state.printf) if state.printf is not None else None
     wg.check = ctypes.addressof(state.check) if state.check is not None else None
+    wg.cancel = ctypes.addressof(state.cancel)
     return wg
 
 
@@ -89,30 +94,74 @@ def _arg_array(packed: list[PackedArg], local_buffers: list) -> ctypes.Array:
     return ptrs
 
 
-def run_ndrange(executable, kernel: str, packed: list[PackedArg], nd: NDRange, state: LaunchState,
-                threads: int | None = None, prepare=None) -> None:
-    """Run all work-groups on ``threads`` threads (each takes work-groups until none is left).
+class NativeLaunch:
+    """One launch running on the pool's threads (each takes work-groups until none is left).
 
-    ``prepare(slots)``, if given, sees every thread slot's (loaded object, __local allocations)
-    before any work-group runs (checked mode builds its table of valid ranges from them)."""
-    n = max(1, min(threads or thread_count(), nd.total_groups))
-    counter = ctypes.c_uint64(0)
-    locals_per_slot: list[list] = [[] for _ in range(n)]
-    arrays = [_arg_array(packed, locals_per_slot[s]) for s in range(n)]
-    objects = [executable.instance(s) for s in range(n)]
-    if prepare is not None:
-        prepare(list(zip(objects, locals_per_slot, strict=True)))
-    template = _template(nd, state, n)
+    The caller's thread runs no native code: it waits (``wait``), so Ctrl-C and timeouts reach it
+    while the kernel runs, and ``cancel`` asks the threads to stop (the kernel checks the flag at
+    every loop back-edge and between work-groups). ``prepare(slots)``, if given, sees every thread
+    slot's (loaded object, __local allocations) before any work-group runs (checked mode builds
+    its table of valid ranges from them)."""
 
-    def work(slot: int) -> None:
-        obj = objects[slot]
-        obj.entry(kernel)(ctypes.addressof(arrays[slot]), ctypes.addressof(template),
-                          ctypes.addressof(counter), nd.total_groups)
+    def __init__(self, executable, kernel: str, packed: list[PackedArg], nd: NDRange, state: LaunchState,
+                 threads: int | None = None, prepare=None):
+        if threads is not None and (not isinstance(threads, int) or threads < 1):
+            raise LaunchError(f"{kernel}: threads must be a positive integer, got {threads!r}")
+        n = max(1, min(threads or thread_count(), nd.total_groups, executable.max_threads or nd.total_groups))
+        self.state = state
+        self._executable = executable
+        self._counter = ctypes.c_uint64(0)
+        self._locals: list[list] = [[] for _ in range(n)]
+        self._arrays = [_arg_array(packed, self._locals[s]) for s in range(n)]
+        self._packed = packed
+        self._objects = executable.acquire(n)
+        try:
+            if prepare is not None:
+                prepare(list(zip(self._objects, self._locals, strict=True)))
+            self._template = _template(nd, state, n)
+            entries = [obj.entry(kernel) for obj in self._objects]
+        except BaseException:
+            executable.release(self._objects)
+            raise
+        self._left = n
+        self._left_lock = threading.Lock()
+        total = nd.total_groups
+        pool = _pool(n)
+        self._futures = []
+        for s in range(n):
+            future = pool.submit(entries[s], ctypes.addressof(self._arrays[s]), ctypes.addressof(self._template),
+                                 ctypes.addressof(self._counter), total)
+            future.add_done_callback(self._thread_done)
+            self._futures.append(future)
 
-    if n == 1:
-        work(0)
-    else:
-        futures = [_pool(n - 1).submit(work, s) for s in range(1, n)]
-        work(0)
-        for f in futures:
-            f.result()
+    def _thread_done(self, _future) -> None:
+        with self._left_lock:
+            self._left -= 1
+            last = self._left == 0
+        if last:
+            self._executable.release(self._objects)
+
+    def done(self) -> bool:
+        return all(f.done() for f in self._futures)
+
+    def cancel(self) -> None:
+        self.state.cancel.value = 1
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds (None: until the end); True when every thread has finished."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for f in self._futures:
+            try:
+                f.result(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except FutureTimeout:
+                return False
+        return True
+
+    def wait_uninterrupted(self) -> None:
+        """Wait until every thread has finished, whatever signals arrive meanwhile."""
+        while True:
+            try:
+                if self.wait(None):
+                    return
+            except KeyboardInterrupt:
+                continue

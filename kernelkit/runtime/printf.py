@@ -3,6 +3,13 @@
 OpenCL's printf is C99's plus the vector specifier ``v<n>`` (elements formatted one by one,
 separated by ``,``) with the length modifiers ``hh``/``h``/``hl``/``l`` that, for vectors, name
 the element size; ``%s`` takes only string literals.
+
+Like C libraries, the formatter bounds what a format can ask for: a field width or precision
+above ``MAX_FIELD`` characters is capped to it (C's printf fails with EOVERFLOW past INT_MAX; a
+device printf buffer is smaller still). ``*`` takes the width or precision from an int argument,
+as in C99. A format the formatter cannot follow (an unknown conversion, too few arguments, a
+``*`` whose argument is not an integer) is printed as written and reported once per launch
+(:func:`decode_printf_buffer` returns the problems).
 """
 
 from __future__ import annotations
@@ -14,8 +21,12 @@ import struct
 
 from kernelkit.targets.host.passes.printf import RECORD_HEADER, type_size
 
-_SPEC_RE = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+|\*)?(?:\.(?P<prec>\d+|\*))?"
+_SPEC_RE = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+|\*)?(?:\.(?P<prec>\d*|\*))?"
                       r"(?P<vec>v(?:2|3|4|8|16))?(?P<len>hh|hl|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
+_BAD_SPEC_RE = re.compile(r"%[-+ #0-9.*]*(?:[a-zA-Z]+|.)?", re.S)
+
+# the widest field (width or precision, in characters) a conversion may produce
+MAX_FIELD = 4096
 
 
 def _scalar_values(ty: str, raw: bytes) -> list:
@@ -92,8 +103,29 @@ def _hex_float(v: float, prec: int | None) -> str:
     return f"{sign}0x{lead}{'.' + frac if frac else ''}p{int(exp):+d}"
 
 
-def format_record(fmt: str, types: list[str], payload: bytes) -> str:
-    """One printf call's output."""
+def _field(text: str | None, star, what: str, problems: set[str], fmt: str) -> str | None:
+    """A width/precision as digits: ``*`` replaced by its argument, capped at MAX_FIELD."""
+    if text is None:
+        return None
+    if text == "*":
+        if star is None:
+            problems.add(f"format {fmt!r}: the '*' {what} has no integer argument; printed as written")
+            return ""
+        value = int(star)
+        if value < 0:   # C99: a negative '*' width is the '-' flag; a negative precision is none
+            return None if what == "precision" else f"-{min(-value, MAX_FIELD)}"
+        text = str(value)
+    if text == "":   # "%.f": precision 0
+        return "0"
+    if int(text) > MAX_FIELD:
+        problems.add(f"format {fmt!r}: {what} {int(text)} capped at {MAX_FIELD} characters")
+        return str(MAX_FIELD)
+    return text
+
+
+def format_record(fmt: str, types: list[str], payload: bytes, problems: set[str] | None = None) -> str:
+    """One printf call's output; what cannot be followed is added to ``problems``."""
+    problems = set() if problems is None else problems
     values = []
     off = RECORD_HEADER
     for ty in types:
@@ -103,39 +135,70 @@ def format_record(fmt: str, types: list[str], payload: bytes) -> str:
     out = []
     pos = 0
     k = 0
-    for m in _SPEC_RE.finditer(fmt):
-        out.append(fmt[pos:m.start()])
-        pos = m.end()
-        if m.group("conv") == "%":
+
+    def star_argument():
+        nonlocal k
+        if k >= len(values) or not values[k][0].startswith("i"):
+            return None
+        ty, raw = values[k]
+        k += 1
+        return _scalar_values(ty, raw)[0]
+
+    while (start := fmt.find("%", pos)) >= 0:
+        out.append(fmt[pos:start])
+        spec = _SPEC_RE.match(fmt, start)
+        if spec is None:
+            bad = _BAD_SPEC_RE.match(fmt, start).group(0)
+            problems.add(f"format {fmt!r}: {bad!r} is not an OpenCL C conversion; printed as written")
+            out.append(bad)
+            pos = start + len(bad)
+            continue
+        pos = spec.end()
+        if spec.group("conv") == "%":
             out.append("%")
             continue
+        flags = spec.group("flags")
+        width = _field(spec.group("width"), star_argument() if spec.group("width") == "*" else None, "width",
+                       problems, fmt)
+        prec = _field(spec.group("prec"), star_argument() if spec.group("prec") == "*" else None, "precision",
+                      problems, fmt)
+        if width is not None and width.startswith("-"):
+            flags, width = flags + "-", width[1:]
         if k >= len(values):
-            out.append(m.group(0))
+            problems.add(f"format {fmt!r}: more conversions than arguments; printed as written")
+            out.append(spec.group(0))
             continue
         ty, raw = values[k]
         k += 1
-        conv = m.group("conv")
+        conv = spec.group("conv")
         if conv == "s":
+            if not ty.startswith("ptr"):
+                problems.add(f"format {fmt!r}: %s needs a string literal, got a {ty}; printed as written")
+                out.append(spec.group(0))
+                continue
             addr = _scalar_values(ty, raw)[0]
             text = ctypes.string_at(addr).decode("utf-8", "replace") if addr else "(null)"
-            spec = "%" + m.group("flags") + (m.group("width") or "") + \
-                (f".{m.group('prec')}" if m.group("prec") else "") + "s"
-            out.append(spec % text)
+            out.append(("%" + flags + (width or "") + (f".{prec}" if prec is not None else "") + "s") % text)
             continue
         elems = _scalar_values(ty, raw)
         ety = re.fullmatch(r"<\d+ x (.+)>", ty)
         ety_name = ety.group(1) if ety else ty
         bits = int(ety_name[1:]) if ety_name.startswith("i") else 64
-        parts = [_format_one(m.group("flags"), m.group("width"), m.group("prec"), m.group("len"), conv, v, bits)
-                 for v in elems]
+        try:
+            parts = [_format_one(flags, width or None, prec, spec.group("len"), conv, v, bits) for v in elems]
+        except (ValueError, TypeError, OverflowError) as exc:
+            problems.add(f"format {fmt!r}: cannot format {spec.group(0)!r} with a {ty} ({exc}); printed as written")
+            parts = [spec.group(0)]
         out.append(",".join(parts))
     out.append(fmt[pos:])
     return "".join(out)
 
 
-def decode_printf_buffer(data: bytes, used: int, sites: list[list[str]]) -> str:
-    """All records in ``data[:used]`` formatted, in the order they were written."""
+def decode_printf_buffer(data: bytes, used: int, sites: list[list[str]]) -> tuple[str, list[str]]:
+    """All records in ``data[:used]`` formatted, in the order they were written, and the
+    problems met (each once)."""
     out = []
+    problems: set[str] = set()
     off = 0
     end = min(used, len(data))
     while off + RECORD_HEADER <= end:
@@ -143,6 +206,6 @@ def decode_printf_buffer(data: bytes, used: int, sites: list[list[str]]) -> str:
         if length < RECORD_HEADER or off + length > end or site >= len(sites):
             break
         fmt, *types = sites[site]
-        out.append(format_record(fmt, types, data[off:off + length]))
+        out.append(format_record(fmt, types, data[off:off + length], problems))
         off += length
-    return "".join(out)
+    return "".join(out), sorted(problems)

@@ -8,28 +8,20 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from kernelkit.errors import KernelkitError
+from kernelkit.errors import KernelkitError, LaunchError
 from kernelkit.runtime.args import LocalMemory, pack_arguments
-from kernelkit.runtime.launch import LaunchState, new_printf_buffer, run_ndrange
+from kernelkit.runtime.event import Event
+from kernelkit.runtime.launch import LaunchState, NativeLaunch, new_printf_buffer
 from kernelkit.runtime.ndrange import make_ndrange
 from kernelkit.runtime.printf import decode_printf_buffer
 
-__all__ = ["Kernel", "LocalMemory", "Program"]
+__all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
 
 def _signature_from_json(d: dict):
-    from kernelkit.abi.signature import KernelArg, KernelSignature
+    from kernelkit.abi.signature import KernelSignature
 
-    args = []
-    for a in d.get("args", []):
-        a = dict(a)
-        a["type_qualifiers"] = tuple(a.get("type_qualifiers") or ())
-        args.append(KernelArg(**{k: v for k, v in a.items() if k in KernelArg.__dataclass_fields__}))
-    fields = {k: v for k, v in d.items() if k in KernelSignature.__dataclass_fields__ and k != "args"}
-    for key in ("reqd_work_group_size", "work_group_size_hint"):
-        if fields.get(key) is not None:
-            fields[key] = tuple(fields[key])
-    return KernelSignature(args=args, **fields)
+    return KernelSignature.from_json(d)
 
 
 def _check_env() -> bool:
@@ -56,10 +48,14 @@ class Program:
         self.build_log = ""
 
     # -- building ----------------------------------------------------------------------------
-    def build(self, target: str = "host") -> Program:
+    def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
+        """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor."""
         from kernelkit.mux.context import Context
         from kernelkit.targets.host.info import get_compilers
 
+        if options:
+            self.options = self.options + (options.split() if isinstance(options, str) else list(options))
         if target != "host":
             raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
                                  f"{target}` to make a {target} binary")
@@ -126,11 +122,11 @@ class Program:
                 sigs = [_signature_from_json(k.signature) for k in binary.kernels]
                 binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
             # static __local variables need a copy of the module per thread, which program-scope
-            # __global variables must not get: a module with both runs on one thread
+            # __global variables must not get: a module with both runs one launch at a time, on one thread
             both = bool(binary.local_globals) and bool(binary.shared_globals)
-            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals) and not both)
+            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals) and not both,
+                             serial=both)
             exe.binary = binary
-            exe.max_threads = 1 if both else None
             self._executables[check] = exe
             return exe
 
@@ -150,14 +146,31 @@ class Kernel:
         return f"<kernelkit.Kernel {self.name}({args})>"
 
     def __call__(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
-                 threads: int | None = None) -> str:
-        """Run the kernel over the NDRange; returns (and prints) the launch's printf output."""
+                 threads: int | None = None, timeout: float | None = None) -> str:
+        """Run the kernel over the NDRange and wait for it; returns (and prints) its printf output.
+
+        ``timeout`` (seconds) stops a kernel still running by then with a LaunchError; Ctrl-C
+        stops it too (KeyboardInterrupt). See :meth:`launch` for the other parameters."""
+        return self.launch(*args, global_size=global_size, local_size=local_size, global_offset=global_offset,
+                           check=check, threads=threads, timeout=timeout).wait()
+
+    def launch(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
+               threads: int | None = None, timeout: float | None = None) -> Event:
+        """Start the kernel over the NDRange and return at once; ``event.wait()`` finishes it.
+
+        Buffers belong to the kernel until then. Launches from several Python threads (or several
+        outstanding events) run at the same time, each with its own ``__local`` memory."""
+        from kernelkit.targets.host.info import host_device_info
+
         check = _check_env() if check is None else bool(check)
+        if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
+            raise LaunchError(f"{self.name}: timeout must be a positive number of seconds, got {timeout!r}")
         nd = make_ndrange(self.name, global_size, local_size, global_offset,
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
                           has_barriers=self.info.coroutine)
-        packed = pack_arguments(self.name, self.signature.args, args)
+        packed = pack_arguments(self.name, self.signature.args, args, local_memory_limit=host_device_info().local_memory_size,
+                                static_local_bytes=self.signature.static_local_mem or 0)
         exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)
@@ -167,18 +180,23 @@ class Kernel:
 
             checker = Checker(self.name, self.signature, packed)
         state = LaunchState(printf, printf_data, checker.table if checker else None)
-        if exe.max_threads:
-            threads = exe.max_threads
-        run_ndrange(exe, self.name, packed, nd, state, threads, prepare=checker.prepare if checker else None)
-        if checker is not None:
-            checker.raise_if_violated()
-        output = ""
-        if printf is not None:
-            output = decode_printf_buffer(printf_data.raw, printf.offset, sites)
-            if printf.offset > printf.capacity:
-                output += "[kernelkit: printf buffer full, output truncated]\n"
-            if output:
-                sys.stdout.write(output)
-                sys.stdout.flush()
-        self.last_output = output
-        return output
+        native = NativeLaunch(exe, self.name, packed, nd, state, threads,
+                              prepare=checker.prepare if checker else None)
+
+        def finish() -> str:
+            if checker is not None:
+                checker.raise_if_violated()
+            output = ""
+            if printf is not None:
+                output, problems = decode_printf_buffer(printf_data.raw, printf.offset, sites)
+                if printf.offset > printf.capacity:
+                    output += "[kernelkit: printf buffer full, output truncated]\n"
+                if output:
+                    sys.stdout.write(output)
+                    sys.stdout.flush()
+                for problem in problems:   # once per launch, however many work-items met it
+                    sys.stderr.write(f"kernelkit: {self.name}: printf: {problem}\n")
+            self.last_output = output
+            return output
+
+        return Event(self.name, native, finish, timeout)

@@ -73,3 +73,37 @@ def test_printf_from_a_kernel_per_launch():
     assert k.last_output == out
     again = k(np.array([7], np.int32), np.float32(1), global_size=1)
     assert again == "[0] even  0.00 7,-7\n"   # each launch reports its own output
+
+
+@pytest.mark.parametrize("fmt,args", [
+    ("[%*d]", (6, 42)), ("[%-*d]", (6, 42)), ("[%*d]", (-6, 42)), ("[%.*d]", (5, 42)), ("[%*.*d]", (8, 3, 7)),
+])
+def test_star_width_and_precision_match_c(fmt, args):
+    """C99 7.19.6.1: '*' takes the width/precision from an int argument (negative width = '-' flag)."""
+    raws = [("i32", struct.pack("<i", a)) for a in args]
+    assert format_record(fmt, ["i32"] * len(args), record(*raws)) == c_format(fmt, *map(ctypes.c_int, args))
+
+
+def test_huge_widths_are_capped_and_bad_formats_reported_once_per_launch(capfd):
+    """Reproducers of issue 19.7: %999999999d built a 1 GB string, %2147483647d raised MemoryError,
+    %*d a TypeError. Widths are capped at MAX_FIELD; each problem is reported once per launch."""
+    from kernelkit.runtime.printf import MAX_FIELD
+
+    src = r'''
+    kernel void p(int w) {
+      printf("[%999999999d]\n", 5);
+      printf("[%.2147483647f]\n", 1.0f);
+      printf("[%*d|%y]\n", w, 7);
+    }'''
+    k = kernelkit.Program(src).build().kernel("p")
+    out = k(np.int32(4), global_size=3, threads=1)
+    lines = out.splitlines()
+    assert len(lines) == 9
+    assert lines[0] == "[" + " " * (MAX_FIELD - 1) + "5]"
+    assert lines[1] == "[1." + "0" * MAX_FIELD + "]"
+    assert lines[2] == "[   7|%y]"
+    err = capfd.readouterr().err.splitlines()
+    assert len(err) == 3, err          # three problems, each once although 3 work-items met them
+    assert any("width 999999999 capped at 4096" in e for e in err)
+    assert any("precision 2147483647 capped at 4096" in e for e in err)
+    assert any("'%y' is not an OpenCL C conversion" in e for e in err)

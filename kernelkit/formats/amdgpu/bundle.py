@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import zstandard
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.limits import decompressed_limit, inflate
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 CCOB_MAGIC = b"CCOB"
@@ -70,7 +71,7 @@ class BundleEntryID:
 @dataclass
 class BundleEntry:
     id: str
-    data: bytes
+    data: bytes | memoryview     # read entries are read-only views of the bundle
     offset: int = 0
 
     @property
@@ -111,6 +112,7 @@ class OffloadBundle:
             raise FormatError(f"{count} entries cannot fit in {len(data)} bytes", offset=pos - 8,
                               field="num_entries")
         entries = []
+        view = memoryview(data)      # entries are views: overlapping entries cost no memory
         for i in range(count):
             if len(data) < pos + 24:
                 raise FormatError(f"truncated header of entry {i}", offset=pos, field="entry")
@@ -126,7 +128,7 @@ class OffloadBundle:
             if off + size > len(data):
                 raise FormatError(f"entry {i} ({ident}) data [{off}, +{size}) past the end of {len(data)} bytes",
                                   offset=pos - idlen - 24, field="entry_offset")
-            entries.append(BundleEntry(ident, data[off:off + size], off))
+            entries.append(BundleEntry(ident, view[off:off + size], off))
         return cls(entries)
 
     def to_bytes(self, alignment: int = 1) -> bytes:
@@ -186,18 +188,13 @@ def decompress(data: bytes, *, check_hash: bool = True) -> tuple[CompressionInfo
     if total is not None and total > len(data):
         raise FormatError(f"total size {total} exceeds the {len(data)} bytes present", offset=8,
                           field="total_file_size")
-    payload = data[start:end]
-    try:
-        if methods[method_code] == "zstd":
-            plain = zstandard.ZstdDecompressor().decompress(payload, max_output_size=usize)
-        else:
-            plain = zlib.decompress(payload)
-    except (zstandard.ZstdError, zlib.error) as exc:
-        raise FormatError(f"{methods[method_code]} data does not decompress: {exc}", offset=start,
-                          field="compressed_data") from exc
-    if len(plain) != usize:
-        raise FormatError(f"decompressed to {len(plain)} bytes, header says {usize}", offset=start,
-                          field="uncompressed_size")
+    if end < start:
+        raise FormatError(f"total size {total} is smaller than the {start}-byte header", offset=8,
+                          field="total_file_size")
+    payload = memoryview(data)[start:end]
+    decompressed_limit(usize, len(payload), offset=8 + (struct.calcsize(total_fmt) if total_fmt else 0),
+                       field="uncompressed_size")
+    plain = inflate(methods[method_code], payload, usize, offset=start)
     if check_hash and md5_low64(plain) != digest:
         raise FormatError(f"hash mismatch: stored {digest:#018x}, computed {md5_low64(plain):#018x}",
                           offset=start - 8, field="hash")

@@ -81,10 +81,81 @@ def dump(document: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+# nodes a document may hold once aliases are expanded: a few times its text ("billion laughs": a few
+# kilobytes of nested aliases expanding to gigabytes are refused before anything is built)
+EXPANSION_PER_CHAR = 4
+EXPANSION_MIN = 10_000
+
+
+def _expanded_size(root: yaml.Node, limit: int) -> int:
+    """Node count with every alias expanded, computed on the shared graph (linear time); a
+    recursive alias or a count past ``limit`` is a FormatError."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    active: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            active.discard(key)
+            children = node.value if isinstance(node, yaml.SequenceNode) else [
+                n for pair in node.value for n in pair]
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            if sizes[key] > limit:
+                line = node.start_mark.line + 1 if node.start_mark else None
+                raise FormatError(f"YAML aliases expand to more than {limit} nodes", line=line,
+                                  field="NT_AMD_HSA_METADATA")
+            continue
+        if key in sizes:
+            continue
+        if not isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            sizes[key] = 1
+            continue
+        if key in active:
+            line = node.start_mark.line + 1 if node.start_mark else None
+            raise FormatError("recursive YAML alias", line=line, field="NT_AMD_HSA_METADATA")
+        active.add(key)
+        stack.append((node, True))
+        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+    return sizes[id(root)]
+
+
+class _MetadataLoader(yaml.SafeLoader):
+    """``safe_load`` with alias expansion bounded; timestamps stay strings (LLVM's YAML I/O has no
+    timestamp type) and ``!!binary`` is refused (nothing in the metadata is binary)."""
+
+    limit = EXPANSION_MIN
+
+    def construct_document(self, node):
+        _expanded_size(node, self.limit)
+        return super().construct_document(node)
+
+
+_MetadataLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+
+
+def _refuse_binary(loader, node):
+    raise yaml.constructor.ConstructorError(None, None, "!!binary is not allowed in metadata",
+                                            node.start_mark)
+
+
+_MetadataLoader.add_constructor("tag:yaml.org,2002:binary", _refuse_binary)
+
+
 def load(text: str, *, offset: int | None = None) -> Any:
+    loader = None
     try:
-        return yaml.safe_load(text)
+        loader = _MetadataLoader(text)
+        loader.limit = max(EXPANSION_MIN, EXPANSION_PER_CHAR * len(text))
+        return loader.get_single_data()
     except yaml.YAMLError as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", None)
         raise FormatError(f"bad YAML metadata: {exc}".splitlines()[0], offset=offset,
                           line=None if line is None else line + 1, field="NT_AMD_HSA_METADATA") from exc
+    except RecursionError:
+        raise FormatError("YAML metadata nested too deeply", offset=offset,
+                          field="NT_AMD_HSA_METADATA") from None
+    finally:
+        if loader is not None:
+            loader.dispose()

@@ -21,6 +21,7 @@ from kernelkit.formats.amdil.program import (
     DebugSection,
     Function,
     Item,
+    MetadataBlock,
     Program,
     item_lines,
 )
@@ -35,8 +36,11 @@ class LinkResult:
     intrinsics: list[int]     # ids the intrinsic library must provide, sorted
 
 
-def required_ids(program: Program, kernel_id: int) -> tuple[set[int], set[int]]:
-    """Functions (transitively through ``;function:``) and intrinsics a kernel needs."""
+def required_ids(program: Program, kernel_id: int, index: dict[int, MetadataBlock] | None = None
+                 ) -> tuple[set[int], set[int]]:
+    """Functions (transitively through ``;function:``) and intrinsics a kernel needs (``index``:
+    ``program.metadata_index()``, passed by callers that ask for many kernels)."""
+    index = program.metadata_index() if index is None else index
     needed: set[int] = set()
     intrinsics: set[int] = set()
     work = [kernel_id]
@@ -45,7 +49,7 @@ def required_ids(program: Program, kernel_id: int) -> tuple[set[int], set[int]]:
         if fid in needed:
             continue
         needed.add(fid)
-        block = program.metadata_for(fid)
+        block = index.get(fid)
         if block is None:
             continue
         intrinsics.update(block.intrinsics)

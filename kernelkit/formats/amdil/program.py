@@ -180,6 +180,15 @@ class Program:
     def metadata_for(self, fid: int) -> MetadataBlock | None:
         return next((b for b in self.metadata if b.uniqueid == fid), None)
 
+    def metadata_index(self) -> dict[int, MetadataBlock]:
+        """Every block by uniqueid (the first of each, as ``metadata_for`` finds it): one pass, for
+        callers that look many ids up."""
+        index: dict[int, MetadataBlock] = {}
+        for b in self.metadata:
+            if b.uniqueid is not None:
+                index.setdefault(b.uniqueid, b)
+        return index
+
     def find_kernel(self, name: str) -> MetadataBlock:
         """A kernel by its OpenCL C name or its wrapper name (``__OpenCL_<name>_kernel``)."""
         for block in self.kernels:

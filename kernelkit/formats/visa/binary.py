@@ -121,6 +121,19 @@ def read_routine(data: bytes, routine: Routine, start: int, size: int, lenient: 
         routine.instructions = decode_truncated_stream(routine.code, lambda i: references_valid(routine, i))
 
 
+def _check_disjoint(spans: list[tuple[Routine, int, int, int | None]], kernels: list[Routine]) -> None:
+    """Routine objects and Gen binaries occupy disjoint bytes (the writer lays them out one after
+    another), so no byte is read twice: a header naming one span many times cannot multiply the file."""
+    ranges = [(offset, offset + size, f"{routine.name} object") for routine, offset, size, _ in spans if size]
+    ranges += [(g.offset, g.offset + g.size, f"{k.name} Gen binary") for k in kernels for g in k.gen_binaries
+               if g.size]
+    ranges.sort()
+    for (_, end, first), (start, _, second) in zip(ranges, ranges[1:], strict=False):
+        if start < end:
+            raise FormatError(f"{second} at {start:#x} overlaps {first} (ends at {end:#x})", offset=start,
+                              field="offset")
+
+
 def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
     """Read a vISA object. A damaged instruction stream raises FormatError at its offset; with
     ``lenient`` the routine keeps its raw ``code`` (written back unchanged), ``decode_error`` says why,
@@ -134,18 +147,29 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         raise FormatError(f"vISA {obj.version} predates 3.7; only 3.7 and later are read", offset=4,
                           field="major_version")
     spans: list[tuple[Routine, int, int, int | None]] = []
+    claimed = 0                  # bytes the header assigns so far: disjoint spans cannot exceed the file
+
+    def claim(size: int, field: str) -> None:
+        nonlocal claimed
+        claimed += size
+        if claimed > len(data):
+            raise FormatError(f"objects and Gen binaries claim {claimed} bytes, beyond end of file ({len(data)})",
+                              offset=r.pos - 4, field=field)
+
     for _ in range(r.u16("num_kernels")):
         routine = Routine(_name(r, False, "kernel_info.name"), True)
         offset, size = r.u32("kernel_info.offset"), r.u32("kernel_info.size")
+        claim(size, "kernel_info.size")
         input_offset = r.u32("kernel_info.input_offset")
         routine.variable_relocs = _relocs(r, "kernel_info.variable_reloc_symtab")
         routine.function_relocs = _relocs(r, "kernel_info.function_reloc_symtab")
         for _ in range(r.u8("kernel_info.num_gen_binaries")):
             platform, boff, bsize = r.u8("gen_platform"), r.u32("binary_offset"), r.u32("binary_size")
+            claim(bsize, "binary_size")
             if boff + bsize > len(data):
                 raise FormatError(f"Gen binary {boff}+{bsize} beyond end of file", offset=r.pos - 8,
                                   field="binary_offset")
-            routine.gen_binaries.append(GenBinary(platform, boff, bsize, data[boff:boff + bsize]))
+            routine.gen_binaries.append(GenBinary(platform, boff, bsize))    # data once checked disjoint
         obj.kernels.append(routine)
         spans.append((routine, offset, size, input_offset))
     for _ in range(r.u16("num_variables")):
@@ -158,6 +182,7 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         linkage = r.u8("function_info.linkage")
         routine = Routine(_name(r, False, "function_info.name"), False, linkage=linkage)
         offset, size = r.u32("function_info.offset"), r.u32("function_info.size")
+        claim(size, "function_info.size")
         routine.variable_relocs = _relocs(r, "function_info.variable_reloc_symtab")
         routine.function_relocs = _relocs(r, "function_info.function_reloc_symtab")
         obj.functions.append(routine)
@@ -168,6 +193,10 @@ def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:
         pieces += [(g.offset, (1, i, j)) for j, g in enumerate(k.gen_binaries)]
     pieces += [(spans[len(obj.kernels) + i][1], (2, i)) for i in range(len(obj.functions))]
     obj.layout = [key for _off, key in sorted(pieces)]
+    _check_disjoint(spans, obj.kernels)
+    for k in obj.kernels:
+        for g in k.gen_binaries:
+            g.data = data[g.offset:g.offset + g.size]
     for routine, offset, size, input_offset in spans:
         if offset + size > len(data) or (routine.is_kernel and size == 0):
             raise FormatError(f"{routine.name}: object {offset}+{size} beyond end of file ({len(data)})",

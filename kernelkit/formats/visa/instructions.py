@@ -172,7 +172,8 @@ def decode_truncated_stream(code: bytes, valid: Callable[[Instruction], bool]) -
     instruction, or one that ``valid`` rejects because it names undeclared symbols)."""
     r = ByteReader(code)
     out: list[Instruction] = []
-    while r.pos < len(code) and any(code[r.pos:]):
+    end = len(bytes(code).rstrip(b"\0"))     # the zero-filled tail (computed once: linear time)
+    while r.pos < end:
         try:
             inst = decode_instruction(r, truncated=True)
         except FormatError:

@@ -4,7 +4,8 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
   1. checked-mode instrumentation (optional) and printf lowering, on the SPIR address spaces;
   2. retarget to the host triple, flatten address spaces, internalise non-kernels;
   3. host definitions of the ``__mux_*`` builtins; scheduling parameters on every function;
-  4. LLVM: always-inline everything into the kernel entry points;
+  4. LLVM: always-inline everything into the kernel entry points; cancellation points on the
+     kernels' loop back-edges (Ctrl-C, launch timeouts);
   5. kernels with barriers become work-item coroutines; work-item loop entries are added;
   6. LLVM -O3 for the host CPU (coroutine splitting, loop vectorisation), object emission.
 """
@@ -19,6 +20,7 @@ from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.passes.cancellation import add_cancellation_points
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
@@ -186,11 +188,30 @@ _INDEX_LOAD_RE = re.compile(r"^(\s*)%index = load (i\d+), ptr %index\.addr, alig
 MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
 
 
+_SWITCH_CASE_RE = re.compile(r"^\s*i\d+ (-?\d+), label %")
+
+
+def _suspend_points(resume) -> int:
+    """The number of suspend indices the resume function's entry switch dispatches on."""
+    count, inside = 0, False
+    for line in resume.body:
+        if not inside:
+            inside = line.strip().startswith("switch ")
+            continue
+        if not _SWITCH_CASE_RE.match(line):
+            break
+        count += 1
+    return count
+
+
 def specialise_resume(mod, kernel: str, barriers_: int):
     """Give ``<kernel>.resume`` the suspend index as a parameter (so a caller passing a constant
     gets one region); returns the ResumeInfo, or None if CoroSplit's output has another shape."""
     f = mod.function(f"{kernel}.resume")
-    if f is None:
+    if f is None or _suspend_points(f) > barriers_ + 1:
+        # the region driver runs every work-item of a group with work-item 0's suspend index, which
+        # needs one suspend point per barrier (barriers.to_coroutine makes them noduplicate);
+        # otherwise the generic rounds resume each work-item where it stopped
         return None
     offset = ty = None
     for i, line in enumerate(f.body):
@@ -339,7 +360,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False) -> HostCode:
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
-    text = inline_all(text)
+    text = add_cancellation_points(inline_all(text), kernels)
     text, coroutines, serial = add_entries(text, kernels, local_mem)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)

@@ -1,9 +1,11 @@
 """Load host object code into the process (MCJIT) and hand out the work-item loop entries.
 
-Static ``__local`` variables are module globals, so two threads running different work-groups
-need different copies: the object is loaded once per thread slot that runs such a kernel
-(``instance(slot)``), each load with its own globals. Kernels without static ``__local``
-variables share one load.
+Static ``__local`` variables are module globals, so two threads running work-groups at the same
+time need different copies: a launch takes one load per thread (``acquire(n)``), each load with
+its own globals, and gives them back when it ends, so concurrent launches from several Python
+threads never share one. Modules without static ``__local`` variables share one load; a module
+that also has program-scope ``__global`` variables (which must stay shared) has one load and runs
+one launch at a time on one thread.
 """
 
 from __future__ import annotations
@@ -43,18 +45,43 @@ class LoadedObject:
 
 
 class Executable:
-    """All loads of one host object; ``instance(slot)`` is the load thread ``slot`` uses."""
+    """All loads of one host object; a launch acquires the loads its threads run and releases them."""
 
-    def __init__(self, object_code: bytes, per_thread_globals: bool):
+    def __init__(self, object_code: bytes, per_thread_globals: bool, serial: bool = False):
         self.object_code = object_code
         self.per_thread_globals = per_thread_globals
-        self._loads: dict[int, LoadedObject] = {}
+        self.serial = serial                 # one launch at a time, on one thread
+        self._shared: LoadedObject | None = None
+        self._free: list[LoadedObject] = []
         self._lock = threading.Lock()
+        self._serial_lock = threading.Lock()
 
-    def instance(self, slot: int) -> LoadedObject:
-        key = slot if self.per_thread_globals else 0
+    @property
+    def max_threads(self) -> int | None:
+        return 1 if self.serial else None
+
+    def _shared_load(self) -> LoadedObject:
         with self._lock:
-            obj = self._loads.get(key)
-            if obj is None:
-                obj = self._loads[key] = LoadedObject(self.object_code)
-            return obj
+            if self._shared is None:
+                self._shared = LoadedObject(self.object_code)
+            return self._shared
+
+    def acquire(self, n: int) -> list[LoadedObject]:
+        """``n`` loads for one launch's ``n`` threads, used by no other launch until ``release``."""
+        if not self.per_thread_globals:
+            if self.serial:
+                self._serial_lock.acquire()
+            return [self._shared_load()] * n
+        with self._lock:
+            taken, self._free = self._free[:n], self._free[n:]
+        while len(taken) < n:
+            taken.append(LoadedObject(self.object_code))
+        return taken
+
+    def release(self, loads: list[LoadedObject]) -> None:
+        if not self.per_thread_globals:
+            if self.serial:
+                self._serial_lock.release()
+            return
+        with self._lock:
+            self._free += loads

@@ -37,6 +37,7 @@ WORK_GROUP_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("frames", "ptr", ctypes.c_void_p),                     # coroutine frames of this thread's group
     ("frame_stride", "i64", ctypes.c_uint64),               # bytes per frame (0: none allocated)
     ("chunk", "i64", ctypes.c_uint64),                      # work-groups a thread takes at a time
+    ("cancel", "ptr", ctypes.c_void_p),                     # u64 the runtime sets to 1 to stop the launch
 )
 
 

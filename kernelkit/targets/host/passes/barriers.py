@@ -132,7 +132,7 @@ def to_coroutine(f: Function) -> int:
             count += 1
             resume = f"kk.barrier.{count}"
             body += [
-                f"  %kk.susp.{count} = call i8 @llvm.coro.suspend(token none, i1 false)",
+                f"  %kk.susp.{count} = call i8 @llvm.coro.suspend(token none, i1 false) noduplicate",
                 f"  switch i8 %kk.susp.{count}, label %kk.coro.suspend [i8 0, label %{resume} "
                 f"i8 1, label %kk.coro.cleanup]",
                 f"{resume}:",

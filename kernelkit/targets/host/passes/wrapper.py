@@ -132,7 +132,12 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     # within a chunk the group id steps through x, then y, then z
     lines += [_wg("%chp", "chunk"), "  %chunk.raw = load i64, ptr %chp",
               "  %chunk = call i64 @llvm.umax.i64(i64 %chunk.raw, i64 1)",
+              _wg("%cnp", "cancel"), "  %cancel = load ptr, ptr %cnp",
               "  br label %next.group", "next.group:",
+              # a cancelled launch (Ctrl-C, timeout) takes no more work-groups
+              "  %stop = load atomic i64, ptr %cancel monotonic, align 8",
+              "  %stopped = icmp ne i64 %stop, 0", "  br i1 %stopped, label %exit, label %take.group",
+              "take.group:",
               "  %g0 = atomicrmw add ptr %next, i64 %chunk monotonic",
               "  %more = icmp ult i64 %g0, %total", "  br i1 %more, label %chunk.start, label %exit",
               "chunk.start:", "  %gend.raw = add i64 %g0, %chunk",

@@ -1,0 +1,1 @@
+"""Fuzzing harness for kernelkit's readers (see fuzz/README.md)."""

@@ -1,0 +1,138 @@
+"""Long-mode fuzzing: ``python -m fuzz.run [--targets a,b] [--inputs N] [--hours H] [--out DIR]``.
+
+Each round gives every target ``--chunk`` mutated inputs in turn (round robin), until each has run
+``--inputs`` or the time is up. An input passes when reading it raises nothing but FormatError, takes
+under ``--slow`` CPU seconds (measured twice) and the process stays under ``--memory`` MB (address-space limit, so a blow-up
+is a MemoryError, reported like any other escape). Escapes are saved to ``OUT/crashes/<target>/`` (the
+input and its traceback) and deduplicated by exception type and raising line; ``OUT/stats.json`` is
+rewritten after every chunk with the counts per target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import resource
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from fuzz.mutate import mutate
+from fuzz.targets import TARGETS
+from kernelkit.errors import FormatError
+
+
+def crash_site(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    frame = tb[-1] if tb else None
+    where = f"{Path(frame.filename).name}:{frame.lineno}" if frame else "?"
+    return f"{type(exc).__name__} at {where}"
+
+
+def run_one(target, data: bytes) -> tuple[str | None, float, BaseException | None]:
+    """(crash site or None, CPU seconds, exception). CPU time, not wall time: on a shared machine
+    the wall clock measures the neighbours."""
+    start = time.process_time()
+    try:
+        target.read(data)
+    except FormatError:
+        pass
+    except Exception as exc:                 # noqa: BLE001 - every other exception is a finding
+        return crash_site(exc), time.process_time() - start, exc
+    return None, time.process_time() - start, None
+
+
+class Campaign:
+    def __init__(self, names: list[str], seed: int, out: Path | None, slow: float):
+        self.rng = random.Random(seed)
+        self.out = out
+        self.slow = slow
+        self.targets = {n: TARGETS[n] for n in names}
+        self.seeds = {}
+        for n, t in self.targets.items():
+            seeds = t.seeds()
+            if not seeds:
+                raise SystemExit(f"fuzz: target {n} has no seeds (reference data missing?)")
+            self.seeds[n] = seeds
+        self.stats = {n: {"inputs": 0, "format_errors": 0, "escapes": 0, "slow": 0, "max_seconds": 0.0,
+                          "sites": {}} for n in names}
+
+    def step(self, name: str, count: int) -> None:
+        target, seeds, st = self.targets[name], self.seeds[name], self.stats[name]
+        for _ in range(count):
+            data = mutate(self.rng, self.rng.choice(seeds), seeds, text=target.text)
+            site, seconds, exc = run_one(target, data)
+            st["inputs"] += 1
+            st["max_seconds"] = max(st["max_seconds"], seconds)
+            if seconds > self.slow and run_one(target, data)[1] > self.slow:   # twice: not a GC pause
+                st["slow"] += 1
+                self._save(name, f"slow {seconds:.2f}s", data, None)
+            if site is None:
+                continue
+            st["escapes"] += 1
+            new = site not in st["sites"]
+            st["sites"][site] = st["sites"].get(site, 0) + 1
+            if new:
+                self._save(name, site, data, exc)
+
+    def _save(self, name: str, site: str, data: bytes, exc: BaseException | None) -> None:
+        if self.out is None:
+            return
+        folder = self.out / "crashes" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        (folder / f"{digest}.bin").write_bytes(data)
+        text = site + "\n" + ("".join(traceback.format_exception(exc)) if exc else "")
+        (folder / f"{digest}.txt").write_text(text)
+
+    def write_stats(self, started: float) -> None:
+        if self.out is not None:
+            doc = {"seconds": round(time.time() - started), "targets": self.stats}
+            tmp = self.out / "stats.json.tmp"
+            tmp.write_text(json.dumps(doc, indent=1))
+            tmp.replace(self.out / "stats.json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m fuzz.run", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--targets", default=",".join(TARGETS), help="comma-separated target names")
+    p.add_argument("--inputs", type=int, default=1_000_000, help="inputs per target")
+    p.add_argument("--hours", type=float, default=24.0)
+    p.add_argument("--chunk", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--slow", type=float, default=1.0, help="seconds above which an input counts as slow")
+    p.add_argument("--memory", type=int, default=3072, help="address-space limit in MB")
+    p.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    args = p.parse_args(argv)
+    names = [n for n in args.targets.split(",") if n]
+    unknown = [n for n in names if n not in TARGETS]
+    if unknown:
+        p.error(f"unknown targets {unknown}; known: {', '.join(TARGETS)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    campaign = Campaign(names, args.seed, args.out, args.slow)   # seeds first: building one needs memory
+    limit = args.memory << 20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    sys.setrecursionlimit(5000)
+    started = time.time()
+    deadline = started + args.hours * 3600
+    while time.time() < deadline:
+        todo = [n for n in names if campaign.stats[n]["inputs"] < args.inputs]
+        if not todo:
+            break
+        for n in todo:
+            campaign.step(n, min(args.chunk, args.inputs - campaign.stats[n]["inputs"]))
+            campaign.write_stats(started)
+            if time.time() >= deadline:
+                break
+    for n, st in campaign.stats.items():
+        print(f"{n:18} {st['inputs']:>9} inputs, {st['escapes']} escapes, {st['slow']} slow, "
+              f"max {st['max_seconds']:.3f}s  {st['sites'] or ''}")
+    return 1 if any(st["escapes"] or st["slow"] for st in campaign.stats.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

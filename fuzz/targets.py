@@ -1,0 +1,196 @@
+"""One fuzz target per reader: the seeds (real binaries and texts) and the function that reads an input
+the way ``kernelkit inspect`` (and ``--json``) does.
+
+A target passes when reading raises nothing but ``kernelkit.FormatError``. Seeds come from the reference
+data: ``$KERNELKIT_REFERENCE``, else ``tests/reference`` in the repository, else ``../shared/reference``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from kernelkit.formats import elf as E
+
+ROOT = Path(__file__).resolve().parent.parent
+KKHOST_SOURCE = """
+__kernel void scale(__global float *x, float a, __local float *tmp) {
+    size_t i = get_global_id(0);
+    tmp[get_local_id(0)] = x[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i == 0) printf("%f\\n", a);
+    x[i] = tmp[get_local_id(0)] * a;
+}
+"""
+
+
+def reference_root() -> Path | None:
+    env = os.environ.get("KERNELKIT_REFERENCE")
+    for candidate in ([Path(env)] if env else []) + [ROOT / "tests" / "reference",
+                                                      ROOT.parent / "shared" / "reference"]:
+        if (candidate / "amdgpu").is_dir():
+            return candidate
+    return None
+
+
+@dataclass
+class Target:
+    name: str
+    read: Callable[[bytes], object]
+    seeds: Callable[[], list[bytes]]
+    text: bool = False
+
+
+def _files(pattern: str) -> list[bytes]:
+    root = reference_root()
+    if root is None:
+        return []
+    return [p.read_bytes() for p in sorted(root.glob(pattern))]
+
+
+def _inspect(module_name: str) -> Callable[[bytes], object]:
+    """detect + inspect + render + JSON, as ``kernelkit inspect [--json]`` does."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+
+    def read(data: bytes) -> object:
+        if not module.detect(data, "fuzz"):
+            return None
+        info = module.inspect(data, "fuzz")
+        module.render(info)
+        return json.dumps(info)
+    return read
+
+
+# ----------------------------------------------------------------------------------- ELF
+def read_elf(data: bytes) -> object:
+    elf = E.ElfFile.parse(data)
+    for sec in elf.sections:
+        if sec.type in (E.SHT_SYMTAB, E.SHT_DYNSYM):
+            elf.symbols(sec)
+        elif sec.type in (E.SHT_REL, E.SHT_RELA):
+            elf.relocations(sec)
+        elif sec.type == E.SHT_NOTE:
+            elf.notes(sec)
+    for ph in elf.program_headers:
+        if ph.type == E.PT_NOTE:
+            elf.notes(ph)
+    return elf
+
+
+@cache
+def elf_seeds() -> list[bytes]:
+    return (_files("amdgpu/clang14/*.hsaco")[::4] + _files("amdgpu/clang19/*.hsaco")[::6]
+            + _files("amdgpu/llvmlite/*.o") + _files("amdcl2/*.regen")[::3] + host_object_seeds())
+
+
+# ----------------------------------------------------------------------------------- AMDGPU
+@cache
+def v2_seeds() -> list[bytes]:
+    return _files("amdgpu/clang14/*v2.hsaco")
+
+
+@cache
+def v3_seeds() -> list[bytes]:
+    return [d for d in _files("amdgpu/*/*.hsaco") + _files("amdgpu/llvmlite/*.o") if d not in v2_seeds()]
+
+
+def _descriptor_bytes(v2: bool) -> list[bytes]:
+    from kernelkit.formats.amdgpu.codeobject import CodeObject
+    from kernelkit.formats.amdgpu.descriptor import KERNEL_DESCRIPTOR_SIZE
+    from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE
+
+    out = []
+    for data in (v2_seeds() if v2 else v3_seeds()):
+        co = CodeObject.parse(data)
+        syms = co._symbols()
+        for k in co.metadata.kernels:
+            sym = syms.get(k.name if v2 else k.symbol)
+            if sym is not None:
+                out.append(co.elf.symbol_data(sym, AMD_KERNEL_CODE_T_SIZE if v2 else KERNEL_DESCRIPTOR_SIZE))
+    return sorted(set(out))
+
+
+def read_descriptor(data: bytes) -> object:
+    from kernelkit.formats.amdgpu.descriptor import KernelDescriptor
+    from kernelkit.formats.amdgpu.target_id import processor_by_name
+
+    d = KernelDescriptor.parse(data)
+    for proc in (None, processor_by_name("gfx90a"), processor_by_name("gfx1100"), processor_by_name("gfx1200")):
+        json.dumps(d.fields(proc))
+    return d
+
+
+def read_kernel_code(data: bytes) -> object:
+    from kernelkit.formats.amdgpu.kernel_code_t import AmdKernelCode
+
+    k = AmdKernelCode.parse(data)
+    return json.dumps(k.fields())
+
+
+# ----------------------------------------------------------------------------------- bundles
+@cache
+def host_object_seeds() -> list[bytes]:
+    from kernelkit.formats.amdgpu.hostobj import host_object
+
+    plain, packed = bundle_seeds(), compressed_bundle_seeds()
+    if not plain or not packed:
+        return []
+    return [host_object(plain), host_object(packed), host_object(plain + packed)]
+
+
+@cache
+def bundle_seeds() -> list[bytes]:
+    return _files("amdgpu/bundle/*.uncompressed.hipfb")
+
+
+@cache
+def compressed_bundle_seeds() -> list[bytes]:
+    from kernelkit.formats.amdgpu.bundle import compress
+
+    real = _files("amdgpu/bundle/*.compressed.hipfb")
+    # zlib and the version-3 header too (CCOB v3 has 64-bit sizes), made by our own writer
+    return real + [compress(p, method=m, version=v) for p in bundle_seeds() for m, v in
+                   (("zlib", 2), ("zstd", 3), ("zlib", 1))]
+
+
+# ----------------------------------------------------------------------------------- KKHOST
+@cache
+def kkhost_seeds() -> list[bytes]:
+    from kernelkit.runtime.program import Program
+
+    return [Program(KKHOST_SOURCE).build().binary]
+
+
+def read_kkhost(data: bytes) -> object:
+    from kernelkit.runtime.program import Program
+
+    _inspect("kernelkit.targets.host.inspect")(data)
+    prog = Program.from_binary(data)
+    return [prog.kernel(name).signature for name in prog.kernel_names]
+
+
+TARGETS: dict[str, Target] = {t.name: t for t in [
+    Target("elf", read_elf, elf_seeds),
+    Target("amdgpu-v2", _inspect("kernelkit.formats.amdgpu.inspect"), v2_seeds),
+    Target("amdgpu-v3", _inspect("kernelkit.formats.amdgpu.inspect"), v3_seeds),
+    Target("descriptor", read_descriptor, lambda: _descriptor_bytes(False)),
+    Target("amd-kernel-code", read_kernel_code, lambda: _descriptor_bytes(True)),
+    Target("bundle", _inspect("kernelkit.formats.amdgpu.inspect"), bundle_seeds),
+    Target("compressed-bundle", _inspect("kernelkit.formats.amdgpu.inspect"), compressed_bundle_seeds),
+    Target("host-object", _inspect("kernelkit.formats.amdgpu.inspect"), host_object_seeds),
+    Target("amdil-text", _inspect("kernelkit.formats.amdil.inspect"),
+           lambda: _files("amdil/hlc-juniper/*.il"), text=True),
+    Target("amdil-catalyst", _inspect("kernelkit.formats.amdil.inspect"),
+           lambda: _files("amdil/catalyst-clo/*.clo")),
+    Target("cl2", _inspect("kernelkit.formats.amdcl2.inspect"), lambda: _files("amdcl2/*.regen")),
+    Target("visa-binary", _inspect("kernelkit.formats.visa.inspect"), lambda: _files("visa/*/*.isa")),
+    Target("visa-text", _inspect("kernelkit.formats.visa.inspect"),
+           lambda: _files("visa/*/*.visaasm") + _files("visa/*.visaasm"), text=True),
+    Target("kkhost", read_kkhost, kkhost_seeds),
+]}

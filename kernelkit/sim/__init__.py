@@ -1,0 +1,1 @@
+"""Simulators that execute binaries with their runtime ABI (numpy-vectorised across work-items)."""

@@ -1,0 +1,93 @@
+"""Inputs the fuzzing harness (fuzz/) found escaping as other exceptions than FormatError, rebuilt by
+hand: each must now be a FormatError naming its field."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import msgpack
+import pytest
+
+from fuzz.targets import kkhost_seeds
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdgpu import llvm_yaml
+from kernelkit.formats.amdgpu.bundle import decompress
+from kernelkit.runtime.program import Program
+from kernelkit.targets.host import inspect as host_inspect
+from kernelkit.targets.host.binary import MAGIC, read_host_binary
+
+
+@pytest.fixture(scope="module")
+def host_body() -> dict:
+    data = kkhost_seeds()[0]
+    return msgpack.unpackb(data[len(MAGIC):], raw=False)
+
+
+def _pack(body: dict) -> bytes:
+    return MAGIC + msgpack.packb(body, use_bin_type=True)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda b: b["kernels"][0]["signature"].pop("args"),                          # KeyError in render
+    lambda b: b["kernels"][0]["signature"]["args"][0].pop("name"),               # TypeError in Program.kernel
+    lambda b: b["kernels"][0]["signature"]["args"][0].__setitem__("size", "8"),
+    lambda b: b["kernels"][0].__setitem__("max_work_dim", "three"),              # ValueError from int()
+    lambda b: b["kernels"][0].__setitem__("max_work_dim", 9),
+    lambda b: b.__setitem__("options", [1, 2]),
+    lambda b: b.__setitem__("mux_ir", 5),
+], ids=["no-args", "arg-without-name", "size-as-text", "max-work-dim-text", "max-work-dim-9", "options",
+        "mux-ir"])
+def test_damaged_host_binary_is_a_format_error(host_body, damage):
+    import copy
+
+    body = copy.deepcopy(host_body)
+    damage(body)
+    data = _pack(body)
+    with pytest.raises(FormatError):
+        read_host_binary(data)
+    with pytest.raises(FormatError):
+        host_inspect.inspect(data, "x")
+    with pytest.raises(FormatError):
+        Program.from_binary(data)
+
+
+def test_undamaged_host_binary_still_reads(host_body):
+    binary = read_host_binary(_pack(host_body))
+    prog = Program.from_binary(_pack(host_body))
+    assert [k.name for k in binary.kernels] == prog.kernel_names == ["scale"]
+    assert [a.name for a in prog.kernel("scale").signature.args] == ["x", "a", "tmp"]
+
+
+@pytest.mark.parametrize("command", ["inspect", "run"])
+def test_damaged_host_binary_cli_is_one_line(tmp_path, host_body, command):
+    body = dict(host_body, kernels=[{"signature": {"name": "scale"}}])
+    path = tmp_path / "bad.kkhost"
+    path.write_bytes(_pack(body))
+    args = [str(path)] if command == "inspect" else [str(path), "-g", "4"]
+    proc = subprocess.run([sys.executable, "-m", "kernelkit", command, *args], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "signature" in proc.stderr
+
+
+@pytest.mark.parametrize("text", [
+    "Version: [ 1, 0 ]\nName: \x7f\n",                    # yaml.reader.ReaderError raised by the loader's constructor
+    "Version: [ 1, 0 ]\nPrintf: !!binary AAAA\n",
+])
+def test_yaml_reader_errors_are_format_errors(text):
+    with pytest.raises(FormatError):
+        llvm_yaml.load(text)
+
+
+def test_yaml_timestamps_stay_text():
+    # safe_load would build datetime objects (ValueError for 2001-13-45; TypeError in JSON output)
+    assert llvm_yaml.load("a: 2001-12-14\nb: 2001-13-45\n") == {"a": "2001-12-14", "b": "2001-13-45"}
+
+
+def test_compressed_bundle_64bit_size_is_a_format_error():
+    # CCOB v3 with uncompressed size 2**64-1 raised OverflowError in zstd's max_output_size
+    import struct
+    data = b"CCOB" + struct.pack("<HHQQQ", 3, 1, 32 + 4, (1 << 64) - 1, 0) + b"\x28\xb5\x2f\xfd"
+    with pytest.raises(FormatError, match="exceeds the limit"):
+        decompress(data)

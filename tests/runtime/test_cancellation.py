@@ -1,0 +1,87 @@
+"""Runaway kernels (issue 19.8): a launch timeout and Ctrl-C stop a kernel stuck in an endless
+loop with a clear error, and the process stays usable (the same Program runs again)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import kernelkit
+from kernelkit import LaunchError
+
+SRC = r"""
+kernel void spin(global int *a, int stop) {            // endless unless a[i] reaches stop
+  int i = get_global_id(0);
+  while (a[i] != stop) a[i] = (a[i] * 5 + 1) & 0xff;
+}
+kernel void spin_at_barrier(global int *a, local int *t, int stop) {
+  int i = get_local_id(0);
+  t[i] = a[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (;;) { if (t[i] == stop) break; t[i] = (t[i] * 5 + 1) & 0xff; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = t[(i + 1) % get_local_size(0)];
+}
+kernel void forever(global int *a) { for (;;) { } }
+"""
+
+
+@functools.cache
+def prog() -> kernelkit.Program:
+    return kernelkit.Program(SRC).build()
+
+
+def reference_spin(start: np.ndarray, stop: int) -> np.ndarray:
+    out = start.copy()
+    for i, v in enumerate(out):
+        while v != stop:
+            v = (v * 5 + 1) & 0xFF
+        out[i] = v
+    return out
+
+
+@pytest.mark.parametrize("kernel,args", [
+    ("spin", lambda a: (a, np.int32(1000))),
+    ("spin_at_barrier", lambda a: (a, kernelkit.LocalMemory(4 * 64), np.int32(1000))),
+    ("forever", lambda a: (a,)),
+])
+def test_timeout_stops_an_endless_kernel_and_the_program_runs_again(kernel, args):
+    a = np.zeros(4096, np.int32)
+    t0 = time.monotonic()
+    with pytest.raises(LaunchError, match=rf"{kernel}: stopped after the launch timeout of 0.3 s"):
+        prog().kernel(kernel)(*args(a), global_size=4096, local_size=64, timeout=0.3)
+    assert time.monotonic() - t0 < 10
+    b = np.arange(128, dtype=np.int32) % 7
+    prog().kernel("spin")(b, np.int32(1), global_size=128)   # 1 is reached from every start (x*5+1 mod 256)
+    np.testing.assert_array_equal(b, reference_spin(np.arange(128, dtype=np.int32) % 7, 1))
+
+
+def test_ctrl_c_stops_a_running_launch():
+    a = np.zeros(1024, np.int32)
+    # Python's own handler, even where SIGINT is ignored (background jobs of a non-interactive shell)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            prog().kernel("forever")(a, global_size=1024, timeout=30)   # (the timeout only bounds a failure)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - t0 < 10
+    event = prog().kernel("spin").launch(a, np.int32(1000), global_size=1024)
+    event.cancel()
+    with pytest.raises(LaunchError, match="cancelled"):
+        event.wait()
+
+
+def test_timeout_must_be_positive():
+    with pytest.raises(LaunchError, match="timeout must be a positive number"):
+        prog().kernel("forever")(np.zeros(4, np.int32), global_size=4, timeout=-1)
