@@ -7,7 +7,6 @@ Formats register in ``INSPECTORS`` (tried in order). Each module provides
 
 from __future__ import annotations
 
-import json
 import sys
 
 from kernelkit.errors import FormatError
@@ -46,6 +45,8 @@ def run(args) -> int:
     module = find_inspector(data, args.file)
     info = module.inspect(data, args.file)
     if args.json:
+        import json
+
         json.dump(info, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:

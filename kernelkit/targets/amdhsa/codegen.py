@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tempfile
 from functools import cache, lru_cache
 from pathlib import Path
@@ -61,13 +60,42 @@ def target_machine(tid: TargetID, opt: int = 2, features: tuple[str, ...] = ()):
                                         reloc="pic")
 
 
+def _library_key(*parts: str) -> str:
+    """Cache key of a library build: its inputs, the .cl/.h files beside mux_builtins.cl, clang's version."""
+    from kernelkit.cache import make_key
+    from kernelkit.frontend.clang import clang_version
+
+    sources = sorted(p for p in MUX_BUILTINS_SOURCE.parent.iterdir() if p.suffix in (".cl", ".h"))
+    return make_key(*parts, clang_version(), *(f"{p.name}\0{p.read_text()}" for p in sources))
+
+
 @lru_cache(maxsize=32)
 def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
-    """The __mux_* definitions for one processor and code object version (clang, amdgcn);
-    ``cl2``: the setup arguments of AMD's CL2 ABI lead the kernel arguments."""
+    """The __mux_* definitions for one processor and code object version (clang, amdgcn), kept in the
+    cache as kernelkit's own library (read even with --no-cache); ``cl2``: the setup arguments of
+    AMD's CL2 ABI lead the kernel arguments."""
+    from kernelkit.cache import Cache
+
+    store = Cache("amdhsa-mux", library=True)
+    key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
+    cached = store.get(key)
+    text = cached.decode() if cached is not None else _compile_mux_library(processor, version, cl2)
+    if cached is None:
+        store.put(key, text.encode())
+    # the kernel module's target machine decides CPU and features
+    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
+    # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
+    return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
+                  flags=re.M)
+
+
+def _compile_mux_library(processor: str, version: int, cl2: bool = False) -> str:
+    from kernelkit.frontend.clang import clang_command
+
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
         out = Path(tmp) / "mux.ll"
-        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
+        cmd = [*clang_command(), "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
                "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
                "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
                f"-DKK_COV={version}", *(["-DKK_CL2"] if cl2 else []), f"-mcode-object-version={version}", "-S",
@@ -76,13 +104,7 @@ def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
         if result.returncode != 0:
             raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
                                log=result.stderr)
-        text = out.read_text()
-    # the kernel module's target machine decides CPU and features
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
-    # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
-    return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
-                  flags=re.M)
+        return out.read_text()
 
 
 def link_builtin_library(ir_text: str, options) -> str:
@@ -227,11 +249,27 @@ declare void @llvm.amdgcn.image.store.1d.v4f32.i32(<4 x float>, i32 immarg, i32,
 @cache
 def has_image_instructions(processor: str) -> bool:
     """Whether LLVM selects image instructions for the processor (the gfx940 family has none).
-    Asked of clang in a subprocess: LLVM aborts the process that asks it to select them."""
+    Asked of clang in a subprocess (LLVM aborts the process that asks it to select them); the
+    answer is kept in the cache."""
+    from kernelkit.cache import Cache
+
+    store = Cache("amdhsa-mux", library=True)
+    key = _library_key("image-probe", processor, _IMAGE_PROBE_IR)
+    cached = store.get(key)
+    if cached in (b"0", b"1"):
+        return cached == b"1"
+    answer = _probe_image_instructions(processor)
+    store.put(key, b"1" if answer else b"0")
+    return answer
+
+
+def _probe_image_instructions(processor: str) -> bool:
+    from kernelkit.frontend.clang import clang_command
+
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
         src = Path(tmp) / "probe.ll"
         src.write_text(_IMAGE_PROBE_IR.replace("SAMPLE", "sample" if processor == "gfx90a" else "sample.lz"))
-        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "ir", "-nogpulib", "-target", "amdgcn-amd-amdhsa",
+        cmd = [*clang_command(), "-x", "ir", "-nogpulib", "-target", "amdgcn-amd-amdhsa",
                f"-mcpu={processor}", "-c", str(src), "-o", str(Path(tmp) / "probe.o")]
         return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
 
@@ -252,6 +290,8 @@ def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ..
 
 def link_shared(objects: list[bytes]) -> bytes:
     """``ld.lld --no-undefined -shared`` (the ziglang wheel's lld)."""
+    from kernelkit.frontend.clang import zig_command
+
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
         paths = []
         for i, obj in enumerate(objects):
@@ -259,7 +299,7 @@ def link_shared(objects: list[bytes]) -> bytes:
             p.write_bytes(obj)
             paths.append(str(p))
         out = Path(tmp) / "k.hsaco"
-        cmd = [sys.executable, "-m", "ziglang", "ld.lld", "--no-undefined", "-shared", *paths, "-o", str(out)]
+        cmd = [*zig_command("ld.lld"), "--no-undefined", "-shared", *paths, "-o", str(out)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
             raise CompileError(f"amdhsa: ld.lld failed: {result.stderr.strip()}", log=result.stderr)
