@@ -55,6 +55,9 @@ def register(sub) -> None:
     p.add_argument("--code-object-version", "-mcode-object-version", dest="code_object_version", type=int,
                    choices=range(2, 7), metavar="2..6",
                    help="AMDGPU code object version (also -mcode-object-version=N)")
+    p.add_argument("--driver-version", type=int, metavar="N",
+                   help="AMD CL2 driver whose binary layout to write, e.g. 203603 (the build option "
+                        "-mamdcl2-driver-version=N; default the newest kernelkit knows)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
                    help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
@@ -161,6 +164,8 @@ def run(args) -> int:
     options = frontend_options(args)
     if args.code_object_version is not None:
         options.append(f"-mcode-object-version={args.code_object_version}")
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
     jobs = [(source, target) for source in args.sources for target in args.targets]
     outputs = _outputs(args, jobs)
     texts = {source: read_source(source) for source in args.sources}

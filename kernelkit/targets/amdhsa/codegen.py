@@ -45,17 +45,18 @@ define linkonce_odr hidden ptr addrspace(3) @kk_pipe_lds_slot() alwaysinline {
 """
 
 
-def target_features(tid: TargetID) -> str:
+def target_features(tid: TargetID, extra: tuple[str, ...] = ()) -> str:
     feats = []
     for name, setting in tid.settings:
         feats.append(("+" if setting == "on" else "-") + name)
-    return ",".join(feats)
+    return ",".join([*feats, *extra])
 
 
-def target_machine(tid: TargetID, opt: int = 2):
+def target_machine(tid: TargetID, opt: int = 2, features: tuple[str, ...] = ()):
+    """``features``: LLVM target features of the machine options (``options.BackendOptions``)."""
     b = llvm()
     target = b.Target.from_triple("amdgcn-amd-amdhsa")
-    return target.create_target_machine(cpu=tid.processor.name, features=target_features(tid), opt=opt,
+    return target.create_target_machine(cpu=tid.processor.name, features=target_features(tid, features), opt=opt,
                                         reloc="pic")
 
 
@@ -69,15 +70,16 @@ def _library_key(*parts: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def mux_library_ir(processor: str, version: int) -> str:
+def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
     """The __mux_* definitions for one processor and code object version (clang, amdgcn), kept in the
-    cache as kernelkit's own library (read even with --no-cache)."""
+    cache as kernelkit's own library (read even with --no-cache); ``cl2``: the setup arguments of
+    AMD's CL2 ABI lead the kernel arguments."""
     from kernelkit.cache import Cache
 
     store = Cache("amdhsa-mux", library=True)
-    key = _library_key("mux_builtins", processor, str(version))
+    key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
     cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_mux_library(processor, version)
+    text = cached.decode() if cached is not None else _compile_mux_library(processor, version, cl2)
     if cached is None:
         store.put(key, text.encode())
     # the kernel module's target machine decides CPU and features
@@ -88,7 +90,7 @@ def mux_library_ir(processor: str, version: int) -> str:
                   flags=re.M)
 
 
-def _compile_mux_library(processor: str, version: int) -> str:
+def _compile_mux_library(processor: str, version: int, cl2: bool = False) -> str:
     from kernelkit.frontend.clang import clang_command
 
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
@@ -96,7 +98,8 @@ def _compile_mux_library(processor: str, version: int) -> str:
         cmd = [*clang_command(), "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
                "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
                "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
-               f"-DKK_COV={version}", f"-mcode-object-version={version}", "-S", "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
+               f"-DKK_COV={version}", *(["-DKK_CL2"] if cl2 else []), f"-mcode-object-version={version}", "-S",
+               "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
             raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
@@ -152,26 +155,35 @@ def _opt_level(options) -> int:
     return 2
 
 
-def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
-    """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3)."""
+def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tuple[str, ...] = (), *,
+              cl2: bool = False) -> str:
+    """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3); ``cl2``: the
+    kernels take AMD CL2's setup arguments first and no hidden arguments."""
     text = link_builtin_library(mux_ir, options)
     b = llvm()
-    tm = target_machine(tid)
+    tm = target_machine(tid, features=features)
     llvm_version = max(version, 4)
     text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
     if version == 2:
         text = for_code_object_v2(text)
-    text = keep_implicit_args(add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version)))
+    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+    if not cl2:
+        text = keep_implicit_args(text)
     if version == 2:
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
-        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
+        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version, cl2), "mux_builtins.cl"))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
-    main = _parse(text, "linking the __mux_* builtins")
+    main = _parse(_printf_uses_as_clang_orders_them(text), "linking the __mux_* builtins")
     level = _opt_level(options)
+    # unused functions go before the pipeline's printf binding numbers the printf calls in them
+    # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
+    dce = b.create_new_module_pass_manager()
+    dce.add_global_dead_code_eliminate_pass()
+    dce.run(main, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
     pto = b.create_pipeline_tuning_options(speed_level=level)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
@@ -188,6 +200,16 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     text = str(main)
     _check_unresolved(text)
     return text
+
+
+def _printf_uses_as_clang_orders_them(text: str) -> str:
+    """LLVM's printf binding numbers the printf calls in the order of printf's use list: clang's
+    in-memory module lists the last call first (format 1 = the last printf of the source); a
+    module read from text lists them as written, so the list is reversed to number like clang."""
+    uses = sum(1 for line in text.splitlines() if not line.startswith("declare") for _ in re.finditer(r"@printf\b", line))
+    if uses < 2:
+        return text
+    return text + f"uselistorder ptr @printf, {{ {', '.join(str(i) for i in reversed(range(uses)))} }}\n"
 
 
 def _check_unresolved(text: str) -> None:
@@ -252,14 +274,14 @@ def _probe_image_instructions(processor: str) -> bool:
         return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
 
 
-def emit_object(ir_text: str, tid: TargetID, options=()) -> bytes:
+def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ...] = ()) -> bytes:
     b = llvm()
     if re.search(r"^\s.*\bcall\b.*@llvm\.amdgcn\.image\.", ir_text, re.M) and \
             not has_image_instructions(tid.processor.name):
         raise CompileError(f"amdhsa: {tid.processor.name} has no image instructions (the kernels use "
                            "image builtins)")
     m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
-    tm = target_machine(tid, _opt_level(options))
+    tm = target_machine(tid, _opt_level(options), features)
     try:
         return tm.emit_object(m)
     except RuntimeError as exc:
@@ -291,10 +313,11 @@ def check_target(tid: TargetID, version: int) -> None:
                            f"(asked for {version})")
 
 
-def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=()) -> bytes:
+def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=(), *,
+                        features: tuple[str, ...] = ()) -> bytes:
     check_target(tid, version)
-    text = amdgpu_ir(mux_ir, tid, version, options)
-    obj = emit_object(text, tid, options)
+    text = amdgpu_ir(mux_ir, tid, version, options, features)
+    obj = emit_object(text, tid, options, features)
     if version <= 3:
         from kernelkit.abi.hsa import uses_device_queue
         from kernelkit.targets.amdhsa.legacy import downgrade
