@@ -1,7 +1,8 @@
 """Cooperative cancellation: a kernel stops at its next loop back-edge once the launch is cancelled.
 
 Every retreating edge of a kernel's control-flow graph (a depth-first search finds at least one
-in every cycle, reducible or not) goes through a block that reads the launch's cancel flag
+in every cycle, reducible or not), except the latch of a loop with constant bounds that ends
+within BOUNDED_ITERATIONS iterations, goes through a block that reads the launch's cancel flag
 (``MuxWorkGroupInfo.cancel``, a u64 the runtime sets on Ctrl-C or a timeout) and returns from the
 kernel when it is set. The flag is read with a monotonic atomic load, which LLVM neither hoists
 out of the loop nor merges across iterations; the attributes it makes untrue (``noreturn``,
@@ -17,6 +18,65 @@ from __future__ import annotations
 from kernelkit import ir
 from kernelkit.ir import types as T
 from kernelkit.targets.host.sched import WorkGroupInfo
+
+# a back-edge whose loop provably ends within this many iterations needs no poll
+BOUNDED_ITERATIONS = 4096
+
+_PREDICATES = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
+    "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b,
+}
+
+
+def _compare(predicate: str, a: int, b: int, bits: int) -> bool:
+    if predicate[0] == "s":
+        def signed(x: int) -> int:
+            return x - (1 << bits) if x >> (bits - 1) else x
+        return _PREDICATES["u" + predicate[1:]](signed(a), signed(b))
+    return _PREDICATES[predicate](a, b)
+
+
+def bounded_back_edge(u: ir.BasicBlock, v: ir.BasicBlock) -> bool:
+    """Is ``u -> v`` taken at most BOUNDED_ITERATIONS times in a row? True for the latch of a
+    counted loop with constant bounds: ``br (icmp P, K)`` or ``br (icmp P.next, K)`` where P is a
+    phi of ``v`` that every other predecessor sets to the same constant and ``P.next = P + S``
+    (the iterations are simulated with the integer's width, wrap-around included)."""
+    term = u.terminator
+    if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
+        return False
+    cond, if_true, if_false = term.operands
+    if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
+        return False
+    lhs, rhs = cond.operands
+    swapped = isinstance(lhs, ir.ConstantInt)
+    value, bound = (rhs, lhs) if swapped else (lhs, rhs)
+    if not isinstance(bound, ir.ConstantInt) or not isinstance(value.type, T.IntType):
+        return False
+    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
+    if phi is None:
+        return False
+    step_inst = phi.value_for(u)
+    if not (isinstance(step_inst, ir.BinaryOp) and step_inst.opcode in ("add", "sub")
+            and step_inst.operands[0] is phi and isinstance(step_inst.operands[1], ir.ConstantInt)):
+        return False
+    if value is not phi and value is not step_inst:
+        return False
+    starts = {b.value if isinstance(b, ir.ConstantInt) else None for b in
+              (val for val, block in phi.incoming() if block is not u)}
+    if len(starts) != 1 or None in starts:
+        return False
+    bits = value.type.bits
+    mask = (1 << bits) - 1
+    step = step_inst.operands[1].value * (1 if step_inst.opcode == "add" else -1)
+    current, k = starts.pop() & mask, bound.value & mask
+    for _ in range(BOUNDED_ITERATIONS):
+        following = (current + step) & mask
+        tested = following if value is step_inst else current
+        a, b = (k, tested) if swapped else (tested, k)
+        if _compare(cond.predicate, a, b, bits) != (if_true is v):
+            return True
+        current = following
+    return False
 
 
 def retreating_edges(f: ir.Function) -> list[tuple[ir.BasicBlock, ir.BasicBlock]]:
@@ -61,7 +121,7 @@ def _drop_untrue_attributes(f: ir.Function) -> None:
 
 def instrument_function(f: ir.Function) -> int:
     """Add the cancel checks to kernel ``f`` (whose last parameter is the work-group info)."""
-    edges = retreating_edges(f)
+    edges = [(u, v) for u, v in retreating_edges(f) if not bounded_back_edge(u, v)]
     if not edges:
         return 0
     _drop_untrue_attributes(f)
