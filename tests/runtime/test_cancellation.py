@@ -88,7 +88,7 @@ def test_timeout_must_be_positive():
 
 
 LOOP_IR = """
-define void @k(ptr %a, i32 %n, ptr %kk.wi, ptr %kk.wg) {{
+define void @k(ptr %a, {ty} %n, ptr %kk.wi, ptr %kk.wg) {{
 entry:
   br label %loop
 loop:
@@ -106,10 +106,13 @@ exit:
 @pytest.mark.parametrize("ty,start,step,pred,tested,bound,polled", [
     ("i32", 0, 1, "slt", "%i.next", 32, False),           # for (i = 0; i < 32; ++i): 32 iterations
     ("i32", 31, -1, "sge", "%i.next", 0, False),          # counting down
-    ("i32", 0, 1, "slt", "%i.next", "%n", True),          # a bound known only at launch
-    ("i8", 0, 1, "ule", "%i", 255, True),                 # uchar i <= 255: never false (C wraps uchar)
+    ("i32", 0, 1, "slt", "%i.next", "%n", False),         # i < n, n known at launch: ends within 2^32 steps
+    ("i32", 0, 1, "ne", "%i", "%n", False),               # i != n stepping by one: reaches n
+    ("i32", 0, 1, "sle", "%i.next", "%n", True),          # i <= n: endless for n = INT_MAX
+    ("i64", 0, 1, "slt", "%i.next", "%n", True),          # a 64-bit bound: up to 2^63 steps
+    ("i8", 0, 1, "ule", "%i.next", 255, True),            # uchar i <= 255: never false (C wraps uchar)
     ("i32", 0, 2, "ne", "%i.next", 7, True),              # i != 7 stepping by 2: never false
-    ("i32", 0, 1, "slt", "%i.next", 1 << 20, True),       # ends, but after more than BOUNDED_ITERATIONS
+    ("i64", 0, 1, "slt", "%i.next", 1 << 40, True),       # ends, but after 2^40 steps
 ])
 def test_polls_only_where_the_loop_is_not_provably_short(ty, start, step, pred, tested, bound, polled):
     """The iteration counts are C's (OpenCL C 6.1: unsigned arithmetic wraps modulo 2^bits)."""

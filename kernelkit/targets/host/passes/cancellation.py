@@ -1,14 +1,19 @@
 """Cooperative cancellation: a kernel stops at its next loop back-edge once the launch is cancelled.
 
 Every retreating edge of a kernel's control-flow graph (a depth-first search finds at least one
-in every cycle, reducible or not), except the latch of a loop with constant bounds that ends
-within BOUNDED_ITERATIONS iterations, goes through a block that reads the launch's cancel flag
+in every cycle, reducible or not) goes through a block that reads the launch's cancel flag
 (``MuxWorkGroupInfo.cancel``, a u64 the runtime sets on Ctrl-C or a timeout) and returns from the
 kernel when it is set. The flag is read with a monotonic atomic load, which LLVM neither hoists
 out of the loop nor merges across iterations; the attributes it makes untrue (``noreturn``,
 ``memory(none)``...) are removed from the kernel. The work-item loops also test it between
 work-groups (:mod:`wrapper`), so a cancelled launch ends within one loop iteration per work-item
 of the group being run.
+
+Loops that provably end get no poll (their cost showed on loop-heavy kernels, e.g. n-body +40-55%,
+``benchmarks/cancellation_overhead.py``): a loop with constant bounds that ends within
+BOUNDED_ITERATIONS iterations, and a unit-step loop ``for (i = a; i < n; ++i)`` over 32-bit values
+fixed before it (at most 2^32 iterations, whatever ``n`` is: Ctrl-C then waits for that loop, or
+for the polls of the loops around it). Every endless loop still polls.
 
 Runs after everything is inlined into the kernels, on :mod:`kernelkit.ir`.
 """
@@ -17,6 +22,9 @@ from __future__ import annotations
 
 from kernelkit import ir
 from kernelkit.ir import types as T
+from kernelkit.ir.analysis.cfg import CFG
+from kernelkit.ir.analysis.loops import LoopForest
+from kernelkit.ir.values import Value
 from kernelkit.targets.host.sched import WorkGroupInfo
 
 # a back-edge whose loop provably ends within this many iterations needs no poll
@@ -79,6 +87,55 @@ def bounded_back_edge(u: ir.BasicBlock, v: ir.BasicBlock) -> bool:
     return False
 
 
+_NEGATED = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "sgt": "sle",
+            "ult": "uge", "uge": "ult", "ule": "ugt", "ugt": "ule"}
+_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+            "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
+
+
+def _narrow(v: Value) -> bool:
+    """A value of at most 32 bits (possibly sign- or zero-extended)."""
+    if isinstance(v, ir.CastInst) and v.opcode in ("sext", "zext"):
+        v = v.operands[0]
+    if isinstance(v, ir.ConstantInt):
+        return -(1 << 32) <= v.value < 1 << 32
+    return isinstance(v.type, T.IntType) and v.type.bits <= 32
+
+
+def unit_step_back_edge(u: ir.BasicBlock, v: ir.BasicBlock, loop_blocks: set[ir.BasicBlock]) -> bool:
+    """Is ``u -> v`` the latch of ``for (i = start; i < n; ++i)`` (or counting down, or ``!=``)
+    with ``n`` and ``start`` 32-bit values fixed before the loop? Such a loop ends after at most
+    2^32 iterations whatever n is (the induction steps by one towards n and cannot jump over it)."""
+    term = u.terminator
+    if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
+        return False
+    cond, if_true, if_false = term.operands
+    if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
+        return False
+    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
+    if phi is None:
+        return False
+    nxt = phi.value_for(u)
+    if not (isinstance(nxt, ir.BinaryOp) and nxt.opcode in ("add", "sub") and nxt.operands[0] is phi
+            and isinstance(nxt.operands[1], ir.ConstantInt)):
+        return False
+    step = nxt.operands[1].value if nxt.opcode == "add" else -nxt.operands[1].value
+    if step not in (1, -1):
+        return False
+    lhs, rhs = cond.operands
+    predicate = cond.predicate if if_true is v else _NEGATED.get(cond.predicate)
+    if rhs in (phi, nxt):
+        lhs, rhs, predicate = rhs, lhs, _SWAPPED.get(predicate or "")
+    if lhs not in (phi, nxt) or predicate is None:
+        return False
+    invariant = not isinstance(rhs, ir.Instruction) or rhs.parent not in loop_blocks
+    starts = [val for val, block in phi.incoming() if block is not u]
+    allowed = ("ne", "ult", "slt") if step == 1 else ("ne", "ugt", "sgt")
+    return (invariant and predicate in allowed and _narrow(rhs)
+            and all(_narrow(s) and (not isinstance(s, ir.Instruction) or s.parent not in loop_blocks)
+                    for s in starts))
+
+
 def retreating_edges(f: ir.Function) -> list[tuple[ir.BasicBlock, ir.BasicBlock]]:
     """Edges (u, v) of a depth-first search from the entry where v is on the search stack."""
     edges = []
@@ -121,7 +178,14 @@ def _drop_untrue_attributes(f: ir.Function) -> None:
 
 def instrument_function(f: ir.Function) -> int:
     """Add the cancel checks to kernel ``f`` (whose last parameter is the work-group info)."""
-    edges = [(u, v) for u, v in retreating_edges(f) if not bounded_back_edge(u, v)]
+    forest = LoopForest(CFG(f))
+    edges = []
+    for u, v in retreating_edges(f):
+        loop = forest.loop_of(v)
+        members = set(loop.blocks) if loop is not None and loop.header is v else None
+        if bounded_back_edge(u, v) or (members is not None and unit_step_back_edge(u, v, members)):
+            continue
+        edges.append((u, v))
     if not edges:
         return 0
     _drop_untrue_attributes(f)
