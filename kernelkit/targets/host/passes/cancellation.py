@@ -44,28 +44,38 @@ def _compare(predicate: str, a: int, b: int, bits: int) -> bool:
     return _PREDICATES[predicate](a, b)
 
 
+def _counted_latch(u: ir.BasicBlock, v: ir.BasicBlock):
+    """(compare, branch-to-v-when-true, phi, next) of a latch ``br (icmp ...), v, exit`` whose
+    header ``v`` has a phi ``P`` with ``P.next = P +/- constant`` coming from ``u``; else None."""
+    term = u.terminator
+    if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
+        return None
+    cond, if_true, if_false = term.operands
+    if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
+        return None
+    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
+    if phi is None:
+        return None
+    nxt = phi.value_for(u)
+    if not (isinstance(nxt, ir.BinaryOp) and nxt.opcode in ("add", "sub") and nxt.operands[0] is phi
+            and isinstance(nxt.operands[1], ir.ConstantInt)):
+        return None
+    return cond, if_true is v, phi, nxt
+
+
 def bounded_back_edge(u: ir.BasicBlock, v: ir.BasicBlock) -> bool:
     """Is ``u -> v`` taken at most BOUNDED_ITERATIONS times in a row? True for the latch of a
     counted loop with constant bounds: ``br (icmp P, K)`` or ``br (icmp P.next, K)`` where P is a
     phi of ``v`` that every other predecessor sets to the same constant and ``P.next = P + S``
     (the iterations are simulated with the integer's width, wrap-around included)."""
-    term = u.terminator
-    if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
+    latch = _counted_latch(u, v)
+    if latch is None:
         return False
-    cond, if_true, if_false = term.operands
-    if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
-        return False
+    cond, continue_if_true, phi, step_inst = latch
     lhs, rhs = cond.operands
     swapped = isinstance(lhs, ir.ConstantInt)
     value, bound = (rhs, lhs) if swapped else (lhs, rhs)
     if not isinstance(bound, ir.ConstantInt) or not isinstance(value.type, T.IntType):
-        return False
-    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
-    if phi is None:
-        return False
-    step_inst = phi.value_for(u)
-    if not (isinstance(step_inst, ir.BinaryOp) and step_inst.opcode in ("add", "sub")
-            and step_inst.operands[0] is phi and isinstance(step_inst.operands[1], ir.ConstantInt)):
         return False
     if value is not phi and value is not step_inst:
         return False
@@ -81,7 +91,7 @@ def bounded_back_edge(u: ir.BasicBlock, v: ir.BasicBlock) -> bool:
         following = (current + step) & mask
         tested = following if value is step_inst else current
         a, b = (k, tested) if swapped else (tested, k)
-        if _compare(cond.predicate, a, b, bits) != (if_true is v):
+        if _compare(cond.predicate, a, b, bits) != continue_if_true:
             return True
         current = following
     return False
@@ -106,24 +116,15 @@ def unit_step_back_edge(u: ir.BasicBlock, v: ir.BasicBlock, loop_blocks: set[ir.
     """Is ``u -> v`` the latch of ``for (i = start; i < n; ++i)`` (or counting down, or ``!=``)
     with ``n`` and ``start`` 32-bit values fixed before the loop? Such a loop ends after at most
     2^32 iterations whatever n is (the induction steps by one towards n and cannot jump over it)."""
-    term = u.terminator
-    if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
+    latch = _counted_latch(u, v)
+    if latch is None:
         return False
-    cond, if_true, if_false = term.operands
-    if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
-        return False
-    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
-    if phi is None:
-        return False
-    nxt = phi.value_for(u)
-    if not (isinstance(nxt, ir.BinaryOp) and nxt.opcode in ("add", "sub") and nxt.operands[0] is phi
-            and isinstance(nxt.operands[1], ir.ConstantInt)):
-        return False
+    cond, continue_if_true, phi, nxt = latch
     step = nxt.operands[1].value if nxt.opcode == "add" else -nxt.operands[1].value
     if step not in (1, -1):
         return False
     lhs, rhs = cond.operands
-    predicate = cond.predicate if if_true is v else _NEGATED.get(cond.predicate)
+    predicate = cond.predicate if continue_if_true else _NEGATED.get(cond.predicate)
     if rhs in (phi, nxt):
         lhs, rhs, predicate = rhs, lhs, _SWAPPED.get(predicate or "")
     if lhs not in (phi, nxt) or predicate is None:
