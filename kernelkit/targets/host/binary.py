@@ -104,8 +104,8 @@ def read_host_binary(data: bytes) -> HostBinary:
     for k in _field(body, "kernels", list, off):
         if not isinstance(k, dict) or not isinstance(k.get("signature"), dict):
             raise FormatError("host binary: malformed kernel entry", offset=off, field="kernels")
-        try:
-            KernelSignature.from_json(k["signature"])
+        try:     # kept as its checked, normalized document: unknown keys and odd types do not pass
+            signature = KernelSignature.from_json(k["signature"]).to_json()
         except FormatError as exc:
             raise FormatError(f"host binary: kernel signature: {exc.message}", offset=off,
                               field=f"kernels.signature.{exc.field}") from None
@@ -113,7 +113,7 @@ def read_host_binary(data: bytes) -> HostBinary:
         if not isinstance(max_work_dim, int) or isinstance(max_work_dim, bool) or not 1 <= max_work_dim <= 3:
             raise FormatError(f"host binary: max_work_dim {max_work_dim!r} is not 1, 2 or 3", offset=off,
                               field="kernels.max_work_dim")
-        kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), max_work_dim,
+        kernels.append(HostKernelInfo(signature, bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True)), _reach(k.get("reach") or [], off)))
     obj = _field(body, "object", bytes, off)
     if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
