@@ -15,7 +15,7 @@ from kernelkit.errors import CompileError
 from kernelkit.formats.amdil import link, parse_program
 from kernelkit.mux.registry import build_binary
 from kernelkit.mux.result import MuxError
-from kernelkit.sim.amdil import launch
+from kernelkit.sim.amdil import SimImage, launch
 from kernelkit.targets.amdil.info import DEVICES
 
 # the reconstructed sources of the driver's programs (test_sim_reference.py explains them)
@@ -35,6 +35,15 @@ __kernel void test_thread_dimension_atomic(__global uint *dst, uint final_x_size
 }
 __kernel void clear_memory(__global int *dst) { dst[get_global_id(0)] = 0; }
 """
+COPY_IMAGE = """
+__kernel void copyImage2D(__read_only image2d_t src, __write_only image2d_t dst,
+                          int4 srcOrigin, int4 dstOrigin, int4 size) {
+    const sampler_t sampler = 22;
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= size.x || y >= size.y) return;
+    uint4 texel = read_imageui(src, sampler, (int2)(x + srcOrigin.x, y + srcOrigin.y));
+    write_imageui(dst, (int2)(x + dstOrigin.x, y + dstOrigin.y), texel);
+}"""
 SAXPY = "__kernel void saxpy(float a, __global const float *x, __global float *y) " \
         "{ int i = get_global_id(0); y[i] = a * x[i] + y[i]; }"
 
@@ -73,6 +82,28 @@ def test_reconstructed_kernels_compute_what_the_drivers_programs_compute(referen
         outputs.append(dst)
     assert np.array_equal(outputs[0], thread_dimension_oracle(gsz, final, 0, 256))
     assert np.array_equal(outputs[1], outputs[0])
+
+
+def test_reconstructed_image_copy_matches_the_drivers_metadata_and_results(reference):
+    ours = build_binary(COPY_IMAGE, "amdil:juniper").decode()
+    driver = (reference / "amdil" / "hlc-juniper" / "copyImage2D.02.linked.il").read_text()
+    assert without_ids(parse_program(ours).find_kernel("copyImage2D")) == \
+        without_ids(parse_program(driver).find_kernel("copyImage2D"))
+    for decl in ("dcl_resource_id(0)_type(2d)_fmtx(unknown)_fmty(unknown)_fmtz(unknown)_fmtw(unknown)",
+                 "dcl_uav_id(2)_type(2d)_fmtx(uint)"):
+        assert decl in ours.splitlines() and decl in driver.splitlines()
+    rng = np.random.default_rng(3)
+    src = rng.integers(0, 2**32, (20, 24, 4), dtype=np.uint64).astype(np.uint32)
+    args = [np.array([3, 2, 0, 0], np.int32), np.array([1, 4, 0, 0], np.int32),
+            np.array([13, 9, 1, 0], np.int32)]
+    results = []
+    for text in (ours, driver):
+        dst = np.full((16, 16, 4), 5, np.uint32)
+        launch(text, "copyImage2D", [SimImage(src), SimImage(dst), *args], (16, 16), (8, 8))
+        results.append(dst)
+    expected = np.full((16, 16, 4), 5, np.uint32)
+    expected[4:13, 1:14] = src[2:11, 3:16]
+    assert np.array_equal(results[0], expected) and np.array_equal(results[1], expected)
 
 
 @pytest.mark.parametrize("device", [d.name for d in DEVICES] + [a for d in DEVICES for a in d.aliases])
