@@ -218,7 +218,7 @@ def _operands(text: str) -> list[str]:
 NO_DST = {"if_logicalnz", "if_logicalz", "break_logicalnz", "break_logicalz", "continue_logicalnz",
           "continue_logicalz", "uav_add", "uav_sub", "uav_and", "uav_or", "uav_xor", "uav_min",
           "uav_max", "uav_umin", "uav_umax", "uav_xchg", "uav_cmp_xchg", "uav_inc", "uav_dec",
-          "lds_store", "lds_add", "lds_sub", "lds_and", "lds_or", "lds_xor", "lds_min", "lds_max",
+          "lds_store", "lds_store_byte", "lds_store_short", "lds_add", "lds_sub", "lds_and", "lds_or", "lds_xor", "lds_min", "lds_max",
           "lds_umin", "lds_umax", "lds_store_vec", "uav_arena_store"}
 # opcodes whose first operand is a memory write mask (mem0.x___) rather than a register
 MEM_DST = {"uav_raw_store"}

@@ -537,32 +537,33 @@ class Executor:
                 raise LaunchError(f"{self.where(lane)}: {what} of {span} byte(s) at LDS address "
                                   f"{int(a[int(np.argmax(bad))]):#x} is outside the "
                                   f"{nbytes} bytes of local memory")
-        if op == "lds_load":
+        if op.startswith("lds_load"):
+            # one dword (or byte/short, extended) into every written component
             comps = ins.dst.select
-            count = max(comps) + 1
             addr = self._read(ins.srcs[0], (0,))
-            kind = ins.params.get("size", "dword")
+            kind = op[len("lds_load_"):] if op != "lds_load" else "dword"
+            if kind not in ACCESS_SIZES:
+                raise LaunchError(f"unknown LDS load {op!r}")
             dst = ins.dst
 
             def lds_load():
                 act = self._act()
                 a = self._lane_values(addr, act)[0].astype(np.int64)
-                size = ACCESS_SIZES[kind][0] if count == 1 else 4 * count
-                check(a, size, act, "LDS load")
+                check(a, ACCESS_SIZES[kind][0], act, "LDS load")
                 r = rows(act)
                 if kind != "dword":
                     b = self.lds.view(np.uint8)
-                    flat = r * b.shape[1] + a
-                    vals = [load_bytes(b.reshape(-1), flat, kind)]
+                    v = load_bytes(b.reshape(-1), r * b.shape[1] + a, kind)
                 else:
-                    vals = [self.lds[r, (a >> 2) + c] for c in comps]
-                self._write_lanes(dst, comps, vals, act)
+                    v = self.lds[r, a >> 2]
+                self._write_lanes(dst, comps, [v] * len(comps), act)
             return lds_load
-        if op == "lds_store":
+        if op.startswith("lds_store"):
             addr = self._read(ins.srcs[0], (0,))
-            kind = ins.params.get("size", "dword")
-            count = 1
-            value = self._read(ins.srcs[1], tuple(range(count)))
+            kind = op[len("lds_store_"):] if op != "lds_store" else "dword"
+            if kind not in ACCESS_SIZES:
+                raise LaunchError(f"unknown LDS store {op!r}")
+            value = self._read(ins.srcs[1], (0,))
 
             def lds_store():
                 act = self._act()
