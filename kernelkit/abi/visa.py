@@ -312,9 +312,10 @@ def _global_use(value, used: set[str], visited: set[int]) -> None:
             _global_use(op, used, visited)
 
 
-def payloads_for_source(path_or_source: str, platform: str, simd: int, options: Sequence[str] = ()
-                        ) -> list[Payload]:
-    """Compile OpenCL C (optimised, and at -O0 for the builtins it calls) and lay out every kernel."""
+def payloads_for_source(path_or_source: str, platform: str, simd: int, options: Sequence[str] = (),
+                        buffer_offsets: dict[str, Sequence[int]] | None = None) -> list[Payload]:
+    """Compile OpenCL C (optimised, and at -O0 for the builtins it calls) and lay out every kernel
+    (``buffer_offsets``: per kernel, the pointer arguments IGC gives a bufferOffset)."""
     from kernelkit import ir
     from kernelkit.abi.signature import signatures_from_ir
 
@@ -322,7 +323,8 @@ def payloads_for_source(path_or_source: str, platform: str, simd: int, options: 
                            for extra in ([], ["-O0"]))
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in unoptimised.functions}
-    return [lay_out(sig, simd, platform, implicit_inputs(functions[sig.name], at_o0.get(sig.name), platform))
+    return [lay_out(sig, simd, platform, implicit_inputs(functions[sig.name], at_o0.get(sig.name), platform),
+                    (buffer_offsets or {}).get(sig.name, ()))
             for sig in signatures_from_ir(module)]
 
 

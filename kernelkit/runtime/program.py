@@ -43,6 +43,7 @@ class Program:
             self.filename = filename or "<source>"
         self.options = options.split() if isinstance(options, str) else list(options)
         self._binary = None
+        self._simulated = None
         self._executables: dict[bool, object] = {}
         self._lock = threading.Lock()
         self.build_log = ""
@@ -58,9 +59,12 @@ class Program:
 
         if options:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
-        if target != "host":
-            raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
-                                 f"{target}` to make a {target} binary (or Program.build_many)")
+        if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
+            from kernelkit.runtime.simulated import build_simulated
+
+            self._simulated = build_simulated(self.source, self.options, target, self.filename)
+            self.build_log = self._simulated.log
+            return self
         result = build(self.source, "host", self.options, filename=self.filename)
         self.build_log = result.log
         self._binary = read_host_binary(result.binary)
@@ -97,6 +101,8 @@ class Program:
 
     @property
     def binary(self) -> bytes:
+        if self._simulated is not None:
+            return self._simulated.binary
         return self._require_built().to_bytes()
 
     def _require_built(self):
@@ -106,9 +112,15 @@ class Program:
 
     @property
     def kernel_names(self) -> list[str]:
+        if self._simulated is not None:
+            return self._simulated.kernel_names
         return [k.name for k in self._require_built().kernels]
 
     def kernel(self, name: str) -> Kernel:
+        if self._simulated is not None:
+            from kernelkit.runtime.simulated import SimulatedKernel
+
+            return SimulatedKernel(self._simulated, name)    # type: ignore[return-value]
         binary = self._require_built()
         try:
             info = binary.kernel(name)
@@ -117,7 +129,7 @@ class Program:
         return Kernel(self, info)
 
     def __getattr__(self, name: str) -> Kernel:
-        if name.startswith("_") or self._binary is None:
+        if name.startswith("_") or (self._binary is None and self._simulated is None):
             raise AttributeError(name)
         try:
             return self.kernel(name)

@@ -29,7 +29,7 @@ from kernelkit.sim.visa.executor import Executor
 from kernelkit.sim.visa.memory import Memory
 from kernelkit.sim.visa.state import LANES, Machine
 
-MAX_BATCH_LANES = 1 << 17
+MAX_BATCH_LANES = 1 << 19
 R0_GROUP_DWORDS = (1, 6, 7)
 SLM_ALIGN = 16
 
