@@ -55,8 +55,17 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
     return SimulatedProgram(target, result.binary, signatures, run, result.log)
 
 
+def _visa(source: str, options, target: str, filename: str) -> SimulatedProgram:
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.targets.visa.runner import visa_program
+
+    _, device = resolve_target(target)
+    binary, run = visa_program(source, options, device, filename)
+    return SimulatedProgram(target, binary.isa_of_built(), [k.signature for k in binary.kernels], run)
+
+
 # target family -> builder of its SimulatedProgram
-SIMULATORS: dict[str, Callable[..., SimulatedProgram]] = {"amdil": _amdil}
+SIMULATORS: dict[str, Callable[..., SimulatedProgram]] = {"amdil": _amdil, "visa": _visa}
 
 
 def build_simulated(source: str, options, target: str, filename: str) -> SimulatedProgram:
