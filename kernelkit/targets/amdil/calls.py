@@ -83,6 +83,8 @@ class CallOps:
         name = fn.name
         if name.startswith(IGNORED):
             return
+        if self.image_call(inst, name):
+            return
         if name in WORK_ITEM:
             self.work_item(inst, name)
         elif name in ("__mux_get_work_dim",):

@@ -18,6 +18,7 @@ from kernelkit.ir.transforms import structurize as S
 from kernelkit.ir.values import Constant, ConstantExpr
 from kernelkit.targets.amdil.calls import CallOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
+from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
 from kernelkit.targets.amdil.regs import Slot, element_slots, slot_count
 
@@ -47,7 +48,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps):
+class KernelSelector(MemoryOps, CallOps, ImageOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):

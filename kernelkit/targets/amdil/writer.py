@@ -179,6 +179,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     args_info = []
     for arg, slot in zip(fn.args, layout.args, strict=True):
         info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
+        if slot.kind == "image":
+            info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
         if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
             info.update(kind="byval", private=private, size=slot.size)
             private += (slot.size + 3) // 4 * 4
@@ -212,6 +214,14 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     name = fn.name
     reqd = sig.reqd_work_group_size
     out = [f"func {wrapper_id} ; __OpenCL_{name}_kernel", "mov r770, l1.0"]
+    for a in layout.args:     # image resources and typed UAVs, as the driver declares them
+        if a.kind == "image":
+            dim = (a.image_dim or "2d").replace("_", "")
+            if a.access == "WO":
+                out.append(f"dcl_uav_id({a.record.id})_type({dim})_fmtx(uint)")
+            else:
+                out.append(f"dcl_resource_id({a.record.id})_type({dim})_fmtx(unknown)"
+                           f"_fmty(unknown)_fmtz(unknown)_fmtw(unknown)")
     if reqd:
         out.append(f"dcl_num_thread_per_group {reqd[0]}, {reqd[1]}, {reqd[2]}")
     else:
@@ -238,7 +248,10 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
     records += layout.metadata_records()
-    records += [r.IdList("function", [body_id]), r.ResourceId("uavid", 1)]
+    records.append(r.IdList("function", [body_id]))
+    records += [r.Sampler(f"unknown_{v}", k, 1, v)
+                for k, v in enumerate(sel.layout.get("samplers", []))]
+    records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
     out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
@@ -258,7 +271,14 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def write_program(module, signatures, device, opts: Options) -> str:
+def debug_section(fn, source: str) -> list[str]:
+    """``-g``: what the driver's debug sections open each kernel with (stripped by the
+    runtime's link step): the kernel's global symbol and the source file."""
+    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
+            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+
+
+def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
     """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
     kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
     by_name = {s.name: s for s in signatures}
@@ -272,6 +292,8 @@ def write_program(module, signatures, device, opts: Options) -> str:
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
+        if debug:
+            lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places)
     lines.append("end")
