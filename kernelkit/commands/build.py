@@ -46,9 +46,9 @@ def register(sub) -> None:
                                           "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
     p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output), or the folder "
                                                         "of the outputs when there are several")
-    p.add_argument("--emit", choices=("llvm", "binary", "visaasm"), default="binary",
-                   help="llvm: the frontend's LLVM IR; binary (default): the target's binary; "
-                        "visaasm: vISA text (visa targets)")
+    p.add_argument("--emit", choices=("llvm", "asm", "binary", "visaasm"), default="binary",
+                   help="llvm: the frontend's LLVM IR; asm: the target's assembly (amdhsa, amdcl2); "
+                        "binary (default): the target's binary; visaasm: vISA text (visa targets)")
     p.add_argument("-S", dest="clang_S", action="store_true", help="as clang: with -emit-llvm, LLVM IR text")
     p.add_argument("-c", dest="clang_c", action="store_true", help="as clang: an object (the target's binary; "
                                                                   "with -emit-llvm, LLVM bitcode)")
@@ -88,6 +88,34 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
     except MuxError:  # a target that cannot compile yet still has a pointer size
         return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), []
     return target.frontend_triple, list(target.frontend_options())
+
+
+def _emit_asm(args) -> int:
+    """``--emit asm``: the target module's assembly text (targets whose module has ``create_assembly``)."""
+    from kernelkit.mux.context import Context
+    from kernelkit.mux.registry import resolve_target
+
+    if len(args.sources) != 1 or len(args.targets) != 1:
+        raise KernelkitError("--emit asm takes one source and one target")
+    source, target_name = args.sources[0], args.targets[0]
+    options = frontend_options(args)
+    if args.code_object_version is not None:
+        options.append(f"-mcode-object-version={args.code_object_version}")
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    info, device = resolve_target(target_name)
+    target = info.create_target(Context(), device)
+    target.init_with_builtins(None)
+    module = target.create_module()
+    if not hasattr(module, "create_assembly"):
+        raise KernelkitError(f"target {target_name} writes no assembly (--emit asm: amdhsa and amdcl2 targets)")
+    module.compile_opencl_c(read_source(source), options, filename=source)
+    module.finalize()
+    text = module.create_assembly()
+    _print_log(module.log)
+    output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES["asm"])
+    write_output(output, text.encode())
+    return 0
 
 
 def _print_log(log: str) -> None:
@@ -147,6 +175,8 @@ def _outputs(args, jobs) -> list[str]:
     if not several:
         source, target = jobs[0]
         suffix = BINARY_SUFFIXES[target_kind(target)]
+        if args.output and Path(args.output).is_dir():   # -o DIR: into that folder, as cp does
+            return [check_output(str(Path(args.output) / (Path(source).stem + suffix)), sources)]
         return [check_output(args.output, sources) if args.output else default_output(source, suffix)]
     folder = Path(args.output) if args.output else None
     if folder is not None:
@@ -176,6 +206,8 @@ def run(args) -> int:
     emit = _emit(args)
     if emit in ("llvm", "bitcode"):
         return _emit_llvm(args, emit)
+    if emit == "asm":
+        return _emit_asm(args)
     if emit == "visaasm":
         return _emit_visaasm(args)
     if not args.targets:
