@@ -175,6 +175,8 @@ def _outputs(args, jobs) -> list[str]:
     if not several:
         source, target = jobs[0]
         suffix = BINARY_SUFFIXES[target_kind(target)]
+        if args.output and Path(args.output).is_dir():   # -o DIR: into that folder, as cp does
+            return [check_output(str(Path(args.output) / (Path(source).stem + suffix)), sources)]
         return [check_output(args.output, sources) if args.output else default_output(source, suffix)]
     folder = Path(args.output) if args.output else None
     if folder is not None:
