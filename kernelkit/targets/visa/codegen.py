@@ -571,6 +571,8 @@ class KernelCodegen:
             vt = "ud" if ".u" in name else vtype_of(inst.type)
             self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
             return
+        if self._builtin(inst, name, args):
+            return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
             raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")
@@ -596,6 +598,42 @@ class KernelCodegen:
             self.emit("barrier")
         else:
             raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
+
+    def _builtin(self, inst, name: str, args) -> bool:
+        """OpenCL integer/float builtins that are one or two vISA instructions."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, code = parsed
+        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
+            return False
+        vt = vtype_of(inst.type)
+        unsigned = code in "jmth"
+        if unsigned and base in ("min", "max", "clamp"):
+            vt = UNSIGNED[vt]
+        exe, dst = self.exe(inst), self.dst(inst, vt)
+        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
+                for a in args]
+        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
+            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
+        elif base == "clamp" and len(args) == 3:
+            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
+            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
+        elif base in ("abs", "fabs") and len(args) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ("mad", "fma") and len(args) == 3:
+            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
+        elif base == "select" and len(args) == 3:
+            pred = self._pred()
+            ct = vtype_of(args[2].type)
+            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
+            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
+            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
+        elif base in NATIVE_MATH and len(args) == 1:
+            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
+        else:
+            return False
+        return True
 
     # ---- control flow
     def _phi_copies(self, block, successor, pred: str | None = None) -> None:
@@ -685,6 +723,32 @@ class KernelCodegen:
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+# native_* / half_* builtins: vISA's (reduced precision) math instructions
+NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
+               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
+               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
+               "half_sin": "sin", "half_cos": "cos"}
+
+
+SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
+
+
+def _demangle(name: str) -> tuple[str, str] | None:
+    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
+    if not name.startswith("_Z"):
+        return None
+    i = 2
+    while i < len(name) and name[i].isdigit():
+        i += 1
+    if i == 2:
+        return None
+    length = int(name[2:i])
+    base, rest = name[i:i + length], name[i + length:]
+    if rest.startswith("Dv"):
+        rest = rest[rest.index("_") + 1:]
+    return base, rest[:1]
+
+
 WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
                        "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
 SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",
