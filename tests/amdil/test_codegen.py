@@ -175,3 +175,12 @@ def test_unsupported_features_are_named():
         build_binary('kernel void k() { printf("x"); }', "amdil:cayman")
     with pytest.raises((CompileError, MuxError), match="OpenCL C 2.0"):
         build_binary("kernel void k(global int *o) { o[0] = 1; }", "amdil:cayman", ["-cl-std=CL2.0"])
+
+
+def test_debug_sections_with_g_are_stripped_by_the_link_step():
+    text = build_binary(SAXPY, "amdil:juniper", ["-g"]).decode()
+    program = parse_program(text)
+    assert program.to_text() == text
+    assert [s.lines[-2] for s in program.debug_sections] == [".global@__OpenCL_saxpy_kernel"]
+    assert ";DEBUG" not in link(text, "saxpy")
+    assert ";DEBUG" not in build_binary(SAXPY, "amdil:juniper").decode()

@@ -633,7 +633,7 @@ class Executor:
         return self.images[key], self._texels[key]
 
     def _compile_image_read(self, ins: Instr) -> Callable[[], None]:
-        rid = int(ins.params.get("resource", ins.params.get("id", "-1")))
+        rid = _number(ins.params.get("resource", ins.params.get("id", "")), "resource id")
         normalized = ins.params.get("coordtype", "unnormalized") == "normalized"
         comps, write = self._writer(ins.dst)
         coord = self._read(ins.srcs[0], (0, 1, 2))
@@ -658,7 +658,7 @@ class Executor:
         return read
 
     def _compile_typed_uav(self, ins: Instr) -> Callable[[], None]:
-        uid = int(ins.params.get("id", "-1"))
+        uid = _number(ins.params.get("id", ""), "UAV id")
         if ins.op != "uav_store":
             raise LaunchError("typed UAV loads are not supported")
         coord = self._read(ins.srcs[0], (0, 1, 2))
@@ -686,6 +686,12 @@ class Executor:
         for key, img in self.images.items():
             if key[0] == "uav":
                 img.write_back(self._texels[key])
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise LaunchError(f"{what} {text!r} is not a number")
+    return int(text)
 
 
 def _select(v: np.ndarray, sel: list[int]) -> np.ndarray:

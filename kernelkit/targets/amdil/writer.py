@@ -271,7 +271,14 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def write_program(module, signatures, device, opts: Options) -> str:
+def debug_section(fn, source: str) -> list[str]:
+    """``-g``: what the driver's debug sections open each kernel with (stripped by the
+    runtime's link step): the kernel's global symbol and the source file."""
+    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
+            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+
+
+def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
     """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
     kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
     by_name = {s.name: s for s in signatures}
@@ -285,6 +292,8 @@ def write_program(module, signatures, device, opts: Options) -> str:
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
+        if debug:
+            lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places)
     lines.append("end")
