@@ -8,6 +8,7 @@ simulator's launch receives numpy buffers, ``LocalArg`` sizes and value bytes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -113,4 +114,32 @@ class SimulatedKernel:
         dims = nd.work_dim
         self.last_stats = self.program.launch(self.name, values, nd.global_size[:dims],
                                               nd.local_size[:dims], nd.global_offset[:dims])
-        return ""
+        output = format_printf(getattr(self.last_stats, "printf", None) or [])
+        if output:
+            sys.stdout.write(output)
+            sys.stdout.flush()
+        self.last_output = output
+        return output
+
+
+def format_printf(records) -> str:
+    """Simulator printf records [(format, [(type, bytes)])] formatted as the host formats its
+    own (runtime.printf.format_record); string arguments arrive as their bytes."""
+    import ctypes
+    import struct
+
+    from kernelkit.runtime.printf import format_record
+    from kernelkit.targets.host.passes.printf import RECORD_HEADER
+
+    out = []
+    for fmt, values in records:
+        types, payload, keep = [], bytearray(RECORD_HEADER), []
+        for ty, raw in values:
+            if ty == "string":
+                buf = ctypes.create_string_buffer(bytes(raw))
+                keep.append(buf)
+                ty, raw = "ptr", struct.pack("<Q", ctypes.addressof(buf))
+            types.append(ty)
+            payload += bytes(raw).ljust((len(raw) + 7) // 8 * 8, b"\0")
+        out.append(format_record(fmt, types, bytes(payload)))
+    return "".join(out)

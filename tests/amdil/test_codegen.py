@@ -171,8 +171,6 @@ def test_group_size_attributes_and_mattr():
 
 
 def test_unsupported_features_are_named():
-    with pytest.raises((CompileError, MuxError), match="printf"):
-        build_binary('kernel void k() { printf("x"); }', "amdil:cayman")
     with pytest.raises((CompileError, MuxError), match="OpenCL C 2.0"):
         build_binary("kernel void k(global int *o) { o[0] = 1; }", "amdil:cayman", ["-cl-std=CL2.0"])
 
@@ -184,3 +182,17 @@ def test_debug_sections_with_g_are_stripped_by_the_link_step():
     assert [s.lines[-2] for s in program.debug_sections] == [".global@__OpenCL_saxpy_kernel"]
     assert ";DEBUG" not in link(text, "saxpy")
     assert ";DEBUG" not in build_binary(SAXPY, "amdil:juniper").decode()
+
+
+def test_printf_metadata_as_spec_000_writes_it():
+    """spec 000 "Printf information": printf("Bottom: %d Top: %d InitialSize: %d\\n", 1, 2, 3)
+    gives ;printf_fmt:ID:3:4:4:4:35:Bottom: %d Top: %d InitialSize: %d\\n; (ID is the site's)."""
+    src = 'kernel void k() { printf("Bottom: %d Top: %d InitialSize: %d\\n", 1, 2, 3); }'
+    text = build_binary(src, "amdil:juniper").decode()
+    lines = [line for line in text.splitlines() if line.startswith(";printf_fmt:")]
+    assert [re.sub(r"^;printf_fmt:\d+:", ";printf_fmt:ID:", x) for x in lines] == \
+        [";printf_fmt:ID:3:4:4:4:35:Bottom: %d Top: %d InitialSize: %d\\n;"]
+    stats = launch(text, "k", [], 2, 2)
+    assert [fmt for fmt, _ in stats.printf] == ["Bottom: %d Top: %d InitialSize: %d\n"] * 2
+    assert [[int.from_bytes(raw, "little") for _, raw in values] for _, values in stats.printf] == \
+        [[1, 2, 3]] * 2

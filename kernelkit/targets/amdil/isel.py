@@ -20,6 +20,7 @@ from kernelkit.targets.amdil.calls import CallOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
 from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
+from kernelkit.targets.amdil.printf import PrintfOps
 from kernelkit.targets.amdil.regs import Slot, element_slots, slot_count
 
 SIGN = 0x80000000
@@ -48,7 +49,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps, ImageOps):
+class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):
