@@ -196,3 +196,19 @@ def test_printf_metadata_as_spec_000_writes_it():
     assert [fmt for fmt, _ in stats.printf] == ["Bottom: %d Top: %d InitialSize: %d\n"] * 2
     assert [[int.from_bytes(raw, "little") for _, raw in values] for _, values in stats.printf] == \
         [[1, 2, 3]] * 2
+
+
+def test_images_through_the_api():
+    src = COPY_IMAGE + """
+    kernel void dims(read_only image2d_t img, global int *out) {
+        out[0] = get_image_width(img); out[1] = get_image_height(img);
+    }"""
+    prog = kernelkit.Program(src).build("amdil:cayman")
+    image = np.arange(6 * 8 * 4, dtype=np.uint32).reshape(6, 8, 4)
+    copy = np.zeros_like(image)
+    zero = np.zeros(4, np.int32)
+    prog.copyImage2D(image, copy, zero, zero, np.array([8, 6, 1, 0], np.int32), global_size=(8, 6))
+    assert np.array_equal(copy, image)
+    out = np.zeros(2, np.int32)
+    prog.dims(image, out, global_size=1)
+    assert out.tolist() == [8, 6]
