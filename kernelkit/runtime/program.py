@@ -61,8 +61,8 @@ class Program:
         module = compiler.create_module()
         module.compile_opencl_c(self.source, self.options, filename=self.filename)
         module.finalize()
-        self.build_log = module.log
         self._binary = module.create_host_binary()
+        self.build_log = module.log
         return self
 
     @classmethod
