@@ -1,26 +1,35 @@
-"""Shared test fixtures: reference data, external tools.
+"""Shared test fixtures: reference data, specification texts, external tools.
 
-A test that needs an external tool (GenX_IR, ocloc, llvm-readelf, PoCL) asks for it through
-``require_tool``: it skips with a reason when the tool is absent, except in CI (``CI`` set),
-where `.ci/run` installs every tool and a missing one is a failure.
+Where test data lives:
+- ``reference_path(...)`` / ``REFERENCE`` / the ``reference`` fixture: machine-generated reference files
+  (code objects, bundles, CL2 binaries, vISA dumps, driver IL dumps, llvm-readelf listings) copied into
+  the repository under tests/reference (provenance: tests/reference/README.md). Always present.
+- ``spec_text("001")``: a specification's text, and ``reference_source(...)``: a human-written source
+  of a reference binary. Neither may be copied into the repository; both are read from ../shared beside
+  the checkout. A test needing them skips in a fresh clone and fails in CI (``CI`` set), where
+  ../shared is always there.
+- ``require_tool(name)``: an external program; skips with a reason when absent, except in CI, where
+  `.ci/run` installs every tool and a missing one is a failure.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = ROOT / "tests" / "reference"
+SHARED = ROOT.parent / "shared"
 CORPUS = ROOT / "tests" / "corpus"
 
 
 def _missing(reason: str):
     if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI must install it: see .ci/run)")
+        pytest.fail(f"{reason} (CI must provide it: see .ci/run)")
     pytest.skip(reason)
 
 
@@ -32,17 +41,46 @@ def require_tool(name: str) -> str:
     return path
 
 
-def require_reference(*parts: str) -> Path:
+def reference_path(*parts: str) -> Path:
+    """A file or folder of tests/reference (machine-generated reference data kept in the repository)."""
     path = REFERENCE.joinpath(*parts)
     if not path.exists():
-        _missing(f"reference data {path} is not present")
+        raise FileNotFoundError(f"{path} is not in tests/reference: copy it from ../shared/reference "
+                                "and note where it comes from in tests/reference/README.md")
     return path
+
+
+def _shared_path(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        _missing(f"needs ../shared/{'/'.join(parts)} beside the checkout")
+    return path
+
+
+def reference_source(*parts: str) -> Path:
+    """A human-written source of a reference binary (../shared/reference/...: never in the repository)."""
+    return _shared_path("reference", *parts)
+
+
+@cache
+def _spec_file(number: str) -> Path | None:
+    folder = SHARED / "specs"
+    files = sorted(folder.glob(f"{number}_*.txt")) if folder.is_dir() else []
+    return files[0] if files else None
+
+
+def spec_text(number: str) -> str:
+    """The text of specification ``number`` ("000".."004") from ../shared/specs."""
+    path = _spec_file(number)
+    if path is None:
+        _missing(f"cross-checks spec {number}'s text: needs ../shared/specs beside the checkout")
+    return path.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")
 def reference() -> Path:
-    """Root of ../shared/reference (skipped when the checkout has no shared/ beside it)."""
-    return require_reference()
+    """Root of tests/reference."""
+    return reference_path()
 
 
 @pytest.fixture(scope="session")

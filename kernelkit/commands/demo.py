@@ -1,128 +1,207 @@
-"""`kernelkit demo [DIR]`: the main job, end to end.
+"""`kernelkit demo [DIR] [--verbose]`: the main job, end to end, in one screen.
 
-For every example kernel (``examples/*.cl``): its signature; a run on the host device checked
-against numpy; then, for every target kernelkit has, what that target produced — the binary
-(read back through ``kernelkit inspect``'s readers) or, where a target cannot compile OpenCL C
-yet, the argument layout its ABI prescribes.
+For every example kernel (``examples/*.cl``): the ``kernelkit run`` command that reproduces its
+host run, a few output values beside numpy's, the host's time beside numpy's; then one line per
+target kernelkit has — binary size, registers and argument-buffer size read back through
+``kernelkit inspect``'s readers, or, where a target cannot compile OpenCL C yet, the argument
+buffer its ABI prescribes. ``--verbose`` adds the full listings. Exits non-zero when an example
+does not match numpy or when nothing ran.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 import time
 from pathlib import Path
 
+from kernelkit.errors import KernelkitError
+
 # One representative device per target (DESIGN.md: host, amdhsa, amdil, amdcl2, visa).
 TARGETS = [
-    ("host", "host", {}),
-    ("amdhsa", "gfx90a:xnack-", {"code_object_version": 5}),
-    ("amdil", "amdil:juniper", {}),
-    ("amdcl2", "amdcl2:bonaire", {}),
-    ("visa", "visa:tgllp", {}),
+    ("host", []),
+    ("gfx90a:xnack-", ["-mcode-object-version=5"]),
+    ("amdil:juniper", []),
+    ("amdcl2:bonaire", []),
+    ("visa:tgllp", []),
 ]
+REPEATS = 5          # timed launches (and numpy evaluations); the best is shown
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="compile the example kernels for every target and run them on the host")
+    p = sub.add_parser("demo", help="run the example kernels on the host against numpy and build them for every target")
     p.add_argument("examples", nargs="?", default=None,
                    help="folder of example kernels (default: the examples/ beside the package)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print every target's full listing")
     p.set_defaults(func=run)
 
 
 def _examples_dir(arg: str | None) -> Path:
     if arg:
-        return Path(arg)
+        folder = Path(arg)
+        if not folder.is_dir():
+            raise KernelkitError(f"{arg}: no such folder of example kernels")
+        return folder
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
         if (base / "examples").is_dir():
             return base / "examples"
-    raise FileNotFoundError("no examples/ folder found; pass one: kernelkit demo DIR")
+    raise KernelkitError("no examples/ folder found; pass one: kernelkit demo DIR")
 
 
 def run(args) -> int:
+    folder = _examples_dir(args.examples)
+    paths = sorted(folder.glob("*.cl"))
+    if not paths:
+        raise KernelkitError(f"{folder}: no example kernels (*.cl) to run")
+    out = sys.stdout
+    matched = mismatched = 0
+    for path in paths:
+        result = _example(path, args.verbose, out)
+        matched += result is True
+        mismatched += result is False
+        out.write("\n")
+    if mismatched:
+        out.write(f"{mismatched} of {matched + mismatched} example(s) did NOT match numpy\n")
+        return 1
+    if not matched:
+        out.write("no example ran on the host (none has a numpy reference in kernelkit.commands.demo_checks)\n")
+        return 1
+    out.write(f"{matched} example(s) ran on the host and matched numpy; "
+              f"each built or laid out for {len(TARGETS)} targets\n")
+    return 0
+
+
+def _example(path: Path, verbose: bool, out) -> bool | None:
+    """Run one example and show its targets; True/False: matched numpy or not, None: not run."""
     from kernelkit.abi.signature import signatures_from_source
 
-    out = sys.stdout
-    failures = 0
-    for path in sorted(_examples_dir(args.examples).glob("*.cl")):
-        source = path.read_text()
-        out.write(f"=== {path.name}\n")
-        for sig in signatures_from_source(source):
-            params = ", ".join(f"{a.address_space} {a.type_name} {a.name}".replace("private ", "")
-                               for a in sig.args)
-            out.write(f"  kernel {sig.name}({params})\n")
-        failures += _run_on_host(path.stem, source, out)
-        for target_kind, target, options in TARGETS:
-            _show_target(target_kind, target, options, path, source, out)
-        out.write("\n")
-    out.write("all host runs matched numpy\n" if not failures else f"{failures} host run(s) did NOT match numpy\n")
-    return 1 if failures else 0
+    source = path.read_text()
+    sigs = signatures_from_source(source)
+    for sig in sigs:
+        params = ", ".join(f"{a.address_space} {a.type_name} {a.name}".replace("private ", "") for a in sig.args)
+        out.write(f"{path.name}  {sig.name}({params})\n")
+    result = _run_on_host(path, source, out)
+    out.write("  targets:\n")
+    for target, options in TARGETS:
+        _show_target(target, options, path, source, [s.name for s in sigs], verbose, out)
+    return result
 
 
-def _run_on_host(stem: str, source: str, out) -> int:
-    """Run the example on the host device against its numpy reference; 1 if it does not match."""
+def _display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _best_time(fn) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _run_on_host(path: Path, source: str, out) -> bool | None:
     import numpy as np
 
-    from kernelkit.commands.demo_checks import CHECKS
-
-    check = CHECKS.get(stem)
-    if check is None:
-        out.write("  host run: no numpy reference for this example\n")
-        return 0
     import kernelkit
+    from kernelkit.commands.demo_checks import EXAMPLES
+    from kernelkit.commands.run import parse_argument
 
-    program = kernelkit.Program(source).build("host")
+    example = EXAMPLES.get(path.stem)
+    if example is None:
+        out.write("  host run: no numpy reference for this example (kernelkit.commands.demo_checks)\n")
+        return None
     start = time.perf_counter()
-    description, got, expected = check(program, np.random.default_rng(0))
-    elapsed = time.perf_counter() - start
-    ok = np.allclose(got, expected, rtol=1e-5, atol=1e-5)
+    program = kernelkit.Program(source, filename=str(path)).build("host")
+    kernel = program.kernel(example.kernel)
+    build_time = time.perf_counter() - start
+    rng = np.random.default_rng(0)                     # `kernelkit run`'s default --seed
+    values = [parse_argument(text, a, rng) for text, a in zip(example.args, kernel.signature.args, strict=True)]
+    names = [a.name for a in kernel.signature.args]
+    inputs = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in zip(names, values, strict=True)}
+    expected = example.numpy(inputs)
+    sizes = {"global_size": example.global_size, "local_size": example.local_size}
+    kernel(*values, **sizes)
+    got = values[names.index(example.output)].copy()
+
+    host_time = _best_time(lambda: kernel(*values, **sizes))     # outputs already compared above
+    numpy_time = _best_time(lambda: example.numpy(inputs))
+    ok = bool(np.allclose(got, expected, rtol=1e-5, atol=1e-5))
     err = float(np.max(np.abs(np.asarray(got, np.float64) - np.asarray(expected, np.float64))))
-    out.write(f"  host run: {description}: {'matches numpy' if ok else 'MISMATCH'} "
-              f"(max |error| {err:.2e}, {elapsed * 1e3:.1f} ms incl. JIT)\n")
-    return 0 if ok else 1
+
+    command = ["kernelkit", "run", _display_path(path), "-k", example.kernel,
+               "-g", ",".join(map(str, example.global_size))]
+    if example.local_size:
+        command += ["-l", ",".join(map(str, example.local_size))]
+    for text in example.args:
+        command += ["--arg", text]
+    command += ["--print", example.output]
+    out.write(f"  $ {shlex.join(command)}\n")
+    with np.printoptions(precision=4, suppress=True, threshold=8, edgeitems=2):
+        out.write(f"  {example.output} = {np.array2string(np.asarray(got).ravel()[:4])} ...   "
+                  f"numpy: {np.array2string(np.asarray(expected).ravel()[:4])} ...\n")
+    verdict = "matches numpy" if ok else "DOES NOT MATCH numpy"
+    out.write(f"  {verdict} (max |error| {err:.1e}); host {host_time * 1e3:.2f} ms, "
+              f"numpy {numpy_time * 1e3:.2f} ms (best of {REPEATS}; build {build_time:.2f} s)\n")
+    return ok
 
 
-def _show_target(kind: str, target: str, options: dict, path: Path, source: str, out) -> None:
+def _show_target(target: str, options: list[str], path: Path, source: str, kernels: list[str],
+                 verbose: bool, out) -> None:
     from kernelkit.commands.inspect import find_inspector
-    from kernelkit.errors import FormatError, KernelkitError
+    from kernelkit.errors import FormatError
     from kernelkit.mux.registry import build_binary
     from kernelkit.mux.result import MuxError, Result
 
-    build_options = []
-    if options.get("code_object_version"):
-        build_options.append(f"-mcode-object-version={options['code_object_version']}")
     try:
-        binary = build_binary(source, target, build_options, filename=str(path))
+        binary = build_binary(source, target, options, filename=str(path))
     except MuxError as exc:
         if exc.result not in (Result.FEATURE_UNSUPPORTED, Result.INVALID_VALUE):
             raise
-        out.write(f"  {kind:7} {target}: compiling OpenCL C is not supported yet ({exc.result.name})\n")
-        _show_layout(kind, target, path, source, out)
+        _show_layout(target, path, kernels, verbose, out)
         return
     except KernelkitError as exc:
-        out.write(f"  {kind:7} {target}: build failed: {exc}\n")
+        out.write(f"    {target:<16} build failed: {exc}\n")
         return
     try:
-        reader = find_inspector(binary, f"{path.stem}.{kind}")
+        reader = find_inspector(binary, f"{path.stem}.bin")
     except FormatError as exc:
-        out.write(f"  {kind:7} {target}: {len(binary)} bytes, but no reader recognises them: {exc}\n")
+        out.write(f"    {target:<16} {len(binary)} B, but no reader recognises them: {exc}\n")
         return
-    info = reader.inspect(binary, f"{path.stem}.{kind}")
-    out.write(f"  {kind:7} {target}: {len(binary)} bytes, format {info.get('format')}\n")
-    for line in reader.render(info).splitlines():
-        out.write(f"      {line}\n")
+    info = reader.inspect(binary, f"{path.stem}.bin")
+    for k in info["kernels"]:
+        res = k["resources"]
+        regs = f"sgprs {res['sgprs']}, vgprs {res['vgprs']}" if res["sgprs"] is not None else "registers n/a"
+        out.write(f"    {target:<16} {len(binary):>6} B  {k['name']}: {regs}, kernarg {res['kernarg_size']} B\n")
+    if verbose:
+        out.writelines(f"      {line}\n" for line in reader.render(info).splitlines())
 
 
-def _show_layout(kind: str, target: str, path: Path, source: str, out) -> None:
-    from kernelkit.abi.signature import signatures_from_source
+# what each layout-only ABI calls its argument buffer: (words, bytes, the arguments in it)
+_LAYOUT_BUFFERS = {
+    "amdil": ("cb1", lambda lay: 16 * lay["cb1"]["slots"], lambda lay: lay["cb1"]["args"]),
+    "amdcl2": ("kernarg", lambda lay: lay["kernarg_segment_byte_size"], lambda lay: lay["args"]),
+    "visa": ("payload", lambda lay: lay["payload_bytes"], lambda lay: lay["inputs"]),
+}
+
+
+def _show_layout(target: str, path: Path, kernels: list[str], verbose: bool, out) -> None:
     from kernelkit.commands.layout import LAYOUTS
     from kernelkit.plugins import import_if_present
 
     abi = next((m for m in map(import_if_present, LAYOUTS) if m is not None and m.handles(target)), None)
     if abi is None:
-        out.write(f"      (no ABI layout for {target} yet)\n")
+        out.write(f"    {target:<16} compiling OpenCL C is not supported yet\n")
         return
-    for sig in signatures_from_source(source):
-        layout = abi.layout_for(str(path), target, sig.name, {"code_object_version": None})
-        out.write(f"      {kind} ABI layout of {sig.name}:\n")
-        for line in abi.render_layout(layout).splitlines():
-            out.write(f"        {line}\n")
+    for name in kernels:
+        layout = abi.layout_for(str(path), target, name, {"code_object_version": None})
+        buffer = _LAYOUT_BUFFERS.get(layout.get("abi"))
+        what = f"{buffer[0]} {buffer[1](layout)} B" if buffer else "argument layout"
+        out.write(f"    {target:<16} layout only (compiling OpenCL C is not supported yet)  {name}: {what}\n")
+        if verbose and buffer:
+            out.writelines(f"      [{a['offset']:>5}] {a.get('bytes', a.get('size')):>4} {a['kind']:<8} {a['name']}\n"
+                           for a in buffer[2](layout))

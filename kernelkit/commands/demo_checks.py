@@ -1,43 +1,46 @@
-"""numpy references for the example kernels `kernelkit demo` runs on the host device.
+"""The example kernels `kernelkit demo` runs on the host device, and their numpy references.
 
-Each check builds inputs, runs the kernel and returns (description, result, numpy expectation).
+Each example's arguments are written as ``kernelkit run --arg`` texts, so the demo prints a
+``kernelkit run`` command that reproduces its run exactly (same seed, same buffers).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 
-def saxpy(program, rng):
-    n = 1 << 20
-    x = rng.standard_normal(n, dtype=np.float32)
-    y = rng.standard_normal(n, dtype=np.float32)
-    expected = np.float32(2.5) * x + y
-    program.kernel("saxpy")(np.float32(2.5), x, y, global_size=n)
-    return f"saxpy over {n} floats", y, expected
+@dataclass(frozen=True)
+class Example:
+    kernel: str
+    global_size: tuple[int, ...]
+    local_size: tuple[int, ...] | None
+    args: tuple[str, ...]                      # `kernelkit run --arg` texts, in the kernel's order
+    output: str                                # the buffer compared with numpy
+    numpy: Callable[[dict], np.ndarray]        # the expected output from the inputs, by argument name
 
 
-def reduce(program, rng):
-    import kernelkit
-
-    n, group = 1 << 16, 256
-    data = rng.random(n, dtype=np.float32)
-    partial = np.zeros(n // group, dtype=np.float32)
-    program.kernel("reduce_sum")(data, partial, kernelkit.LocalMemory(group * 4),
-                                 global_size=n, local_size=group)
-    expected = data.reshape(-1, group).astype(np.float64).sum(axis=1)
-    return f"work-group sums of {n} floats in groups of {group}", partial, expected.astype(np.float32)
+def _stencil(v: dict) -> np.ndarray:
+    src = v["src"]
+    out = src.copy()
+    out[1:-1, 1:-1] = 0.5 * src[1:-1, 1:-1] + 0.125 * (src[1:-1, :-2] + src[1:-1, 2:] + src[:-2, 1:-1]
+                                                      + src[2:, 1:-1])
+    return out
 
 
-def stencil(program, rng):
-    h, w = 256, 320
-    src = rng.random((h, w), dtype=np.float32)
-    dst = np.zeros_like(src)
-    program.kernel("stencil5")(src, dst, np.int32(w), np.int32(h), global_size=(w, h))
-    expected = src.copy()
-    expected[1:-1, 1:-1] = 0.5 * src[1:-1, 1:-1] + 0.125 * (
-        src[1:-1, :-2] + src[1:-1, 2:] + src[:-2, 1:-1] + src[2:, 1:-1])
-    return f"5-point stencil on a {w}x{h} grid", dst, expected
+_N = 1 << 20
+_GROUP = 256
+_W, _H = 1024, 768
 
-
-CHECKS = {"saxpy": saxpy, "reduce": reduce, "stencil": stencil}
+EXAMPLES: dict[str, Example] = {
+    "saxpy": Example("saxpy", (_N,), None, ("a:2.5", f"x:[{_N}]=random", f"y:[{_N}]=random"), "y",
+                     lambda v: v["a"] * v["x"] + v["y"]),
+    "reduce": Example("reduce_sum", (_N,), (_GROUP,),
+                      (f"in:[{_N}]=random", f"partial:[{_N // _GROUP}]=zeros", f"scratch:local:float[{_GROUP}]"),
+                      "partial", lambda v: v["in"].reshape(-1, _GROUP).sum(axis=1)),
+    "stencil": Example("stencil5", (_W, _H), None,
+                       (f"src:[{_H},{_W}]=random", f"dst:[{_H},{_W}]=zeros", f"width:{_W}", f"height:{_H}"),
+                       "dst", _stencil),
+}

@@ -41,13 +41,14 @@ def register(sub) -> None:
     p.add_argument("-t", "--target", required=True)
     p.add_argument("-k", "--kernel", required=True)
     p.add_argument("--code-object-version", type=int, default=None)
+    p.add_argument("--simd", type=int, default=None, help="SIMD width (visa targets)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     module = find_layout(args.target)
-    options = {"code_object_version": args.code_object_version}
+    options = {"code_object_version": args.code_object_version, "simd": args.simd}
     layout = module.layout_for(args.src, args.target, args.kernel, options)
     if args.json:
         json.dump(layout, sys.stdout, indent=2)

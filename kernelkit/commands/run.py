@@ -15,7 +15,8 @@ optional and must then match the parameter's name):
 
 ``--print`` prints every buffer after the run (``--print NAME`` just that one; ``--save out.npz``
 writes them); printf output appears as the kernel produces it. SRC may also be a host binary
-made by ``kernelkit build -t host``.
+made by ``kernelkit build -t host``. Every memory access is bounds-checked (``--unchecked``
+runs the faster unchecked code); Ctrl-C or ``--timeout`` stops a kernel that does not finish.
 
 Example:  kernelkit run saxpy.cl -k saxpy --global 1024 --arg 2.0 --arg x:[1024]=random \\
               --arg y:[1024]=ones --print y
@@ -23,6 +24,7 @@ Example:  kernelkit run saxpy.cl -k saxpy --global 1024 --arg 2.0 --arg x:[1024]
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import time
@@ -31,11 +33,12 @@ from pathlib import Path
 from kernelkit.errors import KernelkitError
 
 _INIT_WORDS = ("zeros", "ones", "arange", "random")
+MAX_BUFFER_BYTES = 1 << 34   # command-line buffers (16 GiB); larger ones come from the Python API
 
 
 def register(sub) -> None:
     p = sub.add_parser("run", help="run a kernel on the host CPU (numpy buffers from the command line)",
-                       description=__doc__, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="OpenCL C source or host binary")
     p.add_argument("-k", "--kernel", help="kernel name (default: the only kernel)")
     p.add_argument("-g", "--global", dest="global_size", required=True, help="global size, e.g. 1024 or 64,64")
@@ -48,7 +51,10 @@ def register(sub) -> None:
     p.add_argument("--print", nargs="?", const="*", action="append", dest="print_", metavar="NAME",
                    help="print buffers after the run (all, or the named one)")
     p.add_argument("--save", metavar="FILE.npz", help="save the buffers to an .npz file")
-    p.add_argument("--check", action="store_true", help="bounds-check every memory access")
+    p.add_argument("--unchecked", action="store_true",
+                   help="do not bounds-check memory accesses (by default every access is checked)")
+    p.add_argument("--check", action="store_true", help=argparse.SUPPRESS)   # the default; kept for old scripts
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel if still running after this")
     p.add_argument("--threads", type=int, help="threads (default: KERNELKIT_THREADS or all cores)")
     p.add_argument("--time", action="store_true", help="report the launch time")
     p.add_argument("--seed", type=int, default=0, help="seed for random buffers")
@@ -101,6 +107,10 @@ def _buffer(spec: str, arg, rng):
         width = int(wm.group(1))
         width = 4 if width == 3 else width
     full = shape + ((width,) if width > 1 else ())
+    nbytes = int(np.prod(full, dtype=object)) * dtype.itemsize
+    if nbytes > MAX_BUFFER_BYTES:
+        raise KernelkitError(f"argument {arg.index} ({arg.name}): a buffer of {nbytes} bytes is larger than "
+                             f"{MAX_BUFFER_BYTES} bytes")
     init = m.group(3) or "zeros"
     if init == "zeros":
         return np.zeros(full, dtype)
@@ -113,7 +123,8 @@ def _buffer(spec: str, arg, rng):
             return rng.random(full).astype(dtype)
         return rng.integers(0, 100, full).astype(dtype)
     try:
-        return np.full(full, float(init) if dtype.kind == "f" else int(init, 0), dtype)
+        fill = float(init) if dtype.kind == "f" else _integer(init, dtype, arg)
+        return np.full(full, fill, dtype)
     except ValueError:
         raise KernelkitError(f"argument {arg.index} ({arg.name}): unknown initialiser {init!r} "
                              f"(use {', '.join(_INIT_WORDS)}, a number or @file.npy)") from None
@@ -129,9 +140,13 @@ def _scalar(text: str, arg):
         raise KernelkitError(f"argument {arg.index} ({arg.name}): {arg.type_name} cannot be given on the command line")
     parts = [p for p in text.split(",") if p.strip()]
     try:
-        values = [float(p) if dtype.kind == "f" else int(p, 0) for p in parts]
+        values = [float(p) if dtype.kind == "f" else _integer(p, dtype, arg) for p in parts]
     except ValueError:
         raise KernelkitError(f"argument {arg.index} ({arg.name}): {text!r} is not a {arg.type_name}") from None
+    if arg.kind == "vector" and len(values) not in (1, arg.vector_width) \
+            and not (arg.vector_width == 3 and len(values) == 4):
+        raise KernelkitError(f"argument {arg.index} ({arg.name}) is a {arg.type_name}: give 1 or "
+                             f"{arg.vector_width} values, got {len(values)}")
     if arg.kind == "vector":
         if len(values) == 1:
             values = values * arg.vector_width
@@ -139,6 +154,18 @@ def _scalar(text: str, arg):
     if len(values) != 1:
         raise KernelkitError(f"argument {arg.index} ({arg.name}) is a scalar {arg.type_name}, got {text!r}")
     return np.array(values[0]).astype(dtype)[()]
+
+
+def _integer(text: str, dtype, arg) -> int:
+    """An integer literal that fits the argument's element type (as the Python API requires)."""
+    import numpy as np
+
+    value = int(text.strip(), 0)
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise KernelkitError(f"argument {arg.index} ({arg.name}): {value} does not fit in {arg.element} "
+                             f"({info.min}..{info.max})")
+    return value
 
 
 def parse_argument(text: str, arg, rng):
@@ -157,7 +184,10 @@ def parse_argument(text: str, arg, rng):
             return kernelkit.LocalMemory(int(m.group(1)))
         return kernelkit.LocalMemory(_dtype_for(m.group(2), arg).itemsize * int(m.group(3)))
     if arg.kind == "pointer":
-        return _buffer(text, arg, rng)
+        try:
+            return _buffer(text, arg, rng)
+        except MemoryError:
+            raise KernelkitError(f"argument {arg.index} ({arg.name}): not enough memory for {text!r}") from None
     return _scalar(text, arg)
 
 
@@ -186,11 +216,14 @@ def run(args) -> int:
         wanted = ", ".join(f"{a.type_name} {a.name}" for a in sig_args)
         raise KernelkitError(f"{args.kernel} takes {len(sig_args)} argument(s) ({wanted}); "
                              f"{len(args.arg)} --arg given")
+    if args.seed < 0:
+        raise KernelkitError(f"--seed must be a non-negative integer, got {args.seed}")
     rng = np.random.default_rng(args.seed)
     values = [parse_argument(t, a, rng) for t, a in zip(args.arg, sig_args, strict=True)]
     t0 = time.perf_counter()
     kernel(*values, global_size=_sizes(args.global_size, "global"), local_size=_sizes(args.local_size, "local"),
-           global_offset=_sizes(args.offset, "offset"), check=args.check or None, threads=args.threads)
+           global_offset=_sizes(args.offset, "offset"), check=not args.unchecked, threads=args.threads,
+           timeout=args.timeout)
     elapsed = time.perf_counter() - t0
     buffers = {(a.name or f"arg{a.index}"): v for a, v in zip(sig_args, values, strict=True)
                if isinstance(v, np.ndarray) and a.kind == "pointer"}

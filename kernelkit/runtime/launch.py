@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 
+from kernelkit.errors import LaunchError
 from kernelkit.runtime.args import PackedArg
 from kernelkit.runtime.ndrange import NDRange
 from kernelkit.targets.host.sched import PrintfBuffer, WorkGroupInfo
@@ -30,9 +31,9 @@ def thread_count() -> int:
         try:
             n = int(env)
         except ValueError:
-            raise ValueError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}") from None
+            raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}") from None
         if n < 1:
-            raise ValueError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
+            raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
         return n
     return os.cpu_count() or 1
 
@@ -104,6 +105,8 @@ class NativeLaunch:
 
     def __init__(self, executable, kernel: str, packed: list[PackedArg], nd: NDRange, state: LaunchState,
                  threads: int | None = None, prepare=None):
+        if threads is not None and (not isinstance(threads, int) or threads < 1):
+            raise LaunchError(f"{kernel}: threads must be a positive integer, got {threads!r}")
         n = max(1, min(threads or thread_count(), nd.total_groups, executable.max_threads or nd.total_groups))
         self.state = state
         self._executable = executable

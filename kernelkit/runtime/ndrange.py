@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,16 +35,24 @@ class NDRange:
         return math.prod(self.local_size)
 
 
+SIZE_T_MAX = (1 << 64) - 1   # size_t of the host device (64-bit)
+
+
 def _as_tuple(name: str, value, kernel: str) -> tuple[int, ...]:
-    if isinstance(value, int):
-        value = (value,)
+    """1-3 integers (Python or numpy integers; not floats, which would be truncated)."""
     try:
-        out = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise LaunchError(f"{kernel}: {name} must be an int or a sequence of 1-3 ints, got {value!r}") from None
+        out = (operator.index(value),)
+    except TypeError:
+        try:
+            out = tuple(operator.index(v) for v in value)
+        except TypeError:
+            raise LaunchError(f"{kernel}: {name} must be an integer or a sequence of 1-3 integers, "
+                              f"got {value!r}") from None
     if not 1 <= len(out) <= MAX_WORK_DIM:
         raise LaunchError(f"{kernel}: {name} has {len(out)} dimensions; work_dim must be 1..{MAX_WORK_DIM} "
                           "(CL_INVALID_WORK_DIMENSION)")
+    if any(v > SIZE_T_MAX for v in out):
+        raise LaunchError(f"{kernel}: {name} {out} does not fit in size_t (at most 2^64-1 per dimension)")
     return out
 
 
@@ -79,6 +88,9 @@ def make_ndrange(kernel: str, global_size, local_size, global_offset, *, reqd_wo
                           f"{max_work_dim} (CL_INVALID_WORK_DIMENSION)")
     if any(g <= 0 for g in gs):
         raise LaunchError(f"{kernel}: global_size {gs} has a zero or negative dimension (CL_INVALID_GLOBAL_WORK_SIZE)")
+    if math.prod(gs) > SIZE_T_MAX:
+        raise LaunchError(f"{kernel}: global_size {gs} has {math.prod(gs)} work-items, more than size_t holds "
+                          "(CL_INVALID_GLOBAL_WORK_SIZE)")
     if global_offset is None:
         off = (0,) * dim
     else:
@@ -87,6 +99,9 @@ def make_ndrange(kernel: str, global_size, local_size, global_offset, *, reqd_wo
             raise LaunchError(f"{kernel}: global_offset has {len(off)} dimensions, global_size {dim}")
         if any(o < 0 for o in off):
             raise LaunchError(f"{kernel}: global_offset {off} is negative (CL_INVALID_GLOBAL_OFFSET)")
+        if any(o + g > SIZE_T_MAX + 1 for o, g in zip(off, gs, strict=True)):
+            raise LaunchError(f"{kernel}: global_offset {off} + global_size {gs} exceeds size_t "
+                              "(CL_INVALID_GLOBAL_OFFSET)")
     reqd = tuple(reqd_work_group_size) if reqd_work_group_size else None
     if local_size is None:
         ls = default_local_size(gs, reqd, has_barriers)

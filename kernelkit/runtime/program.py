@@ -48,10 +48,14 @@ class Program:
         self.build_log = ""
 
     # -- building ----------------------------------------------------------------------------
-    def build(self, target: str = "host") -> Program:
+    def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
+        """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor."""
         from kernelkit.mux.context import Context
         from kernelkit.targets.host.info import get_compilers
 
+        if options:
+            self.options = self.options + (options.split() if isinstance(options, str) else list(options))
         if target != "host":
             raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
                                  f"{target}` to make a {target} binary")
@@ -156,6 +160,8 @@ class Kernel:
 
         Buffers belong to the kernel until then. Launches from several Python threads (or several
         outstanding events) run at the same time, each with its own ``__local`` memory."""
+        from kernelkit.targets.host.info import host_device_info
+
         check = _check_env() if check is None else bool(check)
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise LaunchError(f"{self.name}: timeout must be a positive number of seconds, got {timeout!r}")
@@ -163,7 +169,8 @@ class Kernel:
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
                           has_barriers=self.info.coroutine)
-        packed = pack_arguments(self.name, self.signature.args, args)
+        packed = pack_arguments(self.name, self.signature.args, args, local_memory_limit=host_device_info().local_memory_size,
+                                static_local_bytes=self.signature.static_local_mem or 0)
         exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)

@@ -7,6 +7,7 @@ import re
 import struct
 
 import pytest
+from conftest import spec_text
 
 from kernelkit.abi import cl2
 from kernelkit.formats.amdcl2.binary import read_cl2
@@ -14,10 +15,8 @@ from kernelkit.formats.amdgpu.kernel_code_t import AmdKernelCode
 
 
 @pytest.fixture(scope="module")
-def spec(reference) -> str:
-    files = sorted((reference.parent / "specs").glob("002_*.txt"))
-    assert len(files) == 1
-    return files[0].read_text()
+def spec() -> str:
+    return spec_text("002")
 
 
 def _pairs(text: str) -> dict[int, str]:

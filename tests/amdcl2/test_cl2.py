@@ -11,6 +11,7 @@ import struct
 from dataclasses import replace
 
 import pytest
+from conftest import reference_source
 
 from kernelkit.abi.cl2 import (
     CHANNEL_DATA_TYPES,
@@ -227,8 +228,12 @@ def test_inspect_json_and_cli(reference, capsys):
     last = k["sqrtKernel"]["args"][6]
     assert (last["name"], last["kind"], last["address_space"], last["offset"], last["size"]) == (
         "inout", "pointer", "global", 48, 8)
-    assert {"pgmrsrc1", "pgmrsrc2", "sgprs", "vgprs", "setup"} <= set(k["enqueuer"])
-    assert k["enqueuer"]["sgprs"] == 26 and k["enqueuer"]["vgprs"] == 32
+    assert [a["kind"] for a in k["sqrtKernel"]["args"]][:6] == ["hidden"] * 6
+    res = k["enqueuer"]["resources"]
+    assert (res["sgprs"], res["vgprs"], res["kernarg_size"], res["private_memory_size"]) == (26, 32, 64, 48)
+    code = k["enqueuer"]["amd_kernel_code_t"]     # register settings by field, as AMDGPU's V2 objects
+    assert code["compute_pgm_rsrc2"]["USER_SGPR_COUNT"] == 10 and code["compute_pgm_rsrc2"]["ENABLE_PRIVATE_SEGMENT"] == 1
+    assert code["code_properties"]["ENABLE_SGPR_FLAT_SCRATCH_INIT"] == 1
     samplers = inspect((reference / "amdcl2" / "samplers4.clo.regen").read_bytes(), "x")
     img = samplers["kernels"][0]["args"][7]
     assert (img["kind"], img["access"]) == ("image", "read_only")
@@ -269,7 +274,7 @@ def test_source_layout_matches_the_drivers_binary(reference):
     """OpenCL C -> KernelSignature -> CL2 argument buffer, checked against the driver's
     kernarg size and our reading of its metadata for the same source (alltypes.cl)."""
     from kernelkit.abi.cl2 import layout_for
-    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    src = reference_source("amdil", "catalyst-clo", "alltypes.cl")
     ours = layout_for(str(src), "amdcl2:bonaire", "myKernel", {})
     b = read_cl2((reference / "amdcl2" / "alltypes.clo.regen").read_bytes())
     k = b.kernel("myKernel")

@@ -6,7 +6,7 @@ import zlib
 
 import pytest
 import zstandard
-from conftest import REFERENCE
+from conftest import REFERENCE, spec_text
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdgpu.bundle import (
@@ -112,7 +112,7 @@ def test_uri_examples_and_encoding_of_spec_001():
     outside [a-zA-Z0-9/_.~-] as %XX of its UTF-8 bytes, uppercase hex."""
     import re
 
-    text = next((REFERENCE.parent / "specs").glob("001_*.txt")).read_text()
+    text = spec_text("001")
     examples = re.findall(r"^((?:file|memory)://\S+)$", text, re.M)
     assert len(examples) == 3
     parsed = [parse_uri(e) for e in examples]

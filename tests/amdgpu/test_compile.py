@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REFERENCE, require_tool
+from conftest import REFERENCE, reference_source, require_tool
 
 from amdgpu.clang_oracle import CORPUS, clang_code_object, corpus_files, explicit_args
 from kernelkit.errors import CompileError
@@ -78,7 +78,7 @@ def test_v2_v3_follow_clang14_reference(tmp_path, src, target, name, version):
     """clang14 (the last LLVM to write V2/V3) compiled reference/amdgpu/src for these targets: our
     V2/V3 code objects have its notes, e_flags, ABI version, symbol kinds and every argument's
     metadata (hidden ones included; clang14 was run without argument names)."""
-    text = (REFERENCE / "amdgpu" / "src" / f"{src}.cl").read_text().replace('#include "amdcl.h"', "")
+    text = reference_source("amdgpu", "src", f"{src}.cl").read_text().replace('#include "amdcl.h"', "")
     ours = CodeObject.parse(build_binary(text, target, [f"-mcode-object-version={version}"]))
     ref = CodeObject.parse((REFERENCE / "amdgpu" / "clang14" / f"{src}.{name}.v{version}.hsaco").read_bytes())
     assert (ours.elf.abiversion, ours.elf.e_flags, ours.elf.osabi) == (ref.elf.abiversion, ref.elf.e_flags,

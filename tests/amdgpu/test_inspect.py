@@ -17,7 +17,7 @@ from kernelkit.formats.amdgpu import inspect as I
 from kernelkit.formats.amdgpu.bundle import OffloadBundle, compress
 from kernelkit.formats.amdgpu.hostobj import host_object
 
-PAIRS = dump_pairs(REFERENCE) if REFERENCE.exists() else []
+PAIRS = dump_pairs(REFERENCE)
 V2_KEYS = {"Name": "name", "TypeName": "type_name", "Size": "size", "ValueKind": None,
            "AddrSpaceQual": "address_space", "IsConst": "is_const"}
 

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import REFERENCE
+from conftest import REFERENCE, reference_source
 
 from amdgpu.clang_oracle import CORPUS, clang_code_object, corpus_files
 from kernelkit.abi import hsa
@@ -44,7 +44,7 @@ def test_source_layout_matches_clang(name, entry, version):
             [(a["offset"], a["value_kind"]) for a in ref_args if a["value_kind"].startswith("hidden_")]
 
 
-def test_layout_cli_on_binary_and_source(tmp_path):
+def test_layout_cli_on_binaries(tmp_path):
     ref = REFERENCE / "amdgpu" / "clang19" / "hello_printf.gfx803.v5.hsaco"
     out = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(ref), "-t", "gfx803", "-k",
                           "hello_printf", "--json"], capture_output=True, text=True, check=True).stdout
@@ -53,23 +53,28 @@ def test_layout_cli_on_binary_and_source(tmp_path):
     assert layout["kernarg_segment_size"] == 272 and layout["code_object_version"] == 5
     assert [a["value_kind"] for a in layout["args"]][-3:] == ["hidden_printf_buffer", "hidden_private_base",
                                                             "hidden_shared_base"]
-    src = tmp_path / "saxpy.cl"   # reference/amdgpu/src/saxpy.cl without its amdgcn-only shim header
-    src.write_text((REFERENCE / "amdgpu" / "src" / "saxpy.cl").read_text().replace('#include "amdcl.h"', ""))
-    text = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(src),
-                           "-t", "gfx90a:xnack-", "-k", "saxpy", "--code-object-version", "4"],
-                          capture_output=True, text=True)
-    assert text.returncode == 0, text.stderr
-    assert "kernarg segment: 88 bytes" in text.stdout     # clang19/saxpy.gfx90a.v4: 88
     bundle = REFERENCE / "amdgpu" / "bundle" / "saxpy.hipv4.compressed.hipfb"
     assert hsa.layout_for(str(bundle), "gfx1100", "saxpy", {})["kernarg_segment_size"] == 288
     assert hsa.handles("gfx90a:xnack-") and hsa.handles("amdgcn-amd-amdhsa--gfx1030")
     assert not hsa.handles("amdil:juniper") and not hsa.handles("host") and not hsa.handles("juniper")
+    src = tmp_path / "k.cl"
+    src.write_text("kernel void saxpy(global float *y) { y[get_global_id(0)] *= 2.0f; }")
     for args, message in ((["-t", "gfx90a:xnack", "-k", "saxpy"], "must end in '+' or '-'"),
                           (["-t", "gfx90a", "-k", "saxpy", "--code-object-version", "7"], "must be one of 2, 3, 4, 5, 6"),
                           (["-t", "gfx90a", "-k", "nope"], "no kernel 'nope'")):
         bad = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(src), *args], capture_output=True,
                              text=True)
         assert bad.returncode == 1 and message in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_layout_cli_on_the_source_of_clang19s_saxpy(tmp_path):
+    src = tmp_path / "saxpy.cl"   # reference/amdgpu/src/saxpy.cl without its amdgcn-only shim header
+    src.write_text(reference_source("amdgpu", "src", "saxpy.cl").read_text().replace('#include "amdcl.h"', ""))
+    text = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(src),
+                           "-t", "gfx90a:xnack-", "-k", "saxpy", "--code-object-version", "4"],
+                          capture_output=True, text=True)
+    assert text.returncode == 0, text.stderr
+    assert "kernarg segment: 88 bytes" in text.stdout     # clang19/saxpy.gfx90a.v4: 88
 
 
 def _kernel(path, name):

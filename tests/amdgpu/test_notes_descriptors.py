@@ -17,7 +17,7 @@ from kernelkit.formats.amdgpu.descriptor import KernelDescriptor
 from kernelkit.formats.amdgpu.kernel_code_t import AmdKernelCode
 from kernelkit.formats.amdgpu.tables import PROCESSOR_BY_MACH
 
-PAIRS = dump_pairs(REFERENCE) if REFERENCE.exists() else []
+PAIRS = dump_pairs(REFERENCE)
 IDS = [f"{b.parent.name}/{b.name}" for _, b in PAIRS]
 
 

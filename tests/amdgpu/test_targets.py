@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import REFERENCE
+from conftest import REFERENCE, spec_text
 
 from amdgpu.readelf_dump import parse_dump
 from kernelkit.formats.amdgpu import tables as T
 from kernelkit.formats.amdgpu.eflags import decode_eflags, encode_eflags
 from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError, v2_isa_version
 
-DUMPS = sorted((REFERENCE / "amdgpu" / "dumps").glob("*.readelf.txt")) if REFERENCE.exists() else []
+DUMPS = sorted((REFERENCE / "amdgpu" / "dumps").glob("*.readelf.txt"))
 
 
 def _target_of(dump_name: str) -> tuple[str, int] | None:
@@ -116,10 +116,6 @@ def test_readobj_flag_names():
                     assert named[key] == T.EF_V4_FEATURE_SETTINGS[feat][getattr(dec, feat)]
 
 
-def _spec_001() -> str:
-    return next((REFERENCE.parent / "specs").glob("001_*.txt")).read_text()
-
-
 def _spec_processor_rows(text: str) -> dict[str, dict]:
     """The "AMDGPU Processors" table of spec 001: name -> arch, alternative names, the text of
     the row (target features, dGPU/APU)."""
@@ -145,7 +141,7 @@ def test_processor_tables_match_spec_text():
     """Every row of spec 001's "AMDGPU Processors" and "EF_AMDGPU_MACH Values" tables, read from
     the spec text, is in tables.PROCESSORS with the same values (gfx950, gfx1152/3, gfx120x and the
     generic targets come from AMDGPUUsage: the spec text here is cut off before them)."""
-    text = _spec_001()
+    text = spec_text("001")
     mach = re.findall(r"^``EF_AMDGPU_MACH_(?:R600|AMDGCN)_\w+``\s+(0x[0-9a-fA-F]+)\s+``([\w-]+)``", text, re.M)
     assert len(mach) >= 58
     for value, name in mach:
@@ -167,7 +163,7 @@ def test_processors_beyond_the_spec_text_match_clang(tmp_path):
 
     from kernelkit.formats import elf as E
 
-    missing = [p for p in T.PROCESSORS if p.arch == "amdgcn" and p.name not in _spec_processor_rows(_spec_001())]
+    missing = [p for p in T.PROCESSORS if p.arch == "amdgcn" and p.name not in _spec_processor_rows(spec_text("001"))]
     assert {"gfx950", "gfx1200", "gfx12-generic"} <= {p.name for p in missing}
     src = tmp_path / "k.cl"
     src.write_text("__kernel void k(__global int *o) { *o = 1; }\n")
@@ -184,7 +180,7 @@ def test_processors_beyond_the_spec_text_match_clang(tmp_path):
 def test_elf_tables_match_spec_text():
     """OS/ABI and ABI-version values, address spaces, V2 note types, relocation types and sync
     scopes of tables.py, read against spec 001's text."""
-    text = _spec_001()
+    text = spec_text("001")
     for name, value in re.findall(r"^``(ELFOSABI_\w+)`` (\d+)$", text, re.M):
         assert T.OSABI[name] == int(value)
     hsa = dict(re.findall(r"^``ELFABIVERSION_AMDGPU_HSA_V(\d)`` (\d)$", text, re.M))

@@ -9,6 +9,7 @@ import struct
 
 import numpy as np
 import pytest
+from conftest import reference_source
 
 from kernelkit.abi.amdil import (
     ImageDesc,
@@ -122,8 +123,8 @@ def test_juniper_kernels_lay_out_exactly_as_amds_compiler(reference):
     assert "dcl_cb cb1[1]" in (d / "clear_memory.01.linked.il").read_text()
 
 
-def alltypes_signature(reference):
-    src = (reference / "amdil" / "catalyst-clo" / "alltypes.cl").read_text()
+def alltypes_signature():
+    src = reference_source("amdil", "catalyst-clo", "alltypes.cl").read_text()
     params = src[src.index("myKernel(") + 9:src.index(")\n{")]
     params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
     args = []
@@ -153,7 +154,7 @@ def test_every_alltypes_argument_offset_matches_the_catalyst_binary(reference):
     components, samplers, images (two slots), pointers, counters: 71 offsets from AMD's compiler."""
     data = (reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes()
     block = find_metadata_blocks(data)[0].block
-    ours = allocate(alltypes_signature(reference), "cayman", version_major=3)
+    ours = allocate(alltypes_signature(), "cayman", version_major=3)
     real = block.arguments
     assert [(a.name, a.offset) for a in ours.args] == [(x.name, x.offset) for x in real]
     for mine, theirs in zip(ours.metadata_records(), real, strict=True):
@@ -293,7 +294,7 @@ def test_layout_cli_from_a_program(reference, capsys):
 def test_source_layout_matches_amds_compiled_metadata(reference):
     """OpenCL C (alltypes.cl) -> KernelSignature -> cb1 slots == AMD's compiled metadata."""
     from kernelkit.abi.amdil import layout_for
-    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    src = reference_source("amdil", "catalyst-clo", "alltypes.cl")
     ours = layout_for(str(src), "amdil:cayman", "myKernel", {})
     block = find_metadata_blocks((reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes())[0].block
     real = [(a.name, a.offset) for a in block.arguments if a.name != "v70"]  # v70 needs __GPU__
@@ -371,12 +372,13 @@ def test_semaphores_and_counters_number_from_zero():
                      ";counter:c1:64:1:1:48"]
 
 
-def test_layout_rejects_an_unknown_device(reference, capsys):
+def test_layout_rejects_an_unknown_device(reference, tmp_path, capsys):
     path = reference / "amdil" / "hlc-juniper" / "copyImage2D.01.unlinked.il"
     assert main(["layout", str(path), "-t", "amdil:foo", "-k", "copyImage2D"]) == 1
     err = capsys.readouterr().err
     assert "unknown AMD IL device 'foo'" in err and "Traceback" not in err
-    src = reference / "amdil" / "catalyst-clo" / "alltypes.cl"
+    src = tmp_path / "k.cl"
+    src.write_text("kernel void myKernel(global int *out) { out[0] = 1; }")
     assert main(["layout", str(src), "-t", "amdil:foo", "-k", "myKernel"]) == 1
 
 

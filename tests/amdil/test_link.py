@@ -130,7 +130,7 @@ def test_inspect_claims_il_and_binaries_but_not_prose(reference, tmp_path, capsy
     # the listing names the cb1 slot and the byte offset
     assert main(["inspect", str(d / "hlc-juniper" / "copyImage2D.01.unlinked.il")]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"image\s+dst\s+2D\s+cb1\[2\] \+32\b", out), out
+    assert re.search(r"\[\s+32\]\s+32 image\s+dst\s+cb1\[2\] 2D\b", out), out
 
 
 def test_inspect_json_of_a_program_with_printf_data_and_group_sizes(tmp_path, capsys):

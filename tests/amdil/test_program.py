@@ -6,6 +6,7 @@ import re
 import struct
 
 import pytest
+from conftest import reference_source
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdil import parse_metadata_line, parse_program
@@ -156,8 +157,8 @@ def test_data_segments_follow_the_spec_examples():
         parse_data_entry(";#i32:0:3:1:2", 7)
 
 
-def _source_types(reference):
-    src = (reference / "amdil" / "catalyst-clo" / "alltypes.cl").read_text()
+def _source_types():
+    src = reference_source("amdil", "catalyst-clo", "alltypes.cl").read_text()
     params = src[src.index("myKernel(") + 9:src.index(")\n{")]
     params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
     out = []
@@ -175,7 +176,7 @@ def test_catalyst_binary_blocks_match_the_source(reference, name, bits):
     block = blocks[0].block
     assert block.version == (3, 1, 111) and block.device == "pitcairn"
     assert ("64bitABI" in block.memory()) == (bits == 64)
-    params = _source_types(reference)
+    params = _source_types()
     assert [a.name for a in block.arguments] == [p[0] for p in params]   # v0..v70 in source order
     refl = {x.index: x.type_name for x in block.of(r.Reflection)}
     for i, (_, words) in enumerate(params):

@@ -6,28 +6,23 @@ from __future__ import annotations
 
 import re
 import struct
-from pathlib import Path
 
 import pytest
+from conftest import spec_text
 
 from kernelkit.abi.amdil import ImageDesc, image_constants
 from kernelkit.abi.amdil_cb0 import CB0_SIZE, CB0_TABLE, Dispatch, fill_cb0
 
-SPECS = Path(__file__).resolve().parents[3] / "shared" / "specs"
 
-
-def spec_text() -> str:
-    files = sorted(SPECS.glob("000_*.txt"))
-    if not files:
-        pytest.skip(f"spec 000 is not present in {SPECS}")
-    return files[0].read_text()
+def spec_000() -> str:
+    return spec_text("000")
 
 
 def cb0_rows() -> list[tuple[int, int, str, str, str | None]]:
     """(first byte, last byte, location, NDRange text, Task text or None) per table row."""
     rows = []
     for m in re.finditer(r"^(\d+)-(\d+)\t(cb0\[\d\]\.[xyzw])\t([^\t\n]*)(?:\t([^\t\n]*))?$",
-                         spec_text(), re.M):
+                         spec_000(), re.M):
         task = m.group(5).strip() if m.group(5) and m.group(5).strip() else None
         rows.append((int(m.group(1)), int(m.group(2)), m.group(3), m.group(4).strip(), task))
     assert len(rows) == 35, rows
@@ -101,7 +96,7 @@ def test_cb0_task_bytes_match_every_spec_row():
 
 def image_rows() -> list[tuple[int, str, str]]:
     rows = [(int(m[1]), m[3].strip(), m[4].strip()) for m in re.finditer(
-        r"^(\d+)-(\d+)\t(\w+)\t([\w./]+)\t?[^\n]*$", spec_text(), re.M) if not m[3].startswith("cb")]
+        r"^(\d+)-(\d+)\t(\w+)\t([\w./]+)\t?[^\n]*$", spec_000(), re.M) if not m[3].startswith("cb")]
     assert len(rows) == 8, rows
     return rows
 

@@ -1,20 +1,78 @@
-"""The README's main command: every example runs on the host and matches numpy; every target reports."""
+"""`kernelkit demo`, the README's first command: one short block per example whose `kernelkit run`
+command reproduces the values it shows (numpy's), one line per target, and an exit status that
+says whether anything ran."""
 
 from __future__ import annotations
 
+import re
+import shlex
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
+TARGETS = ("host", "gfx90a:xnack-", "amdil:juniper", "amdcl2:bonaire", "visa:tgllp")
+NUMBER = r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?"
 
-def test_demo_runs_every_example_on_the_host_and_every_target():
-    proc = subprocess.run([sys.executable, "-m", "kernelkit", "demo", str(ROOT / "examples")],
-                          capture_output=True, text=True, timeout=600)
+
+def _demo(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "kernelkit", "demo", *args], capture_output=True, text=True,
+                          timeout=600, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    proc = _demo()
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def _blocks(stdout: str) -> dict[str, str]:
+    return {b.split()[0]: b for b in stdout.strip().split("\n\n") if b.split()[0].endswith(".cl")}
+
+
+def test_one_block_per_example_and_one_line_per_target(demo):
     examples = sorted(p.name for p in (ROOT / "examples").glob("*.cl"))
-    for name in examples:
-        assert f"=== {name}" in proc.stdout
-    assert proc.stdout.count("matches numpy") == len(examples)
-    for target in ("host", "gfx90a:xnack-", "amdil:juniper", "amdcl2:bonaire", "visa:tgllp"):
-        assert proc.stdout.count(f" {target}: ") == len(examples), target
+    blocks = _blocks(demo)
+    assert sorted(blocks) == examples
+    for name, block in blocks.items():
+        assert "matches numpy" in block and re.search(rf"host {NUMBER} ms, numpy {NUMBER} ms", block), block
+        for target in TARGETS:
+            assert len(re.findall(rf"^    {re.escape(target)} ", block, re.M)) == 1, (name, target)
+        assert re.search(r"^    gfx90a:xnack-\s+\d+ B  \w+: sgprs \d+, vgprs \d+, kernarg \d+ B$", block, re.M)
+        assert len(block.splitlines()) <= 12, block        # short: no full dumps without --verbose
+    assert "spec" not in demo.lower()
+    assert demo.strip().splitlines()[-1].startswith(f"{len(examples)} example(s) ran on the host and matched numpy")
+
+
+def test_the_printed_run_command_reproduces_the_values_shown(demo):
+    """Each block's `kernelkit run ... --print OUT` prints the values the demo shows for numpy."""
+    for name, block in _blocks(demo).items():
+        command = shlex.split(re.search(r"^  \$ (kernelkit run .*)$", block, re.M).group(1))
+        shown = re.search(r"numpy: \[([^\]]*)\]", block).group(1).split()
+        proc = subprocess.run([sys.executable, "-m", "kernelkit", *command[1:]], capture_output=True, text=True,
+                              timeout=600, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        printed = re.findall(NUMBER, proc.stdout.split("=", 1)[1].split("dtype")[0])
+        assert [float(v) for v in printed[:len(shown)]] == pytest.approx([float(v) for v in shown], abs=1e-3), name
+
+
+def test_verbose_adds_the_listings(tmp_path):
+    (tmp_path / "saxpy.cl").write_text((ROOT / "examples" / "saxpy.cl").read_text())
+    proc = _demo(str(tmp_path), "--verbose")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "compute_pgm_rsrc1:" in proc.stdout and "resources: kernarg" in proc.stdout   # AMDGPU listing
+    assert re.search(r"^      \[\s+0\]\s+16 value\s+a$", proc.stdout, re.M)                # AMD IL cb1 slot
+    assert "spec" not in proc.stdout.lower()
+
+
+def test_nothing_ran_is_an_error(tmp_path):
+    missing = _demo(str(tmp_path / "nonexistent"))
+    assert missing.returncode == 1 and missing.stderr.count("\n") == 1 and "no such folder" in missing.stderr
+    empty = _demo(str(tmp_path))
+    assert empty.returncode == 1 and "no example kernels" in empty.stderr
+    (tmp_path / "other.cl").write_text("kernel void other(global int *p) { p[get_global_id(0)] = 1; }")
+    unchecked = _demo(str(tmp_path))
+    assert unchecked.returncode == 1 and "no example ran on the host" in unchecked.stdout
+    assert re.search(r"^    gfx90a:xnack-\s+\d+ B  other: ", unchecked.stdout, re.M)

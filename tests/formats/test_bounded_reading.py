@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 import zstandard
-from conftest import require_reference
+from conftest import reference_path
 
 from kernelkit.errors import FormatError
 from kernelkit.formats import elf as E
@@ -175,7 +175,7 @@ def test_real_bundle_decompresses_streamed(method):
 
 
 def test_compressed_reference_bundle_reads_within_bounds():
-    ref = require_reference("amdgpu", "bundle", "saxpy.hipv4.compressed.hipfb").read_bytes()
+    ref = reference_path("amdgpu", "bundle", "saxpy.hipv4.compressed.hipfb").read_bytes()
     peak, result = peak_of(inspect_amdgpu, ref, "x")
     assert isinstance(result, dict) and result["compression"]["method"] == "zstd"
     info = result["compression"]

@@ -11,7 +11,7 @@ from conftest import REFERENCE, require_tool
 from kernelkit.errors import FormatError
 from kernelkit.formats import elf as E
 
-PAIRS = dump_pairs(REFERENCE) if REFERENCE.exists() else []
+PAIRS = dump_pairs(REFERENCE)
 FLAG_LETTERS = {"W": E.SHF_WRITE, "A": E.SHF_ALLOC, "X": E.SHF_EXECINSTR, "M": 0x10, "S": 0x20,
                 "I": 0x40}
 SHN = {"UND": 0, "ABS": 0xFFF1, "COM": 0xFFF2}

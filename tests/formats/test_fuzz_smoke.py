@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import require_reference
+from conftest import reference_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +22,7 @@ SMOKE = settings(max_examples=40, derandomize=True, database=None, deadline=None
 
 @pytest.fixture(scope="module")
 def seeds():
-    require_reference("amdgpu")
+    reference_path("amdgpu")
     return {}
 
 

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
-from conftest import ROOT, _missing
-
-SPECS = ROOT.parent / "shared" / "specs"
+import conftest
 
 
 @cache
 def spec_text() -> str:
-    paths = sorted(SPECS.glob("003_*.txt"))
-    if not paths:
-        _missing(f"spec 003 is not present in {SPECS}")
-    return Path(paths[0]).read_text(encoding="utf-8")
+    return conftest.spec_text("003")
 
 
 def section(start: str, end: str) -> str:

@@ -93,8 +93,13 @@ class _Target(Target):
         return Module(self)
 
 
+# a device's reported option syntax (name,takes-value,help;...), as test_spec_example_options_are_valid
+# checks on the spec's own example
+DEVICE_OPTIONS = "--dummy-device-option,1,an integer;--dummy-device-flag,0,a switch"
+
+
 def _info(**kw) -> _Info:
-    return _Info(DeviceInfo("dummy-device", **kw), compilation_options=options_example())
+    return _Info(DeviceInfo("dummy-device", **kw), compilation_options=DEVICE_OPTIONS)
 
 
 def test_info_fields_and_builtin_capabilities():
@@ -225,7 +230,7 @@ def test_target_values_are_checked():
 def test_device_options_parse_against_reported_syntax():
     from kernelkit.mux.options import check_device_options
 
-    reported = options_example()
+    reported = DEVICE_OPTIONS
     assert check_device_options(reported, ["--dummy-device-option=3", "--dummy-device-flag"]) == [
         ("--dummy-device-option", "3"), ("--dummy-device-flag", None)]
     assert check_device_options(reported, ["--dummy-device-option", "7"]) == [("--dummy-device-option", "7")]

@@ -64,14 +64,17 @@ def test_timeout_stops_an_endless_kernel_and_the_program_runs_again(kernel, args
 
 def test_ctrl_c_stops_a_running_launch():
     a = np.zeros(1024, np.int32)
+    # Python's own handler, even where SIGINT is ignored (background jobs of a non-interactive shell)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     t0 = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
-            prog().kernel("forever")(a, global_size=1024)
+            prog().kernel("forever")(a, global_size=1024, timeout=30)   # (the timeout only bounds a failure)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - t0 < 10
     event = prog().kernel("spin").launch(a, np.int32(1000), global_size=1024)
     event.cancel()

@@ -9,7 +9,7 @@ import struct
 import subprocess
 
 import pytest
-from conftest import require_reference, require_tool
+from conftest import reference_path, require_tool
 from visa_cases import CASES, PLATFORM_OF, igc_case  # noqa: F401 - fixture
 
 from kernelkit.errors import FormatError
@@ -132,7 +132,7 @@ def test_gen_binary_is_the_kernels_finalized_code(case, tmp_path):
     """gen_binary_info (platform code, offset, size) read from IGC's .isa: the embedded bytes,
     disassembled by Intel's iga64 for that platform, are the instructions of IGC's .asm listing."""
     require_tool("iga64")
-    isa = require_reference("visa", case + ".isa")
+    isa = reference_path("visa", case + ".isa")
     platform = PLATFORM_OF[case.split("_")[0]]
     data = isa.read_bytes()
     (gen,) = read_isa(data, lenient=True).kernels[0].gen_binaries

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import require_reference, require_tool
+from conftest import reference_path, require_tool
 from finalizer import finalize_binary, finalize_text
 
 from kernelkit.cli import main
@@ -21,16 +21,16 @@ def _json(capsys, path) -> dict:
 
 
 def test_inspect_json_of_igc_binary_matches_igc_text(capsys):
-    isa = require_reference("visa", "tgllp_saxpy", "saxpy.isa")
+    isa = reference_path("visa", "tgllp_saxpy", "saxpy.isa")
     text = isa.with_suffix(".visaasm").read_text()
     doc = _json(capsys, isa)
     assert doc["format"] == "visa" and doc["version"] == "4.1"
     (kernel,) = doc["kernels"]
     assert kernel["name"] == "saxpy" and doc["functions"] == []
     expected = [(n, int(o), int(s)) for n, o, s in re.findall(r"\.input (\S+) offset=(\d+) size=(\d+)", text)]
-    assert [(i["name"], i["offset"], i["size"]) for i in kernel["inputs"]] == expected
-    assert {i["category"] for i in kernel["inputs"]} == {"general"}
-    assert {i["provenance"] for i in kernel["inputs"]} == {"none"}
+    assert [(i["name"], i["offset"], i["size"]) for i in kernel["args"]] == expected
+    assert {i["category"] for i in kernel["args"]} == {"general"}
+    assert {i["provenance"] for i in kernel["args"]} == {"none"}
     assert kernel["attributes"]["SimdSize"] == 32 and kernel["attributes"]["Target"] == 1
     assert [v["name"] for v in kernel["variables"]] == re.findall(r"^\.decl (V\d+) v_type=G", text, re.M)
     assert kernel["gen_binaries"][0]["platform"] == "TGLLP"
@@ -70,7 +70,7 @@ def test_convert_isa_to_visaasm_and_back(name, tmp_path):
 
 
 def test_convert_reports_damaged_streams_and_bad_input(tmp_path, capsys):
-    isa = require_reference("visa", "tgllp_simple", "simple.isa")
+    isa = reference_path("visa", "tgllp_simple", "simple.isa")
     assert main(["convert", str(isa), "-o", str(tmp_path / "x.visaasm")]) == 1
     assert "offset 0x" in capsys.readouterr().err
     bad = tmp_path / "bad.visaasm"
@@ -80,10 +80,10 @@ def test_convert_reports_damaged_streams_and_bad_input(tmp_path, capsys):
 
 
 def test_inspect_of_igc_text_and_binary_agree(capsys):
-    isa = require_reference("visa", "dg2-g10_saxpy", "saxpy.isa")
+    isa = reference_path("visa", "dg2-g10_saxpy", "saxpy.isa")
     from_isa = _json(capsys, isa)["kernels"][0]
     from_text = _json(capsys, isa.with_suffix(".visaasm"))["kernels"][0]
-    assert from_text["inputs"] == from_isa["inputs"]
+    assert from_text["args"] == from_isa["args"]
     assert from_text["variables"] == from_isa["variables"]
     attrs = dict(from_isa["attributes"])
     attrs.pop("OutputAsmPath")                        # the text dump does not carry the dump path
@@ -92,7 +92,7 @@ def test_inspect_of_igc_text_and_binary_agree(capsys):
 
 
 def test_inspect_of_a_truncated_binary_is_one_line_error(tmp_path, capsys):
-    data = require_reference("visa", "skl_saxpy", "saxpy.isa").read_bytes()
+    data = reference_path("visa", "skl_saxpy", "saxpy.isa").read_bytes()
     cut = tmp_path / "cut.isa"
     cut.write_bytes(data[:300])
     assert main(["inspect", str(cut)]) == 1

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import require_reference, require_tool
+from conftest import reference_path, require_tool
 from finalizer import PLATFORMS, finalize_binary, finalize_text
 from visa_cases import CASES
 
@@ -23,7 +23,7 @@ from kernelkit.formats.visa.validate import validate
 @pytest.mark.parametrize("case", CASES)
 def test_igc_dump_text_and_binary_finalize_alike(case):
     require_tool("GenX_IR")
-    text = require_reference("visa", case + ".visaasm").read_text()
+    text = reference_path("visa", case + ".visaasm").read_text()
     obj = parse_visaasm(text)
     data = write_isa(obj)
     assert write_isa(read_isa(data)) == data           # our binary: read then write, same bytes
@@ -52,7 +52,7 @@ def test_parsed_tables_match_the_finalizers_own_binary_header(source, tmp_path):
     require_tool("GenX_IR")
     kind, name = source.split(":")
     if kind == "ref":
-        text = require_reference("visa", name + ".visaasm").read_text()
+        text = reference_path("visa", name + ".visaasm").read_text()
     else:
         text = (Path(__file__).parent / "kernels" / f"{name}.visaasm").read_text()
     (tmp_path / "k.visaasm").write_text(text)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import require_reference, require_tool
+from conftest import reference_path, require_tool
 from finalizer import PLATFORMS, dump_lines, finalize_binary, finalize_text, split_attribute_lines
 
 from kernelkit.formats.visa.binary import read_isa, write_isa
@@ -129,7 +129,7 @@ def test_finalizer_reads_back_every_declaration_and_instruction_of_our_binary(so
     if isinstance(source, Path):
         text = source.read_text()
     else:
-        text = require_reference("visa", source + ".visaasm").read_text()
+        text = reference_path("visa", source + ".visaasm").read_text()
     platform = _platforms(text)[-1]
     obj = parse_visaasm(text)
     asm, dump = finalize_binary(write_isa(obj), platform)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from kernelkit.formats.amdcl2.binary import Cl2Binary, Cl2Kernel, is_cl2, read_cl2
+from kernelkit.formats.kernel_info import arg, render_kernel, render_register_fields, resources
+
+# spec 002 argument kinds -> the shared ones (structs are passed by value)
+_KINDS = {"struct": "value"}
 
 
 def detect(data: bytes, path: str) -> bool:
@@ -21,37 +25,37 @@ def kernel_features(kernel: Cl2Kernel) -> list[str]:
 
 
 def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
-    from kernelkit.abi.cl2 import args_from_metadata, lay_out
+    from kernelkit.abi.cl2 import args_from_metadata, argument_buffer_size, lay_out
 
-    args = lay_out(args_from_metadata(kernel.metadata), binary.bits, with_setup=False)
+    laid_out = lay_out(args_from_metadata(kernel.metadata), binary.bits, with_setup=False)
+    args = [arg(a.name, a.type_name, a.offset, a.size, "hidden" if a.setup else _KINDS.get(a.kind, a.kind),
+                cl2_kind=a.kind, address_space=a.address_space, access=a.access) for a in laid_out]
     md = kernel.metadata
-    info: dict = {"name": kernel.name, "args": [a.to_json() for a in args],
+    code = kernel.kernel_code
+    res = resources(kernarg_size=argument_buffer_size(laid_out), code_size=len(kernel.code))
+    if code is not None:
+        res.update(kernarg_size=code.kernarg_segment_byte_size, sgprs=code.wavefront_sgpr_count, vgprs=code.workitem_vgpr_count,
+                   local_memory_size=code.workgroup_group_segment_byte_size,
+                   private_memory_size=code.workitem_private_segment_byte_size)
+    info: dict = {"name": kernel.name, "args": args, "resources": res,
                   "features": kernel_features(kernel),
                   "reqd_work_group_size": list(md.reqd_work_group_size),
                   "work_group_size_hint": list(md.work_group_size_hint),
                   "vec_type_hint": md.vec_type_hint,
                   "kernel_index": md.tail_field("kernel_index"),
-                  "enqueue_kernel": md.enqueues_kernel,
-                  "code_size": len(kernel.code)}
-    code = kernel.kernel_code
+                  "enqueue_kernel": md.enqueues_kernel}
     if code is not None:
-        rsrc1 = code.rsrc1()
-        info.update(pgmrsrc1=code.compute_pgm_rsrc1, pgmrsrc2=code.compute_pgm_rsrc2,
-                    sgprs=code.wavefront_sgpr_count, vgprs=code.workitem_vgpr_count,
-                    setup={k: v for k, v in code.fields().items()
-                           if k not in ("compute_pgm_rsrc1", "compute_pgm_rsrc2")},
-                    user_sgprs=code.rsrc2().get("USER_SGPR_COUNT"),
-                    rsrc1_fields=rsrc1)
+        info["amd_kernel_code_t"] = code.fields()
     return info
 
 
 def inspect(data: bytes, path: str) -> dict:
     binary = read_cl2(data)
     return {
-        "format": "amdcl2", "device": binary.device, "bits": binary.bits,
+        "format": "amdcl2", "target": f"amdcl2:{binary.device.lower()}" if binary.device else None,
+        "kernels": [kernel_info(binary, k) for k in binary.kernels], "device": binary.device, "bits": binary.bits,
         "driver_version": binary.driver_version, "compile_options": binary.compile_options,
         "acl_version": binary.acl_version, "layout": "old" if binary.old_layout else "new",
-        "kernels": [kernel_info(binary, k) for k in binary.kernels],
         "inner_sections": binary.data_sections(),
     }
 
@@ -61,10 +65,8 @@ def render(info: dict) -> str:
            f"{info['driver_version']}, {info['acl_version']}",
            f"compile options: {info['compile_options']}"]
     for k in info["kernels"]:
-        out.append(f"kernel {k['name']}: {', '.join(k['features']) or 'no features'}; "
-                   f"sgprs {k.get('sgprs')}, vgprs {k.get('vgprs')}, pgmrsrc1 {k.get('pgmrsrc1', 0):#x}, "
-                   f"pgmrsrc2 {k.get('pgmrsrc2', 0):#x}")
-        for a in k["args"]:
-            out.append(f"  +{a['offset']:4} {a['size']:2} B {a['kind']:8} {a['name']:22} "
-                       f"{a['type_name']} ({a['address_space']}, {a['access']})")
+        details = [f"features: {', '.join(k['features']) or 'none'}"]
+        if "amd_kernel_code_t" in k:
+            details += render_register_fields("amd_kernel_code_t", k["amd_kernel_code_t"])
+        out += render_kernel(k, details, arg_detail=lambda a: f"{a['address_space']} {a['access']}")
     return "\n".join(out) + "\n"

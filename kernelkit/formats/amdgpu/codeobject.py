@@ -76,12 +76,17 @@ class CodeObject:
 
     # ------------------------------------------------------------------ symbols
     def _symbols(self) -> dict[str, E.Symbol]:
+        """Defined symbols by name (read once: every kernel's descriptor lookup uses them)."""
+        cached = self.__dict__.get("_symbol_table")
+        if cached is not None:
+            return cached
         out: dict[str, E.Symbol] = {}
         for stype in (E.SHT_DYNSYM, E.SHT_SYMTAB):
             for sec in self.elf.sections_of_type(stype):
                 for s in self.elf.symbols(sec):
                     if s.shndx != E.SHN_UNDEF:
                         out.setdefault(s.name, s)
+        self.__dict__["_symbol_table"] = out
         return out
 
     def descriptor(self, kernel: KernelMeta) -> KernelDescriptor | AmdKernelCode:

@@ -9,6 +9,13 @@ from kernelkit.formats.amdgpu.bundle import BUNDLE_MAGIC, CCOB_MAGIC, OffloadBun
 from kernelkit.formats.amdgpu.codeobject import CodeObject
 from kernelkit.formats.amdgpu.hostobj import fatbin_bundles, fatbin_section
 from kernelkit.formats.amdgpu.tables import EM_AMDGPU
+from kernelkit.formats.kernel_info import arg, render_kernel, render_register_fields, resources
+
+# spec 001 "Code Object V3+ Metadata" .value_kind -> the shared argument kind (hidden_* -> "hidden")
+_KINDS = {"by_value": "value", "global_buffer": "pointer", "dynamic_shared_pointer": "pointer",
+          "image": "image", "sampler": "sampler", "pipe": "pipe", "queue": "queue"}
+_KERNEL_CODE_T_SIZE = 256      # a V2 kernel symbol covers its amd_kernel_code_t, then the code
+STT_FUNC, STT_AMDGPU_HSA_KERNEL = 2, 10
 
 
 def _elf(data: bytes) -> E.ElfFile | None:
@@ -31,17 +38,52 @@ def detect(data: bytes, path: str) -> bool:
     return elf is not None and fatbin_section(elf) is not None
 
 
+def _code_sizes(co: CodeObject) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for table in (".dynsym", ".symtab"):
+        if co.elf.section(table) is None:
+            continue
+        for sym in co.elf.symbols(table):
+            if sym.type == STT_FUNC:
+                sizes.setdefault(sym.name, sym.size)
+            elif sym.type == STT_AMDGPU_HSA_KERNEL:
+                sizes.setdefault(sym.name, max(sym.size - _KERNEL_CODE_T_SIZE, 0))
+    return sizes
+
+
+def code_object_info(co: CodeObject) -> dict:
+    """CodeObject.info() in the shared KernelInfo shape."""
+    info = co.info()
+    code_sizes = _code_sizes(co)
+    kernels = []
+    for k in info["kernels"]:
+        args = [arg(a["name"], a["type_name"], a["offset"], a["size"],
+                    "hidden" if a["value_kind"].startswith("hidden_") else _KINDS.get(a["value_kind"], "value"),
+                    **{key: v for key, v in a.items() if key not in ("name", "type_name", "offset", "size")})
+                for a in k["args"]]
+        res = resources(kernarg_size=k["kernarg_segment_size"], sgprs=k["sgpr_count"], vgprs=k["vgpr_count"],
+                        local_memory_size=k["group_segment_fixed_size"],
+                        private_memory_size=k["private_segment_fixed_size"], code_size=code_sizes.get(k["name"]))
+        kernels.append({"name": k["name"], "args": args, "resources": res,
+                        **{key: v for key, v in k.items() if key not in ("name", "args")}})
+    return {**info, "kernels": kernels}
+
+
 def bundle_info(bundle: OffloadBundle) -> dict:
     entries = []
+    kernels = []
     for e in bundle.entries:
         obj = None
         if e.data[:4] == E.ELF_MAGIC and int.from_bytes(e.data[18:20], "little") == EM_AMDGPU:
-            obj = CodeObject.parse(e.data).info()
+            obj = code_object_info(CodeObject.parse(e.data))
+            kernels += [{**k, "target": obj["target"]} for k in obj["kernels"]]
         entries.append({"id": e.id, "kind": e.entry_id.kind, "triple": e.entry_id.triple,
                         "target_id": e.entry_id.target_id, "offset": e.offset, "size": len(e.data),
                         "object": obj})
     c = bundle.compression
-    return {"format": "offload-bundle",
+    targets = {k["target"] for k in kernels}
+    return {"format": "offload-bundle", "target": targets.pop() if len(targets) == 1 else None,
+            "kernels": kernels,
             "compression": None if c is None else {"version": c.version, "method": c.method,
                                                    "total_size": c.total_size,
                                                    "uncompressed_size": c.uncompressed_size,
@@ -54,10 +96,13 @@ def inspect(data: bytes, path: str) -> dict:
         return bundle_info(OffloadBundle.parse(data))
     elf = E.ElfFile.parse(data)
     if elf.e_machine == EM_AMDGPU:
-        return CodeObject.parse(data).info()
+        return code_object_info(CodeObject.parse(data))
     sec = fatbin_section(elf)
     bundles = [{"offset": off, **bundle_info(b)} for off, b in fatbin_bundles(elf)]
-    return {"format": "host-object", "e_machine": elf.e_machine,
+    kernels = [k for b in bundles for k in b["kernels"]]
+    targets = {k["target"] for k in kernels}
+    return {"format": "host-object", "target": targets.pop() if len(targets) == 1 else None,
+            "kernels": kernels, "e_machine": elf.e_machine,
             "fatbin": {"section": sec.name if sec else None, "size": sec.size if sec else 0,
                        "bundles": bundles}}
 
@@ -70,25 +115,18 @@ def _render_code_object(info: dict, indent: str = "") -> list[str]:
     for fmt in info["printf"]:
         out.append(f"{indent}  printf {fmt}")
     for k in info["kernels"]:
-        out.append(f"{indent}  kernel {k['name']} (symbol {k['symbol']})")
-        out.append(f"{indent}    kernarg {k['kernarg_segment_size']} bytes align {k['kernarg_segment_align']}, "
-                   f"group {k['group_segment_fixed_size']}, private {k['private_segment_fixed_size']}, "
-                   f"wavefront {k['wavefront_size']}, sgpr {k['sgpr_count']}, vgpr {k['vgpr_count']}")
-        for a in k["args"]:
-            extra = " ".join(f"{key}={a[key]}" for key in ("address_space", "access", "is_const",
-                                                         "is_restrict", "is_volatile") if key in a
-                             and a[key] is not None)
-            out.append(f"{indent}    [{a['offset']:4}] {a['size']:3} {a['value_kind']:<26} "
-                       f"{a.get('type_name') or '':<12} {a.get('name') or ''} {extra}".rstrip())
-        desc = k.get("descriptor") or k.get("amd_kernel_code_t")
         label = "descriptor" if "descriptor" in k else "amd_kernel_code_t"
-        rsrc = {key: v for key, v in desc.items() if isinstance(v, dict)}
-        plain = {key: v for key, v in desc.items() if not isinstance(v, dict)}
-        out.append(f"{indent}    {label}: " + ", ".join(f"{key}={v}" for key, v in plain.items()))
-        for key, fields in rsrc.items():
-            set_fields = ", ".join(f"{n}={v}" for n, v in fields.items() if v)
-            out.append(f"{indent}      {key}: {set_fields or '(all zero)'}")
+        details = [f"symbol {k['symbol']}, kernarg align {k['kernarg_segment_align']}, "
+                   f"wavefront {k['wavefront_size']}"]
+        details += render_register_fields(label, k.get("descriptor") or k.get("amd_kernel_code_t"))
+        out += render_kernel(k, details, indent + "  ", _arg_detail)
     return out
+
+
+def _arg_detail(a: dict) -> str:
+    words = [a["value_kind"]] + [f"{key}={a[key]}" for key in ("address_space", "access", "is_const", "is_restrict", "is_volatile")
+              if a.get(key) is not None]
+    return " ".join(words)
 
 
 def _render_bundle(info: dict, indent: str = "") -> list[str]:

@@ -8,6 +8,7 @@ from kernelkit.formats.amdil import records as r
 from kernelkit.formats.amdil.catalyst import START, find_metadata_blocks
 from kernelkit.formats.amdil.link import required_ids
 from kernelkit.formats.amdil.program import MetadataBlock, Program, parse_program
+from kernelkit.formats.kernel_info import arg, render_kernel, resources
 
 
 def detect(data: bytes, path: str) -> bool:
@@ -22,15 +23,11 @@ def detect(data: bytes, path: str) -> bool:
 
 
 def _arg(rec, block: MetadataBlock, reflections: dict[int, str], consts: set[str],
-         arg_samplers: set[str], index: int) -> dict:
-    base = {"index": index, "name": rec.name, "cb": rec.cb, "offset": rec.offset}
+         arg_samplers: set[str], index: int, size: int) -> dict:
+    base = arg(rec.name, reflections.get(index), rec.offset, size, "value", index=index, cb=rec.cb)
     if isinstance(rec, r.Value):
         kind = "sampler" if (rec.type == "sampler" or rec.name in arg_samplers) else "value"
-        base.update(kind=kind, type=rec.type)
-        if rec.type in ("struct", "union"):
-            base["size"] = rec.count
-        else:
-            base["count"] = rec.count
+        base.update(kind=kind, type=rec.type, count=rec.count)   # a struct's count is its bytes
     elif isinstance(rec, r.Pointer):
         base.update(kind="pointer", type=rec.type, memory=rec.memory, buffer=rec.buffer,
                     align=rec.align)
@@ -44,21 +41,29 @@ def _arg(rec, block: MetadataBlock, reflections: dict[int, str], consts: set[str
         base.update(kind="counter", type=f"counter{rec.bits}", bits=rec.bits, id=rec.id)
     else:
         base.update(kind="sema", type="sema", id=rec.id)
-    if index in reflections:
-        base["type_name"] = reflections[index]
     if rec.name in consts:
         base["const"] = True
     return base
 
 
+def _memory_size(memory: dict, *spaces: str) -> int | None:
+    sizes = [int(memory[s]) for s in spaces if s in memory and memory[s] is not True]
+    return sum(sizes) if sizes else None
+
+
 def kernel_info(block: MetadataBlock, program: Program | None = None,
                 index: dict[int, MetadataBlock] | None = None) -> dict:
+    from kernelkit.abi.amdil import layout_from_metadata
+    from kernelkit.abi.amdil_slots import SLOT
+
     reflections = {rec.index: rec.type_name for rec in block.of(r.Reflection)}
     consts = {rec.name for rec in block.of(r.ConstArg)}
     samplers = block.of(r.Sampler)
     arg_samplers = {s.name for s in samplers if s.location == 0}
-    args = [_arg(rec, block, reflections, consts, arg_samplers, i)
-            for i, rec in enumerate(block.arguments)]
+    slots = layout_from_metadata(block).args
+    args = [_arg(rec, block, reflections, consts, arg_samplers, i, slot.slots * SLOT)
+            for i, (rec, slot) in enumerate(zip(block.arguments, slots, strict=True))]
+    memory = block.memory()
     functions, intrinsics = list(block.functions), list(block.intrinsics)
     printf = []
     if program is not None and block.uniqueid is not None:
@@ -72,8 +77,11 @@ def kernel_info(block: MetadataBlock, program: Program | None = None,
     for b in blocks:
         for rec in b.of(r.PrintfFormat) if b else []:
             printf.append({"id": rec.id, "arg_sizes": rec.arg_sizes, "format": rec.format})
-    info: dict = {"name": block.source_name, "symbol": block.name, "uniqueid": block.uniqueid,
-                  "memory": block.memory(), "args": args, "functions": functions,
+    res = resources(kernarg_size=max((a["offset"] + a["size"] for a in args), default=0),
+                    local_memory_size=_memory_size(memory, "local", "hwlocal"),
+                    private_memory_size=_memory_size(memory, "private", "hwprivate"))
+    info: dict = {"name": block.source_name, "args": args, "resources": res, "symbol": block.name,
+                  "uniqueid": block.uniqueid, "memory": memory, "functions": functions,
                   "intrinsics": intrinsics, "printf": printf}
     cws = block.first("cws")
     info["cws"] = [cws.x, cws.y, cws.z] if cws else None
@@ -99,7 +107,7 @@ def _arg_record(a: dict) -> r.Record:
     """One argument of a KernelInfo document back as its metadata record."""
     kind, name, cb, offset = a["kind"], a["name"], a["cb"], a["offset"]
     if kind in ("value", "sampler"):
-        count = a["size"] if "size" in a else a.get("count", 1)
+        count = a.get("count", 1)
         return r.Value(name, a["type"], count, cb, offset)
     if kind == "pointer":
         return r.Pointer(name, a["type"], 1, cb, offset, a["memory"], a["buffer"], a["align"],
@@ -161,34 +169,36 @@ def inspect(data: bytes, path: str) -> dict:
     index = program.metadata_index() if program is not None else None
     first = kernels[0] if kernels else None
     version = ":".join(map(str, first.version)) if first and first.version else None
+    device = first.device if first else None
     return {
         "format": "amdil",
+        "target": f"amdil:{device}" if device else None,
+        "kernels": [kernel_info(b, program, index) for b in kernels],
         "container": container,
         "version": version,
-        "device": first.device if first else None,
-        "kernels": [kernel_info(b, program, index) for b in kernels],
+        "device": device,
         "data_segments": _segments(program) if program else [],
         "debug_sections": len(program.debug_sections) if program else 0,
         "functions": [{"id": f.id, "name": f.name} for f in program.functions] if program else [],
     }
 
 
+def _arg_detail(a: dict) -> str:
+    return f"cb{a['cb']}[{a['offset'] // 16}] {a['type']}"
+
+
 def render(info: dict) -> str:
     out = [f"AMD IL ({info['container']}), metadata version {info['version']}, "
            f"device {info['device']}"]
     for k in info["kernels"]:
-        mem = ", ".join(f"{s}={v}" for s, v in k["memory"].items())
-        out.append(f"kernel {k['name']} (uniqueid {k['uniqueid']}; memory {mem})")
-        for a in k["args"]:
-            extra = f" {a['type_name']}" if "type_name" in a else ""
-            out.append(f"  arg {a['index']:2} {a['kind']:7} {a['name']:12} {a['type']:8} "
-                       f"cb{a['cb']}[{a['offset'] // 16}] +{a['offset']}{extra}")
+        details = [f"uniqueid {k['uniqueid']}; memory "
+                   + ", ".join(f"{s}={v}" for s, v in k["memory"].items())]
         if k["functions"]:
-            out.append(f"  functions: {' '.join(map(str, k['functions']))}")
+            details.append(f"functions: {' '.join(map(str, k['functions']))}")
         if k["intrinsics"]:
-            out.append(f"  intrinsics: {' '.join(map(str, k['intrinsics']))}")
-        for p in k["printf"]:
-            out.append(f"  printf {p['id']}: {p['format']!r}")
+            details.append(f"intrinsics: {' '.join(map(str, k['intrinsics']))}")
+        details += [f"printf {p['id']}: {p['format']!r}" for p in k["printf"]]
+        out += render_kernel(k, details, arg_detail=_arg_detail)
     for s in info["data_segments"]:
         where = "global" if s["cb"] is None else f"cb{s['cb']}"
         out.append(f"data segment {where}: {s['size']} bytes, {len(s['entries'])} entries")

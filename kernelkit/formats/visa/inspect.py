@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.kernel_info import arg, render_kernel, resources
 from kernelkit.formats.visa.binary import read_isa
 from kernelkit.formats.visa.model import Routine, VisaObject
 from kernelkit.formats.visa.tables import (
@@ -63,10 +64,18 @@ def _describe(routine: Routine) -> dict:
         for inp in routine.inputs:
             name = (routine.variable_name(inp.id) if inp.category == 0 else
                     printer.sampler(inp.id) if inp.category == 1 else printer.surface(inp.id))
-            inputs.append({"name": name, "category": INPUT_CATEGORIES.get(inp.category, str(inp.category)),
-                           "provenance": PROVENANCES.get(inp.provenance, inp.provenance),
-                           "offset": inp.offset, "size": inp.size})
-        doc["inputs"] = inputs
+            category = INPUT_CATEGORIES.get(inp.category, str(inp.category))
+            provenance = PROVENANCES.get(inp.provenance, inp.provenance)
+            kind = {"sampler": "sampler", "surface": "surface"}.get(category, "value" if provenance == "none"
+                                                                    else "hidden")
+            inputs.append(arg(name, None, inp.offset, inp.size, kind, category=category, provenance=provenance))
+        doc["args"] = inputs
+        attributes = _attributes(routine)
+        doc["resources"] = resources(
+            kernarg_size=(max(i["offset"] + i["size"] for i in inputs) - min(i["offset"] for i in inputs)
+                          if inputs else 0),
+            local_memory_size=attributes.get("SLMSize"),
+            code_size=sum(g.size for g in routine.gen_binaries) or None)
     else:
         doc["linkage"] = LINKAGES.get(routine.linkage, routine.linkage)
         doc["input_size"] = routine.input_size
@@ -103,10 +112,16 @@ def _describe(routine: Routine) -> dict:
 
 def inspect(data: bytes, path: str) -> dict:
     obj = load(data, path)
-    return {"format": "visa", "version": obj.version,
+    kernels = [_routine(k) for k in obj.kernels]
+    platforms = {g["platform"].lower() for k in kernels for g in k["gen_binaries"]}
+    return {"format": "visa", "target": f"visa:{platforms.pop()}" if len(platforms) == 1 else None,
+            "kernels": kernels, "version": obj.version,
             "encoding": "binary" if data[:4] == MAGIC.to_bytes(4, "little") else "text",
-            "kernels": [_routine(k) for k in obj.kernels],
             "functions": [_routine(f) for f in obj.functions]}
+
+
+def _input_detail(a: dict) -> str:
+    return a["category"] + ("" if a["provenance"] == "none" else f" implicit {a['provenance']}")
 
 
 def render(info: dict) -> str:
@@ -114,22 +129,21 @@ def render(info: dict) -> str:
              f"{len(info['functions'])} function(s)"]
     for kind, routines in (("kernel", info["kernels"]), ("function", info["functions"])):
         for r in routines:
-            lines.append(f"{kind} {r['name']}")
-            for name, value in r["attributes"].items():
-                lines.append(f"  attribute {name} = {value!r}")
-            for inp in r.get("inputs", []):
-                prov = "" if inp["provenance"] == "none" else f" implicit {inp['provenance']}"
-                lines.append(f"  input {inp['name']:<12} {inp['category']:<8} offset {inp['offset']:>5} "
-                             f"size {inp['size']:>4}{prov}")
-            lines.append(f"  {len(r['variables'])} variables, {len(r['addresses'])} address, "
-                         f"{len(r['predicates'])} predicate, {len(r['samplers'])} sampler, "
-                         f"{len(r['surfaces'])} surface, {len(r['labels'])} label(s)")
-            for g in r.get("gen_binaries", []):
-                lines.append(f"  gen binary {g['platform']} at {g['offset']:#x}, {g['size']} bytes")
+            details = [f"attribute {name} = {value!r}" for name, value in r["attributes"].items()]
+            details.append(f"{len(r['variables'])} variables, {len(r['addresses'])} address, "
+                           f"{len(r['predicates'])} predicate, {len(r['samplers'])} sampler, "
+                           f"{len(r['surfaces'])} surface, {len(r['labels'])} label(s)")
+            details += [f"gen binary {g['platform']} at {g['offset']:#x}, {g['size']} bytes"
+                        for g in r.get("gen_binaries", [])]
             if r.get("decode_error"):
-                lines.append(f"  instructions: {r['code_size']} bytes, damaged ({r['decode_error']}); "
-                             "best-effort decoding:")
+                details.append(f"instructions: {r['code_size']} bytes, damaged ({r['decode_error']}); "
+                               "best-effort decoding:")
             if r["instructions"] is not None:
-                lines.append(f"  {len(r['instructions'])} instructions")
-                lines.extend(f"    {text}" for text in r["instructions"])
+                details.append(f"{len(r['instructions'])} instructions")
+                details += [f"  {text}" for text in r["instructions"]]
+            if kind == "kernel":
+                lines += render_kernel(r, details, arg_detail=_input_detail)
+            else:
+                lines.append(f"function {r['name']}")
+                lines += [f"  {d}" for d in details]
     return "\n".join(lines) + "\n"

@@ -69,6 +69,10 @@ def _unquote(text: str) -> str:
     return text
 
 
+# spec 004 function_info linkage of a function defined in the file
+GLOBAL_LINKAGE = 2
+
+
 class RoutineBuilder:
     def __init__(self, name: str, is_kernel: bool, line: int):
         self.line = line
@@ -326,6 +330,8 @@ def parse_visaasm(text: str) -> VisaObject:
         if line.startswith((".kernel ", ".global_function ")):
             directive, _, name = line.partition(" ")
             builder = RoutineBuilder(_unquote(name.strip()), directive == ".kernel", number)
+            if not builder.r.is_kernel:
+                builder.r.linkage = GLOBAL_LINKAGE     # a .global_function is defined here
             (obj.kernels if builder.r.is_kernel else obj.functions).append(builder.r)
             continue
         if builder is None:

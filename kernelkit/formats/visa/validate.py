@@ -32,6 +32,7 @@ from kernelkit.formats.visa.tables import (
     VAR_NUM_ELEMENTS,
     VARIABLE_TYPES,
 )
+from kernelkit.formats.visa.validate_rules import check_rules
 
 
 class _Report:
@@ -137,6 +138,7 @@ def _routine(rep: _Report, r: Routine) -> None:
                   f"return_value_size in [0, {FUNCTION_RET_GRFS}] GRFs", str(r.return_value_size))
         rep.check(r.linkage in LINKAGES, owner, "linkage 0 (extern), 1 (static) or 2 (global)", str(r.linkage))
     _attributes(rep, owner, r.attributes)
+    check_rules(rep.check, owner, r)
 
 
 def _inputs(rep: _Report, owner: str, r: Routine) -> None:

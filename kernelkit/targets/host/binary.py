@@ -5,12 +5,14 @@ Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
 ``uniform_work_groups``, ``vector_width``: work-items per call of the whole-function-vectorised
 form, 1 when scalar), ``printf_sites`` (format string then argument LLVM types),
-``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host) and
-``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
+``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host),
+``object_sha256`` (its digest: a damaged object is refused before LLVM loads it, which would abort
+the process) and ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import msgpack
@@ -19,7 +21,7 @@ from kernelkit.abi.signature import KernelSignature
 from kernelkit.errors import FormatError
 
 MAGIC = b"KKHOST\x00\x01"
-VERSION = 1
+VERSION = 2   # 2: object_sha256
 
 
 @dataclass
@@ -48,10 +50,16 @@ class HostBinary:
     options: list[str] = field(default_factory=list)
 
     def kernel(self, name: str) -> HostKernelInfo:
-        for k in self.kernels:
-            if k.name == name:
-                return k
-        raise KeyError(name)
+        index = self.__dict__.get("_by_name")
+        if index is None or len(index[0]) != len(self.kernels) or index[0] is not self.kernels:
+            index = (self.kernels, {})
+            for k in self.kernels:          # the first of a name, as a linear search finds it
+                index[1].setdefault(k.name, k)
+            self.__dict__["_by_name"] = index
+        found = index[1].get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def to_bytes(self) -> bytes:
         body = {
@@ -61,7 +69,8 @@ class HostBinary:
                         for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
             "shared_globals": self.shared_globals,
-            "object": self.object_code, "mux_ir": self.mux_ir, "options": self.options,
+            "object": self.object_code, "object_sha256": hashlib.sha256(self.object_code).hexdigest(),
+            "mux_ir": self.mux_ir, "options": self.options,
         }
         return MAGIC + msgpack.packb(body, use_bin_type=True)
 
@@ -112,12 +121,16 @@ def read_host_binary(data: bytes) -> HostBinary:
                               field="kernels.vector_width")
         kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True)), width))
+    obj = _field(body, "object", bytes, off)
+    if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
+        raise FormatError("host binary: the object code does not match its SHA-256 digest (damaged file)",
+                          offset=off, field="object")
     sites = _field(body, "printf_sites", list, off)
     if not all(isinstance(s, list) and s and all(isinstance(x, str) for x in s) for s in sites):
         raise FormatError("host binary: malformed printf site table", offset=off, field="printf_sites")
     return HostBinary(
         triple=_field(body, "triple", str, off), cpu=_field(body, "cpu", str, off), kernels=kernels,
-        object_code=_field(body, "object", bytes, off), printf_sites=sites,
+        object_code=obj, printf_sites=sites,
         local_globals=_strings(_field(body, "local_globals", list, off), "local_globals", off),
         shared_globals=_strings(body.get("shared_globals") or [], "shared_globals", off),
         mux_ir=_optional(body, "mux_ir", str, "", off),

@@ -38,6 +38,7 @@ WORK_GROUP_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("frame_stride", "i64", ctypes.c_uint64),               # bytes per frame (0: none allocated)
     ("chunk", "i64", ctypes.c_uint64),                      # work-groups a thread takes at a time
     ("cancel", "ptr", ctypes.c_void_p),                     # u64 the runtime sets to 1 to stop the launch
+    ("stack_top", "ptr", ctypes.c_void_p),                  # frame of the work-group loop (checked mode)
 )
 
 

@@ -1,14 +1,22 @@
-"""Checked mode: bounds-check every ``__global``, ``__constant`` and ``__local`` access.
+"""Checked mode: bounds-check every ``__global``, ``__constant``, ``__local`` and generic access.
 
-Each load, store, atomicrmw and cmpxchg through a pointer in address space 1, 2 or 3 first calls
-``kk_check(ptr, size, is_store)``, which looks the accessed bytes up in the launch's table of
-valid ranges (the buffers and ``__local`` allocations passed, the module's own variables). A
+Each load, store, atomicrmw and cmpxchg through a pointer in address space 1, 2, 3 or 4 (generic),
+and each ``llvm.memcpy``/``memmove``/``memset`` (struct copies) through such pointers, first calls
+``kk_check(ptr, size, kind)``, which looks the accessed bytes up in the launch's table of valid
+ranges (the buffers and ``__local`` allocations passed, the module's own variables). A generic
+pointer may also point to the work-item's private memory: the bytes between the stack pointer (less
+the ABI's red zone) and the frame of the work-group loop that runs the kernel
+(``MuxWorkGroupInfo.stack_top``). A
 violation is recorded once (address, size, work-item) and the access is redirected to a sink, so
-the process is not corrupted; the runtime raises after the launch. Generic (address space 4)
-pointers are not checked: they may point to private memory.
+the process is not corrupted; the runtime raises after the launch. Private (address space 0)
+accesses are not checked.
 
-The module also gets ``@kk.checked.globals``: (address, size) of each global variable in address
-spaces 1-3, which the runtime adds to the table.
+Not checked: the work-group copies of ``async_work_group_copy`` (``__mux_dma_*``, defined by the
+host target after this pass) and the sink itself (a violating ``memcpy`` larger than the sink is
+cut to nothing: see ``kk_check``).
+
+The module also gets ``@kk.checked.globals``: (address, size) of each global variable, which the
+runtime adds to the table.
 """
 
 from __future__ import annotations
@@ -26,9 +34,14 @@ from kernelkit.targets.host.sched import (
 
 HELPERS = ("kk_check",)
 GLOBALS_TABLE = "kk.checked.globals"
-_CHECKED_SPACES = ("1", "2", "3")
+_CHECKED_SPACES = ("1", "2", "3", "4")
+GENERIC = 2   # kk_check's kind: bit 0 a store, bit 1 a generic pointer (which may be private)
+RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
 _ACCESS_RE = re.compile(r"^(\s*)(?:(%[-\w$.]+) = )?(load|store|atomicrmw|cmpxchg) (.*)$")
-_GLOBAL_RE = re.compile(r"^@([-\w$.]+) = (?:[\w ]*?)addrspace\(([123])\) (?:global|constant) ((?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|[^ ,]+))")
+_MEMORY_INTRINSIC_RE = re.compile(r"^(\s*)(?:tail |musttail |notail )?call void @llvm\.(memcpy|memmove|memset)"
+                                  r"(?:\.inline)?\.[\w.]+\((.*)\)(.*)$")
+_GLOBAL_RE = re.compile(r"^@([-\w$.]+) = (?:[\w ]*?)(?:addrspace\(([0-3])\) )?(?:global|constant) "
+                        r"((?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|[^ ,]+))")
 
 
 def _size_of(ty: str) -> str:
@@ -46,7 +59,68 @@ def _pointer(part: str) -> tuple[str, str, str] | None:
     return m.group(1), operand, (" " + trailer if trailer else "")
 
 
+def _check_call(indent: str, reg: str, space: str, operand: str, size: str, store: int) -> str:
+    kind = store | (GENERIC if space == "4" else 0)
+    return (f"{indent}{reg} = call ptr addrspace({space}) @kk_check(ptr addrspace({space}) {operand}, "
+            f"i64 {size}, i64 {kind})")
+
+
+def _instrument_memory_intrinsic(m: re.Match, counter: list[int]) -> list[str]:
+    """``llvm.memcpy/memmove(dst, src, n, volatile)`` and ``llvm.memset(dst, byte, n, volatile)``:
+    the destination is written and the source read, ``n`` bytes each."""
+    indent, op, args_text, trailer = m.groups()
+    parts = split_top_level(args_text)
+    if len(parts) < 3:
+        return [m.group(0)]
+    length_ty, _, length = parts[2].strip().partition(" ")
+    out = []
+    size = length
+    if length_ty != "i64":
+        counter[0] += 1
+        size = f"%kk.ck.n.{counter[0]}"
+        out.append(f"{indent}{size} = zext {length_ty} {length} to i64")
+    roles = [(0, 1)] + ([(1, 0)] if op != "memset" else [])
+    for index, store in roles:
+        ptr = _pointer(parts[index])
+        if ptr is None:
+            continue
+        space, operand, rest = ptr
+        attrs, _, operand = (operand + rest).rpartition(" ")   # call arguments: attributes, then the value
+        counter[0] += 1
+        reg = f"%kk.ck.{counter[0]}"
+        out.append(_check_call(indent, reg, space, operand, size, store))
+        parts[index] = f"ptr addrspace({space}) {attrs + ' ' if attrs else ''}{reg}"
+    checked = [(reg_, orig) for reg_, orig in _checked_pairs(out)]
+    if not checked:
+        return [m.group(0)]
+    # a redirected (violating) pointer points to the sink: copy nothing rather than n bytes into it
+    counter[0] += 1
+    same = []
+    for i, (reg_, (space, orig)) in enumerate(checked):
+        same.append(f"%kk.ck.same.{counter[0]}.{i}")
+        out.append(f"{indent}{same[-1]} = icmp eq ptr addrspace({space}) {reg_}, {orig}")
+    all_ok = same[0]
+    for i, other in enumerate(same[1:]):
+        all_ok = f"%kk.ck.all.{counter[0]}.{i}"
+        out.append(f"{indent}{all_ok} = and i1 {same[0]}, {other}")
+    out.append(f"{indent}%kk.ck.len.{counter[0]} = select i1 {all_ok}, {length_ty} {length}, {length_ty} 0")
+    parts[2] = f"{length_ty} %kk.ck.len.{counter[0]}"
+    head = m.group(0)[: m.start(3) - m.start(0)]
+    return out + [head + ", ".join(parts) + ")" + trailer]
+
+
+_CHECK_LINE_RE = re.compile(r"^\s*(%kk\.ck\.\d+) = call ptr addrspace\((\d)\) @kk_check\(ptr addrspace\(\d\) ([^,]+),")
+
+
+def _checked_pairs(lines: list[str]) -> list[tuple[str, tuple[str, str]]]:
+    """(checked register, (address space, original operand)) of the kk_check calls in ``lines``."""
+    return [(m.group(1), (m.group(2), m.group(3))) for line in lines for m in [_CHECK_LINE_RE.match(line)] if m]
+
+
 def _instrument_line(line: str, counter: list[int]) -> list[str]:
+    intrinsic = _MEMORY_INTRINSIC_RE.match(line)
+    if intrinsic:
+        return _instrument_memory_intrinsic(intrinsic, counter)
     m = _ACCESS_RE.match(line)
     if not m:
         return [line]
@@ -73,8 +147,7 @@ def _instrument_line(line: str, counter: list[int]) -> list[str]:
     counter[0] += 1
     reg = f"%kk.ck.{counter[0]}"
     is_store = 0 if op == "load" else 1
-    check = (f"{indent}{reg} = call ptr addrspace({space}) @kk_check(ptr addrspace({space}) {operand}, "
-             f"i64 {_size_of(ty)}, i64 {is_store})")
+    check = _check_call(indent, reg, space, operand, _size_of(ty), is_store)
     parts[ptr_index] = f"ptr addrspace({space}) {reg}{trailer}"
     head = line[: line.index(op + " ") + len(op) + 1]
     new = head + " ".join(prefix) + (" " if prefix else "") + ", ".join(parts)
@@ -93,8 +166,10 @@ def instrument(mod: ModuleText) -> None:
         if isinstance(item, str):
             m = _GLOBAL_RE.match(item)
             if m:
-                entries.append(f"{{ ptr, i64 }} {{ ptr addrspacecast (ptr addrspace({m.group(2)}) @{m.group(1)} to ptr), "
-                               f"i64 {_size_of(m.group(3))} }}")
+                space = m.group(2) or "0"
+                address = (f"ptr addrspacecast (ptr addrspace({space}) @{m.group(1)} to ptr)" if space != "0"
+                           else f"ptr @{m.group(1)}")
+                entries.append(f"{{ ptr, i64 }} {{ {address}, i64 {_size_of(m.group(3))} }}")
     n = len(entries)
     mod.items.append(f"@{GLOBALS_TABLE} = dso_local global {{ i64, [{n} x {{ ptr, i64 }}] }} "
                      f"{{ i64 {n}, [{n} x {{ ptr, i64 }}] [{', '.join(entries)}] }}")
@@ -139,7 +214,22 @@ look:
 loop:
   %i = phi i64 [ 0, %look ], [ %i.next, %next ]
   %more = icmp ult i64 %i, %count
-  br i1 %more, label %test, label %bad
+  br i1 %more, label %test, label %private
+private:
+  %generic.bit = and i64 %store, {GENERIC}
+  %generic = icmp ne i64 %generic.bit, 0
+  br i1 %generic, label %private.stack, label %bad
+private.stack:
+  %stack = call ptr @llvm.stacksave.p0()
+  %sp0 = ptrtoint ptr %stack to i64
+  %spi = sub i64 %sp0, {RED_ZONE}
+  %topp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'stack_top')}
+  %top = load ptr, ptr %topp
+  %topi = ptrtoint ptr %top to i64
+  %above = icmp uge i64 %a, %spi
+  %below = icmp ule i64 %end, %topi
+  %onstack = and i1 %above, %below
+  br i1 %onstack, label %ok, label %bad
 test:
   %bi = shl i64 %i, 1
   %bp = getelementptr i64, ptr %ranges, i64 %bi
@@ -164,7 +254,8 @@ record:
   %sp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 5
   store i64 %size, ptr %sp
   %stp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 6
-  store i64 %store, ptr %stp
+  %isstore = and i64 %store, 1
+  store i64 %isstore, ptr %stp
 {body}
   br label %sink
 sink:
@@ -173,4 +264,5 @@ sink:
   ret ptr addrspace(1) %sk
 ok:
   ret ptr addrspace(1) %p
-}}"""
+}}
+declare ptr @llvm.stacksave.p0()"""

@@ -104,7 +104,9 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
              + (f' "mux-local-mem-usage"="{local_mem}"' if local_mem > 0 else ""))
     lines = [f"define void @{entry_name(f.name)}(ptr %args, ptr %tmpl, ptr %next, i64 %total) {attrs} {{", "entry:",
              f"  %wg = alloca {WG_T}, align 8",
-             f"  call void @llvm.memcpy.p0.p0.i64(ptr %wg, ptr %tmpl, i64 {wg_size}, i1 false)"]
+             f"  call void @llvm.memcpy.p0.p0.i64(ptr %wg, ptr %tmpl, i64 {wg_size}, i1 false)",
+             # private memory of the work-items lies below this frame (checked mode's generic pointers)
+             "  %frame = call ptr @llvm.frameaddress.p0(i32 0)", _wg("%stp", "stack_top"), "  store ptr %frame, ptr %stp"]
     call_args = []
     for i, p in enumerate(params):
         lines += [f"  %ap{i} = getelementptr ptr, ptr %args, i64 {i}", f"  %as{i} = load ptr, ptr %ap{i}"]
@@ -339,4 +341,5 @@ def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "",
 
 WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
                  "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
-                 "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)")
+                 "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)",
+                 "declare ptr @llvm.frameaddress.p0(i32)")

@@ -1,0 +1,47 @@
+"""Writers are deterministic across processes and hash seeds (issue 17.5): every writer (ELF, notes,
+V2 YAML and V3 msgpack metadata, descriptors, bundles and CCOB compression, host objects, AMD IL text,
+link and metadata, CL2, vISA binary and text, and ``kernelkit build`` for the host and AMDGPU V2/V4+)
+runs in three processes with different PYTHONHASHSEED values; their outputs are byte-identical."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import reference_path
+
+SCRIPT = Path(__file__).with_name("writer_digests.py")
+SOURCE = """
+__kernel void saxpy(float a, __global const float *x, __global float *y, __local float *t) {
+    size_t i = get_global_id(0);
+    t[get_local_id(0)] = x[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    y[i] = a * t[get_local_id(0)] + y[i];
+}
+__kernel void fill(__global int *o, int v, __constant float *c) { o[get_global_id(0)] = v + (int)c[0]; }
+"""
+
+
+def test_writers_are_byte_identical_under_different_hash_seeds(tmp_path):
+    ref = reference_path("amdgpu")
+    source = tmp_path / "k.cl"
+    source.write_text(SOURCE)
+    procs = []
+    for seed in ("0", "1", "4242"):
+        out = tmp_path / f"seed{seed}"
+        out.mkdir()
+        env = dict(os.environ, PYTHONHASHSEED=seed, KERNELKIT_CACHE_DIR=str(tmp_path / f"cache{seed}"))
+        procs.append(subprocess.Popen([sys.executable, str(SCRIPT), str(ref.parent), str(source), str(out)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
+    results = []
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=600)
+        assert p.returncode == 0, stderr[-2000:]
+        results.append(json.loads(stdout))
+    assert len(results[0]) >= 20
+    for other in results[1:]:
+        differing = sorted(k for k in results[0] if results[0][k] != other.get(k))
+        assert differing == [] and other.keys() == results[0].keys()

@@ -1,0 +1,77 @@
+"""Checked mode checks struct copies (llvm.memcpy) and OpenCL 2.0 generic pointers (issue 19.3):
+an out-of-bounds access is a LaunchError naming the argument, the process heap is untouched, and
+in-bounds private memory reached through a generic pointer is allowed. Oracle: numpy for the
+in-bounds results; the buffers' sizes for the violations."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import kernelkit
+from kernelkit import LaunchError
+
+SRC = r"""
+typedef struct { float v[16]; } small;
+typedef struct { float v[4096]; } huge;                 // larger than the checker's sink
+kernel void copy(global small *dst, global const small *src, int shift) {
+  dst[get_global_id(0) + shift] = src[get_global_id(0)];
+}
+kernel void copy_huge(global huge *dst, global const huge *src, int shift) { dst[shift] = src[0]; }
+void put(int *p, int i, int v) { p[i] = v; }             // a generic pointer parameter
+int get(const int *p, int i) { return p[i]; }
+kernel void via_generic(global int *a, int shift) {
+  int priv[4] = {0, 0, 0, 0};
+  put(priv, get_global_id(0) & 3, 5);                    // private memory through a generic pointer
+  put(a, get_global_id(0) + shift, get(priv, get_global_id(0) & 3));
+}
+kernel void via_generic_local(global int *a, local int *t, int shift) {
+  put(t, get_local_id(0) + shift, 7);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = t[get_local_id(0)];
+}
+"""
+
+
+@functools.cache
+def prog() -> kernelkit.Program:
+    return kernelkit.Program(SRC, ["-cl-std=CL2.0"]).build()
+
+
+SMALL = np.dtype([("v", np.float32, 16)])
+HUGE = np.dtype([("v", np.float32, 4096)])
+
+
+def test_struct_copies_are_checked():
+    src = np.zeros(4, SMALL)
+    src["v"] = np.arange(64, dtype=np.float32).reshape(4, 16)
+    dst = np.zeros(4, SMALL)
+    prog().kernel("copy")(dst, src, np.int32(0), global_size=4, check=True)
+    np.testing.assert_array_equal(dst["v"], src["v"])
+    guard = np.zeros(5, SMALL)         # dst is the first 4 elements; the 5th must stay untouched
+    dst = guard[:4]
+    with pytest.raises(LaunchError, match=r"copy: out-of-bounds write of 64 bytes .* work-item \(3, 0, 0\).*"
+                                          r"0 bytes past the end of argument 0 'dst' \(small\*, 256 bytes\)"):
+        prog().kernel("copy")(dst, src, np.int32(1), global_size=4, check=True)
+    np.testing.assert_array_equal(guard["v"][4], 0)
+    big_src, big_dst = np.ones(1, HUGE), np.zeros(1, HUGE)
+    with pytest.raises(LaunchError, match=r"copy_huge: out-of-bounds write of 16384 bytes"):
+        prog().kernel("copy_huge")(big_dst, big_src, np.int32(1), global_size=1, check=True)
+
+
+def test_generic_pointers_are_checked_and_private_memory_through_them_is_allowed():
+    a = np.zeros(8, np.int32)
+    prog().kernel("via_generic")(a, np.int32(0), global_size=8, check=True)
+    np.testing.assert_array_equal(a, 5)
+    with pytest.raises(LaunchError, match=r"via_generic: out-of-bounds write of 4 bytes .* work-item \(6, 0, 0\).*"
+                                          r"past the end of argument 0 'a'"):
+        prog().kernel("via_generic")(a, np.int32(2), global_size=8, check=True)
+    out = np.zeros(4, np.int32)
+    prog().kernel("via_generic_local")(out, kernelkit.LocalMemory(16), np.int32(0), global_size=4, local_size=4,
+                                    check=True)
+    np.testing.assert_array_equal(out, 7)
+    with pytest.raises(LaunchError, match=r"via_generic_local: out-of-bounds write .* __local argument \(16 bytes\)"):
+        prog().kernel("via_generic_local")(out, kernelkit.LocalMemory(16), np.int32(1), global_size=4, local_size=4,
+                                        check=True)
