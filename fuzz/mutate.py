@@ -118,3 +118,49 @@ def mutate(rng: random.Random, data: bytes, others: list[bytes], *, text: bool =
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
         rng.choice(table)(rng, d, others)
     return bytes(d)
+
+
+# ------------------------------------------------------------------ structure-aware (msgpack documents)
+def _palette(rng: random.Random):
+    import msgpack
+
+    return rng.choice((b"\x00bytes", -1, 1 << 63, (1 << 64) - 1, -(1 << 63), 0.5, float("inf"), None, True,
+                       "", "x" * rng.randint(1, 300), [], {}, [1, "a", b"b"], {"k": b"v"}, {1: 2},
+                       msgpack.ExtType(1, b"ext"), [[[[[]]]]], rng.randrange(1 << 32)))
+
+
+def mutate_document(rng: random.Random, doc):
+    """A copy of a msgpack document with one value replaced by another type, deleted or duplicated."""
+    import copy
+
+    doc = copy.deepcopy(doc)
+    containers = []
+
+    def walk(node, depth=0):
+        if isinstance(node, dict) and node:
+            containers.append(node)
+            for v in node.values():
+                walk(v, depth + 1)
+        elif isinstance(node, list) and node:
+            containers.append(node)
+            for v in node:
+                walk(v, depth + 1)
+    walk(doc)
+    if not containers:
+        return _palette(rng)
+    for _ in range(rng.randint(1, 3)):
+        node = rng.choice(containers)
+        keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            continue
+        key = rng.choice(keys)
+        action = rng.random()
+        if action < 0.7:
+            node[key] = _palette(rng)
+        elif action < 0.85:
+            del node[key]
+        elif isinstance(node, list):
+            node.extend(node[:rng.randint(1, 4)])
+        else:
+            node[rng.choice(("name", ".name", "amdhsa.x", 7, b"k"))] = node[key]
+    return doc

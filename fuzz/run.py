@@ -20,8 +20,7 @@ import time
 import traceback
 from pathlib import Path
 
-from fuzz.mutate import mutate
-from fuzz.targets import TARGETS
+from fuzz.targets import TARGETS, fuzz_input
 from kernelkit.errors import FormatError
 
 
@@ -63,7 +62,7 @@ class Campaign:
     def step(self, name: str, count: int) -> None:
         target, seeds, st = self.targets[name], self.seeds[name], self.stats[name]
         for _ in range(count):
-            data = mutate(self.rng, self.rng.choice(seeds), seeds, text=target.text)
+            data = fuzz_input(self.rng, target, seeds)
             site, seconds, exc = run_one(target, data)
             st["inputs"] += 1
             st["max_seconds"] = max(st["max_seconds"], seconds)

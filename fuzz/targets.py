@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from fuzz.mutate import mutate_document
 from kernelkit.formats import elf as E
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +45,8 @@ class Target:
     read: Callable[[bytes], object]
     seeds: Callable[[], list[bytes]]
     text: bool = False
+    # structure-aware mutation of a seed (msgpack documents), used for part of the inputs
+    structured: Callable[[random.Random, bytes], bytes] | None = None
 
 
 def _files(pattern: str) -> list[bytes]:
@@ -133,6 +137,36 @@ def read_kernel_code(data: bytes) -> object:
     return json.dumps(k.fields())
 
 
+NT_AMDGPU_METADATA = 32
+
+
+def mutate_v3_metadata(rng: random.Random, data: bytes) -> bytes:
+    """The code object with its NT_AMDGPU_METADATA msgpack document mutated value by value."""
+    import msgpack
+
+    elf = E.ElfFile.parse(data)
+    sec = elf.sections_of_type(E.SHT_NOTE)[0]
+    notes = elf.notes(sec)
+    out = []
+    for n in notes:
+        if n.type == NT_AMDGPU_METADATA:
+            doc = mutate_document(rng, msgpack.unpackb(n.desc, raw=False, strict_map_key=False))
+            n = E.Note(n.owner, n.type, msgpack.packb(doc, use_bin_type=True), n.owner_raw)
+        out.append(n)
+    sec.data = E.encode_notes(out, sec.addralign, little=elf.little)
+    elf.layout()
+    return elf.to_bytes()
+
+
+def mutate_kkhost_body(rng: random.Random, data: bytes) -> bytes:
+    import msgpack
+
+    from kernelkit.targets.host.binary import MAGIC
+
+    body = msgpack.unpackb(data[len(MAGIC):], raw=False)
+    return MAGIC + msgpack.packb(mutate_document(rng, body), use_bin_type=True)
+
+
 # ----------------------------------------------------------------------------------- bundles
 @cache
 def host_object_seeds() -> list[bytes]:
@@ -178,7 +212,7 @@ def read_kkhost(data: bytes) -> object:
 TARGETS: dict[str, Target] = {t.name: t for t in [
     Target("elf", read_elf, elf_seeds),
     Target("amdgpu-v2", _inspect("kernelkit.formats.amdgpu.inspect"), v2_seeds),
-    Target("amdgpu-v3", _inspect("kernelkit.formats.amdgpu.inspect"), v3_seeds),
+    Target("amdgpu-v3", _inspect("kernelkit.formats.amdgpu.inspect"), v3_seeds, structured=mutate_v3_metadata),
     Target("descriptor", read_descriptor, lambda: _descriptor_bytes(False)),
     Target("amd-kernel-code", read_kernel_code, lambda: _descriptor_bytes(True)),
     Target("bundle", _inspect("kernelkit.formats.amdgpu.inspect"), bundle_seeds),
@@ -192,5 +226,16 @@ TARGETS: dict[str, Target] = {t.name: t for t in [
     Target("visa-binary", _inspect("kernelkit.formats.visa.inspect"), lambda: _files("visa/*/*.isa")),
     Target("visa-text", _inspect("kernelkit.formats.visa.inspect"),
            lambda: _files("visa/*/*.visaasm") + _files("visa/*.visaasm"), text=True),
-    Target("kkhost", read_kkhost, kkhost_seeds),
+    Target("kkhost", read_kkhost, kkhost_seeds, structured=mutate_kkhost_body),
 ]}
+
+
+def fuzz_input(rng: random.Random, target: Target, seeds: list[bytes]) -> bytes:
+    """One input for ``target``: a seed mutated byte-wise, or (a third of the time, for targets that
+    have one) by the structure-aware mutation."""
+    from fuzz.mutate import mutate
+
+    seed = rng.choice(seeds)
+    if target.structured is not None and rng.random() < 1 / 3:
+        return target.structured(rng, seed)
+    return mutate(rng, seed, seeds, text=target.text)

@@ -297,7 +297,7 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
         source = "metadata"
     else:
         from kernelkit.abi.signature import signatures_from_source
-        sigs = signatures_from_source(path, pointer_size=4)
+        sigs = signatures_from_source(path, options.get("build_options") or (), pointer_size=4)
         sig = next((s for s in sigs if s.name == kernel), None)
         if sig is None:
             raise KernelkitError(f"no kernel {kernel!r} in {path}")

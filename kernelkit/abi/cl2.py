@@ -314,7 +314,8 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     else:
         from kernelkit.abi.signature import signatures_from_source
         bits = 64
-        sig = next((s for s in signatures_from_source(path, pointer_size=8) if s.name == kernel), None)
+        sigs = signatures_from_source(path, options.get("build_options") or (), pointer_size=8)
+        sig = next((s for s in sigs if s.name == kernel), None)
         if sig is None:
             raise KernelkitError(f"no kernel {kernel!r} in {path}")
         args = lay_out(args_from_signature(sig), bits)

@@ -65,7 +65,7 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     else:
         from kernelkit.abi.signature import signatures_from_source
 
-        sigs = signatures_from_source(path, options.get("options") or (), pointer_size=8)
+        sigs = signatures_from_source(path, options.get("build_options") or (), pointer_size=8)
     for sig in sigs:
         if sig.name == kernel:
             return layout_from_signature(sig)

@@ -6,8 +6,10 @@ Tables cite the OpenCL C 3.0 specification; code that needs a type's size reads 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 # OpenCL C 3.0 spec 6.3.1 "Built-in Scalar Data Types": name -> size in bytes (alignment = size).
 SCALAR_SIZES: dict[str, int] = {
@@ -16,16 +18,24 @@ SCALAR_SIZES: dict[str, int] = {
 }
 
 # 6.3.1 "Built-in Scalar Data Types" (+ 6.3.1's size_t/ptrdiff_t/intptr_t/uintptr_t for a 64-bit
-# address space): name -> numpy dtype of the value as a little-endian device stores it.
-NUMPY_DTYPES: dict[str, np.dtype] = {
-    "char": np.dtype("<i1"), "uchar": np.dtype("<u1"), "short": np.dtype("<i2"),
-    "ushort": np.dtype("<u2"), "int": np.dtype("<i4"), "uint": np.dtype("<u4"),
-    "long": np.dtype("<i8"), "ulong": np.dtype("<u8"), "half": np.dtype("<f2"),
-    "float": np.dtype("<f4"), "double": np.dtype("<f8"),
-    "bool": np.dtype(np.bool_), "size_t": np.dtype("<u8"), "ptrdiff_t": np.dtype("<i8"),
-    "intptr_t": np.dtype("<i8"), "uintptr_t": np.dtype("<u8"),
+# address space): name -> numpy dtype string of the value as a little-endian device stores it.
+_DTYPE_CODES: dict[str, str] = {
+    "char": "<i1", "uchar": "<u1", "short": "<i2", "ushort": "<u2", "int": "<i4", "uint": "<u4",
+    "long": "<i8", "ulong": "<u8", "half": "<f2", "float": "<f4", "double": "<f8",
+    "bool": "?", "size_t": "<u8", "ptrdiff_t": "<i8", "intptr_t": "<i8", "uintptr_t": "<u8",
 }
-assert all(NUMPY_DTYPES[k].itemsize == v for k, v in SCALAR_SIZES.items())
+
+
+def __getattr__(name: str):
+    """``NUMPY_DTYPES`` (name -> numpy dtype) is made on first use: compiling imports no numpy."""
+    if name != "NUMPY_DTYPES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import numpy as np
+
+    dtypes: dict[str, np.dtype] = {k: np.dtype(v) for k, v in _DTYPE_CODES.items()}
+    assert all(dtypes[k].itemsize == v for k, v in SCALAR_SIZES.items())
+    globals()["NUMPY_DTYPES"] = dtypes
+    return dtypes
 
 # 6.3.1: the C spellings of the unsigned scalar types, as clang may print them.
 SCALAR_ALIASES: dict[str, str] = {

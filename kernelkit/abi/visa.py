@@ -344,7 +344,7 @@ def handles(target: str) -> bool:
 def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     platform = resolve_platform(target.partition(":")[2] or "tgllp")
     simd = options.get("simd") or 16
-    payloads = payloads_for_source(path, platform.name, simd, options.get("options") or ())
+    payloads = payloads_for_source(path, platform.name, simd, options.get("build_options") or ())
     for payload in payloads:
         if payload.kernel == kernel:
             return payload.to_json()

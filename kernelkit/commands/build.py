@@ -1,82 +1,78 @@
-"""`kernelkit build SRC -t TARGET [-o OUT] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3] [--emit llvm]
-[--code-object-version N]`.
+"""`kernelkit build SRC... -t TARGET... [-o OUT|DIR] [-j N] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3]
+[--emit llvm] [--code-object-version N]`, with clang's spellings (``-mcpu=``, ``--offload-arch=``,
+``-mcode-object-version=``, ``-c``, ``-S``, ``-emit-llvm``, ``-cl-std=``).
 
-``--emit llvm`` writes the frontend's SPIR IR (for TARGET's pointer size and frontend options when
-``-t`` is given, else spir64, or spir with ``-m32``); otherwise the source is built for TARGET through the ComputeMux registry (``kernelkit.mux.registry.build_binary``).
-``--option=-cl-...`` passes any other OpenCL build option. ``--no-cache`` bypasses the compile
-cache. Compile errors print clang's diagnostics and exit 1.
+``--emit llvm`` (or ``-S -emit-llvm``; ``-c -emit-llvm`` for bitcode) writes the frontend's SPIR IR
+(for TARGET's pointer size and frontend options when ``-t`` is given, else spir64, or spir with
+``-m32``); otherwise each source is built for each TARGET (``kernelkit.builder``: the whole-binary
+cache, else a worker process that LLVM cannot take down with it). Without ``-o`` the output goes
+beside the source with the format's usual suffix (.kkhost, .hsaco, .il, .clo, .isa) and the
+command says where. Several sources or targets build in parallel (``-j N``) into the folder
+``-o DIR``, one line per output; the exit status is non-zero if any failed, and each failure is
+named. ``--option=-cl-...`` passes any other OpenCL build option; ``--no-cache`` neither reads nor
+writes the cache. Compile errors print clang's diagnostics and exit 1.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
-# The keys of kernelkit.frontend.options.CL_STD_VERSIONS (API spec 5.8.6.5), spelled out so the
-# parser is built without importing the frontend (tests/cli checks that both agree).
-CL_STDS = ("CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0")
+from kernelkit.commands.common import (
+    BINARY_SUFFIXES,
+    CL_STDS,
+    EMIT_SUFFIXES,
+    add_frontend_arguments,
+    check_output,
+    default_output,
+    frontend_options,
+    read_source,
+    target_kind,
+    write_output,
+)
+from kernelkit.errors import KernelkitError
 
-
-def add_frontend_arguments(p) -> None:
-    """The options `build` and `signature` share: what the frontend needs."""
-    p.add_argument("source", metavar="SRC", help="OpenCL C source file")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]",
-                   help="define a preprocessor macro")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="add an include directory")
-    p.add_argument("--cl-std", choices=CL_STDS, help="OpenCL C version (default CL1.2)")
-    p.add_argument("-O", dest="opt_level", type=int, choices=range(4), metavar="0..3",
-                   help="optimisation level -O0..-O3 (default -O2)")
-    p.add_argument("--option", dest="extra_options", action="append", default=[], metavar="OPT",
-                   help="another OpenCL build option, e.g. --option=-cl-fast-relaxed-math")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the compile cache")
-
-
-def frontend_options(args) -> list[str]:
-    """The OpenCL build options the parsed arguments stand for."""
-    options = [f"-D{d}" for d in args.defines]
-    for d in args.include_dirs:
-        options += ["-I", d]
-    if args.cl_std:
-        options.append(f"-cl-std={args.cl_std}")
-    if args.opt_level is not None:
-        options.append(f"-O{args.opt_level}")
-    return options + list(args.extra_options)
-
-
-def read_source(path: str) -> str:
-    """The text of a source file; a file that is not UTF-8 is a compile error, not a traceback."""
-    from kernelkit.errors import CompileError
-
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CompileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+__all__ = ["CL_STDS", "add_frontend_arguments", "frontend_options", "read_source", "register", "run"]
 
 
 def register(sub) -> None:
-    p = sub.add_parser("build", help="compile OpenCL C for a target (or to LLVM IR with --emit llvm)")
-    add_frontend_arguments(p)
-    p.add_argument("-t", "--target", help="target name: host, gfx90a:xnack-, amdil:juniper, amdcl2:bonaire, "
-                                          "visa:tgllp, ... (see `kernelkit targets`)")
-    p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output)")
+    p = sub.add_parser("build", help="compile OpenCL C for targets (or to LLVM IR with --emit llvm)")
+    add_frontend_arguments(p, source=False)
+    p.add_argument("sources", metavar="SRC", nargs="+", help="OpenCL C source files")
+    p.add_argument("-t", "--target", "-mcpu", "--offload-arch", dest="targets", action="append", default=[],
+                   metavar="TARGET", help="target name: host, gfx90a:xnack-, amdil:juniper, amdcl2:bonaire, "
+                                          "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
+    p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output), or the folder "
+                                                        "of the outputs when there are several")
     p.add_argument("--emit", choices=("llvm", "binary"), default="binary",
                    help="llvm: the frontend's LLVM IR; binary (default): the target's binary")
-    p.add_argument("--code-object-version", type=int, choices=range(2, 7), metavar="2..6",
-                   help="AMDGPU code object version (the build option -mcode-object-version=N)")
+    p.add_argument("-S", dest="clang_S", action="store_true", help="as clang: with -emit-llvm, LLVM IR text")
+    p.add_argument("-c", dest="clang_c", action="store_true", help="as clang: an object (the target's binary; "
+                                                                  "with -emit-llvm, LLVM bitcode)")
+    p.add_argument("-emit-llvm", dest="clang_emit_llvm", action="store_true", help="as clang: LLVM IR")
+    p.add_argument("--code-object-version", "-mcode-object-version", dest="code_object_version", type=int,
+                   choices=range(2, 7), metavar="2..6",
+                   help="AMDGPU code object version (also -mcode-object-version=N)")
+    p.add_argument("--driver-version", type=int, metavar="N",
+                   help="AMD CL2 driver whose binary layout to write, e.g. 203603 (the build option "
+                        "-mamdcl2-driver-version=N; default the newest kernelkit knows)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
                    help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="builds at a time when there are several (default: the number of CPUs)")
     p.set_defaults(func=run)
 
 
-def _write(output: str, data: bytes) -> None:
-    if output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        Path(output).write_bytes(data)
+def _emit(args) -> str:
+    """What to write: binary, llvm (text) or bitcode, from --emit and clang's -S/-c/-emit-llvm."""
+    if args.clang_emit_llvm:
+        return "bitcode" if args.clang_c and not args.clang_S else "llvm"
+    if args.clang_S and args.emit == "binary":
+        raise KernelkitError("-S without -emit-llvm asks for target assembly, which `build` does not write "
+                             "(use -S -emit-llvm for LLVM IR)")
+    return args.emit
 
 
 def _target_frontend(target_name: str) -> tuple[str, list[str]]:
@@ -93,34 +89,160 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
     return target.frontend_triple, list(target.frontend_options())
 
 
+def _print_log(log: str) -> None:
+    if log:
+        sys.stderr.write(log if log.endswith("\n") else log + "\n")
+
+
+def _emit_llvm(args, emit: str) -> int:
+    from kernelkit.frontend import compile_opencl
+
+    if len(args.sources) != 1 or len(args.targets) > 1:
+        raise KernelkitError("--emit llvm takes one source and at most one target")
+    source = args.sources[0]
+    options = frontend_options(args)
+    triple = "spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"
+    if args.targets:  # the IR the target's frontend stage sees: its triple and its extra options
+        triple, target_options = _target_frontend(args.targets[0])
+        options = [*target_options, *options]
+    output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES[emit])
+    compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
+                              use_cache=not args.no_cache)
+    _print_log(compiled.log)
+    data = compiled.ir_text.encode()
+    if emit == "bitcode":
+        from kernelkit.llvm_binding import llvm
+
+        data = llvm().parse_assembly(compiled.ir_text).as_bitcode()
+    write_output(output, data)
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
+    return 0
+
+
+def _outputs(args, jobs) -> list[str]:
+    """The output path of each (source, target) job."""
+    sources = [s for s, _ in jobs]
+    several = len(jobs) > 1
+    if several and args.output == "-":
+        raise KernelkitError("several outputs cannot all go to standard output: give -o DIR")
+    if not several:
+        source, target = jobs[0]
+        suffix = BINARY_SUFFIXES[target_kind(target)]
+        return [check_output(args.output, sources) if args.output else default_output(source, suffix)]
+    folder = Path(args.output) if args.output else None
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise KernelkitError(f"-o {folder}: several outputs need a folder, and this is a file")
+        folder.mkdir(parents=True, exist_ok=True)
+    many_targets = len({t for _, t in jobs}) > 1
+    outputs = []
+    for source, target in jobs:
+        src = Path(source)
+        stem = src.stem + ("." + target.replace(":", "_").replace("/", "_") if many_targets else "")
+        out = str((folder or src.parent) / (stem + BINARY_SUFFIXES[target_kind(target)]))
+        outputs.append(check_output(out, sources))
+    if len(set(outputs)) != len(outputs):
+        raise KernelkitError("two sources have the same name: their outputs would overwrite each other "
+                             "(build them into different folders)")
+    return outputs
+
+
+def _label(source: str, target: str) -> str:
+    return f"{source} -> {target}"
+
+
 def run(args) -> int:
     if args.no_cache:
         os.environ["KERNELKIT_NO_CACHE"] = "1"
-    options = frontend_options(args)
-    if args.emit == "llvm":
-        from kernelkit.frontend import compile_opencl
-
-        triple = "spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"
-        if args.target:  # the IR the target's frontend stage sees: its triple and its extra options
-            triple, target_options = _target_frontend(args.target)
-            options = [*target_options, *options]
-        compiled = compile_opencl(read_source(args.source), options, filename=args.source, triple=triple,
-                                  use_cache=not args.no_cache)
-        if compiled.log:
-            sys.stderr.write(compiled.log if compiled.log.endswith("\n") else compiled.log + "\n")
-        _write(args.output or str(Path(args.source).with_suffix(".ll")), compiled.ir_text.encode())
-        return 0
-    if not args.target:
+    emit = _emit(args)
+    if emit in ("llvm", "bitcode"):
+        return _emit_llvm(args, emit)
+    if not args.targets:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2
-    try:
-        from kernelkit.mux.registry import build_binary
-    except ImportError:
-        sys.stderr.write(f"kernelkit build: error: target {args.target!r} is not available yet "
-                         "(no compiler registry)\n")
-        return 1
+    options = frontend_options(args)
     if args.code_object_version is not None:
         options.append(f"-mcode-object-version={args.code_object_version}")
-    binary = build_binary(read_source(args.source), args.target, options, filename=args.source)
-    _write(args.output or str(Path(args.source).with_suffix(".bin")), binary)
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    jobs = [(source, target) for source in args.sources for target in args.targets]
+    outputs = _outputs(args, jobs)
+    texts = {source: read_source(source) for source in args.sources}
+    if len(jobs) == 1:
+        return _build_one(args, jobs[0], outputs[0], texts, options)
+    return _build_many(args, jobs, outputs, texts, options)
+
+
+def _stage_text(label: str, stage: dict) -> str:
+    kernels = stage.get("kernels") or []
+    named = f" ({', '.join(kernels[:3])}{', ...' if len(kernels) > 3 else ''})" if kernels else ""
+    return f"building {label}: {stage.get('stage')}{named}"
+
+
+def _build_one(args, job, output: str, texts: dict, options: list[str]) -> int:
+    from kernelkit.builder import build
+    from kernelkit.builder.progress import Progress
+
+    source, target = job
+    label = _label(source, target)
+    with Progress() as progress:
+        progress.update(label, f"building {label}")
+        result = build(texts[source], target, options, filename=source, use_cache=not args.no_cache,
+                       on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
+        progress.done(label)
+    _print_log(result.log)
+    write_output(output, result.binary)
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output} ({len(result.binary)} bytes)\n")
+    return 0
+
+
+def _build_many(args, jobs, outputs, texts: dict, options: list[str]) -> int:
+    from kernelkit.builder import BuildJob, build_many
+    from kernelkit.builder.progress import Progress
+    from kernelkit.errors import CompileError
+
+    build_jobs = [BuildJob(texts[s], t, options, s) for s, t in jobs]
+    where = {id(j): (i, out) for i, (j, out) in enumerate(zip(build_jobs, outputs, strict=True))}
+    failures: list[str] = []
+    started = {id(j): time.monotonic() for j in build_jobs}
+    total = len(build_jobs)
+    finished = [0]
+
+    with Progress() as progress:
+        def on_stage(job, stage):
+            progress.update(_label(job.filename, job.target), _stage_text(_label(job.filename, job.target), stage))
+
+        def on_done(job, outcome):
+            index, out = where[id(job)]
+            label = _label(job.filename, job.target)
+            progress.done(label)
+            finished[0] += 1
+            count = f"[{finished[0]}/{total}]"
+            elapsed = time.monotonic() - started[id(job)]
+            if isinstance(outcome, BaseException):
+                message = str(outcome) if not isinstance(outcome, CompileError) or not outcome.log else \
+                    outcome.log.strip()
+                failures.append(f"{label}: {str(outcome).splitlines()[0] if str(outcome) else type(outcome).__name__}")
+                progress.line(f"{count} FAILED {label}\n{message}", sys.stderr)
+                return
+            try:
+                write_output(out, outcome.binary)
+            except OSError as exc:
+                failures.append(f"{label}: cannot write {out}: {exc}")
+                progress.line(f"{count} FAILED {label}: cannot write {out}: {exc}", sys.stderr)
+                return
+            if outcome.log:
+                progress.line(outcome.log.rstrip("\n"), sys.stderr)
+            cached = ", cached" if outcome.from_cache else ""
+            progress.line(f"{count} {out} ({len(outcome.binary)} bytes, {elapsed:.1f} s{cached})", sys.stdout)
+
+        build_many(build_jobs, workers=args.jobs, use_cache=not args.no_cache, on_stage=on_stage,
+                   on_done=on_done)
+    if failures:
+        sys.stderr.write(f"kernelkit build: {len(failures)} of {total} builds failed:\n")
+        for failure in failures:
+            sys.stderr.write(f"  {failure}\n")
+        return 1
     return 0

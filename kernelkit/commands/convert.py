@@ -19,11 +19,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from kernelkit.commands.common import check_output
     from kernelkit.formats.visa.binary import write_isa
     from kernelkit.formats.visa.inspect import detect, load
     from kernelkit.formats.visa.text_print import print_visaasm
     from kernelkit.formats.visa.validate import check
 
+    check_output(args.output, [args.input])
     data = Path(args.input).read_bytes()
     if not detect(data, args.input):
         raise FormatError(f"{args.input}: not a vISA object or vISA assembly text", offset=0, field="magic")

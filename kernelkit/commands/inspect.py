@@ -7,7 +7,6 @@ Formats register in ``INSPECTORS`` (tried in order). Each module provides
 
 from __future__ import annotations
 
-import json
 import sys
 
 from kernelkit.errors import FormatError
@@ -36,6 +35,8 @@ def register(sub) -> None:
     p = sub.add_parser("inspect", help="describe a binary: kernels, arguments, resources")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the KernelInfo document as JSON")
+    p.add_argument("--debug", action="store_true",
+                   help="the DWARF debug information per kernel (AMDGPU code objects built with -g)")
     p.add_argument("--max-input-size", type=parse_size, metavar="SIZE",
                    help="refuse inputs larger than this (e.g. 4G; default $KERNELKIT_MAX_INPUT_SIZE or 1G)")
     p.set_defaults(func=run)
@@ -44,12 +45,20 @@ def register(sub) -> None:
 def run(args) -> int:
     data = read_input(args.file, getattr(args, "max_input_size", None))
     module = find_inspector(data, args.file)
-    info = module.inspect(data, args.file)
+    if getattr(args, "debug", False):
+        if not hasattr(module, "debug_info"):
+            raise FormatError(f"{args.file}: --debug reads AMDGPU code objects only", field="format")
+        info = module.debug_info(data, args.file)
+        render = module.render_debug
+    else:
+        info = module.inspect(data, args.file)
+        render = module.render
     if args.json:
+        import json
+
         json.dump(info, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(module.render(info))
-        if not module.render(info).endswith("\n"):
-            sys.stdout.write("\n")
+        text = render(info)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

@@ -25,6 +25,10 @@ def run(args) -> int:
         text = data.decode("ascii")
     except UnicodeDecodeError as exc:
         raise FormatError(f"{args.file}: not AMD IL text", offset=exc.start, field="text") from None
+    if args.output:
+        from kernelkit.commands.common import check_output
+
+        check_output(args.output, [args.file])
     result = link_program(parse_program(text), args.kernel)
     if args.output:
         with open(args.output, "w", newline="") as f:

@@ -30,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from kernelkit.commands.common import add_frontend_arguments, frontend_options
 from kernelkit.errors import KernelkitError
 
 _INIT_WORDS = ("zeros", "ones", "arange", "random")
@@ -45,9 +46,7 @@ def register(sub) -> None:
     p.add_argument("-l", "--local", dest="local_size", help="local size (default: chosen by the runtime)")
     p.add_argument("--offset", help="global offset")
     p.add_argument("-a", "--arg", action="append", default=[], metavar="VALUE", help="kernel argument (in order)")
-    p.add_argument("-D", action="append", default=[], metavar="NAME[=VALUE]", help="preprocessor definition")
-    p.add_argument("-O", "--option", action="append", default=[], metavar="OPT",
-                   help="build option, e.g. -O=-cl-std=CL2.0")
+    add_frontend_arguments(p, source=False)  # -D -I --cl-std -O0..3 --option --no-cache, as in build
     p.add_argument("--print", nargs="?", const="*", action="append", dest="print_", metavar="NAME",
                    help="print buffers after the run (all, or the named one)")
     p.add_argument("--save", metavar="FILE.npz", help="save the buffers to an .npz file")
@@ -191,6 +190,27 @@ def parse_argument(text: str, arg, rng):
     return _scalar(text, arg)
 
 
+def _refuse_other_binaries(path: str, data: bytes) -> None:
+    """A binary of another target is named as such, not compiled as OpenCL C."""
+    from kernelkit.commands.inspect import find_inspector
+    from kernelkit.errors import FormatError
+
+    try:
+        reader = find_inspector(data, path)
+    except FormatError:
+        return
+    name = reader.__name__.split(".")[-2]
+    raise KernelkitError(f"{path} is a binary for {name}: `kernelkit run` runs OpenCL C source and host binaries "
+                         "(`kernelkit build -t host`)")
+
+
+def _source_text(path: str, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KernelkitError(f"{path}: neither a host binary nor UTF-8 OpenCL C source (byte {exc.start})") from None
+
+
 def run(args) -> int:
     import numpy as np
 
@@ -198,11 +218,23 @@ def run(args) -> int:
     from kernelkit.targets.host.binary import is_host_binary
 
     data = Path(args.src).read_bytes()
+    options = frontend_options(args)
     if is_host_binary(data):
+        if options:
+            raise KernelkitError(f"{args.src} is a host binary, already built: build options "
+                                 f"({' '.join(options)}) cannot apply to it")
         prog = kernelkit.Program.from_binary(data)
     else:
-        options = [f"-D{d}" for d in args.D] + list(args.option)
-        prog = kernelkit.Program(data.decode("utf-8", "replace"), options, filename=args.src).build()
+        _refuse_other_binaries(args.src, data)
+        if args.no_cache:
+            import os
+
+            os.environ["KERNELKIT_NO_CACHE"] = "1"
+        from kernelkit.builder.progress import Progress
+
+        with Progress() as progress:   # a status line on a terminal when the build takes a while
+            progress.update(args.src, f"building {args.src} for host")
+            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build()
         if prog.build_log:
             sys.stderr.write(prog.build_log)
     names = prog.kernel_names

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from kernelkit.commands.build import add_frontend_arguments, frontend_options, read_source
+from kernelkit.commands.common import add_frontend_arguments, frontend_options, read_source
 
 
 def register(sub) -> None:
@@ -56,6 +55,8 @@ def run(args) -> int:
                                         pointer_size=4 if args.bits == "32" else 8,
                                         use_cache=not args.no_cache)
     if args.json:
+        import json
+
         json.dump({"kernels": [s.to_json() for s in signatures]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -51,6 +50,8 @@ def render(rows: list[dict]) -> str:
 def run(args) -> int:
     rows = describe()
     if args.json:
+        import json
+
         json.dump({"targets": rows}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:

@@ -24,16 +24,22 @@ _IGNORED_ENV = ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_P
 
 
 @functools.cache
-def clang_command() -> tuple[str, ...]:
-    """The command prefix that runs clang (``<zig> clang``)."""
+def zig_command(tool: str) -> tuple[str, ...]:
+    """The command prefix that runs one of the ziglang wheel's LLVM tools (``<zig> clang``,
+    ``<zig> ld.lld``): the zig binary itself, without a Python start-up per call."""
     try:
         import ziglang
     except ImportError:
-        raise CompileError("the ziglang package (which provides clang) is not installed") from None
+        raise CompileError("the ziglang package (which provides clang and lld) is not installed") from None
     zig = Path(ziglang.__file__).parent / ("zig.exe" if sys.platform == "win32" else "zig")
     if zig.exists():
-        return (str(zig), "clang")
-    return (sys.executable, "-m", "ziglang", "clang")
+        return (str(zig), tool)
+    return (sys.executable, "-m", "ziglang", tool)
+
+
+def clang_command() -> tuple[str, ...]:
+    """The command prefix that runs clang (``<zig> clang``)."""
+    return zig_command("clang")
 
 
 @functools.cache

@@ -47,6 +47,7 @@ class CompiledSource:
     options: BuildOptions = field(default_factory=BuildOptions)
     filename: str = "<source>"
     from_cache: bool = False
+    deps: list[tuple[str, str]] = field(default_factory=list)  # (path, sha256) of each included file
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -111,7 +112,7 @@ def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str) -> s
                     clang.clang_version(), __version__, _quote_dir(filename) or "")
 
 
-def _from_cache(cache, key: str) -> tuple[str, str] | None:
+def _from_cache(cache, key: str) -> tuple[str, str, list] | None:
     payload = cache.get(key)
     if payload is None:
         return None
@@ -120,7 +121,7 @@ def _from_cache(cache, key: str) -> tuple[str, str] | None:
         ir_text, log, deps = entry["ir"], entry["log"], entry["deps"]
         if any(_file_digest(path) != digest for path, digest in deps):
             return None  # an included header changed since
-        return ir_text, log
+        return ir_text, log, [(str(p), str(d)) for p, d in deps]
     except (ValueError, KeyError, TypeError, msgpack.UnpackException):
         return None
 
@@ -164,11 +165,11 @@ def compile_opencl(source: str, options: str | Sequence[str] = (), *, filename: 
         key = _cache_key(source, filename, opts, triple)
         hit = _from_cache(cache, key)
         if hit is not None:
-            return CompiledSource(hit[0], hit[1], triple, opts, filename, from_cache=True)
+            return CompiledSource(hit[0], hit[1], triple, opts, filename, from_cache=True, deps=hit[2])
     ir_text, log, deps = _run(source, filename, opts, triple)
     if cache is not None and key is not None:
         cache.put(key, msgpack.packb({"ir": ir_text, "log": log, "deps": deps}))
-    return CompiledSource(ir_text, log, triple, opts, filename)
+    return CompiledSource(ir_text, log, triple, opts, filename, deps=deps)
 
 
 def compile_opencl_file(path: str | os.PathLike, options: str | Sequence[str] = (), *,

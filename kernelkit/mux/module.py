@@ -37,6 +37,16 @@ class InputHeader:
     source: str
 
 
+def _check_header_name(name: str) -> None:
+    """An input header's name must stay inside the folder the headers are written to: relative,
+    ``/``-separated, without ``..``, ``.`` or empty parts (an escaping name is an error)."""
+    parts = name.split("/") if isinstance(name, str) else []
+    if (not parts or name.startswith("/") or "\\" in name or "\0" in name or os.path.isabs(name)
+            or any(part in ("", ".", "..") for part in parts)):
+        raise MuxError(Result.INVALID_VALUE, f"input header name {name!r} is not a relative path inside the "
+                                             "program (no absolute names, no '..', '.' or empty parts)")
+
+
 @dataclass
 class ProgramInfo:
     """What ``finalize`` reports: each kernel's interface, in module order."""
@@ -64,6 +74,8 @@ class Module:
         self.finalized_llvm_module: IRModule | None = None
         self.program_info: ProgramInfo | None = None
         self._kernels: dict[str, Kernel] = {}
+        # (path, sha256) of the files the program #included (not the input headers)
+        self.dependencies: list[tuple[str, str]] = []
 
     # -- diagnostics ------------------------------------------------------------------------
     def add_diagnostic(self, message: str) -> None:
@@ -93,10 +105,12 @@ class Module:
         opts = [*self.target.frontend_options(), *options]
         if device_profile == "EMBEDDED_PROFILE":
             opts.append("-D__EMBEDDED_PROFILE__=1")
+        for header in input_headers:
+            _check_header_name(header.name)
         with tempfile.TemporaryDirectory(prefix="kernelkit-headers-") as tmp:
             if input_headers:
                 for header in input_headers:
-                    path = os.path.join(tmp, header.name)
+                    path = os.path.join(tmp, *header.name.split("/"))
                     os.makedirs(os.path.dirname(path), exist_ok=True)
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(header.source)
@@ -107,9 +121,11 @@ class Module:
             except CompileError as exc:
                 self.add_build_error(exc.log or exc.message)
                 raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
+            inside = os.path.realpath(tmp) + os.sep
+            self.dependencies = [(p, d) for p, d in compiled.deps if not p.startswith(inside)]
         if compiled.log:
             self.add_diagnostic(compiled.log)
-        self.options = list(opts)
+        self.options = [o for o in opts if o != f"-I{tmp}"]
         self.llvm_module = parse(compiled.ir_text)
         self.state = self.COMPILED
 

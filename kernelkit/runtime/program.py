@@ -50,24 +50,40 @@ class Program:
     # -- building ----------------------------------------------------------------------------
     def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
         """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
-        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor."""
-        from kernelkit.mux.context import Context
-        from kernelkit.targets.host.info import get_compilers
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor. The build
+        comes from the whole-binary cache, else from a compiler worker process: LLVM aborting is a
+        CompileError, never the end of this process."""
+        from kernelkit.builder import build
+        from kernelkit.targets.host.binary import read_host_binary
 
         if options:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
         if target != "host":
             raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
-                                 f"{target}` to make a {target} binary")
-        info = get_compilers()[0]
-        compiler = info.create_target(Context(), info.device_info.device_name)
-        compiler.init_with_builtins(None)
-        module = compiler.create_module()
-        module.compile_opencl_c(self.source, self.options, filename=self.filename)
-        module.finalize()
-        self._binary = module.create_host_binary()
-        self.build_log = module.log
+                                 f"{target}` to make a {target} binary (or Program.build_many)")
+        result = build(self.source, "host", self.options, filename=self.filename)
+        self.build_log = result.log
+        self._binary = read_host_binary(result.binary)
         return self
+
+    def build_many(self, targets: Sequence[str], *, workers: int | None = None) -> dict[str, bytes]:
+        """Binaries of this program for several targets, built in parallel worker processes; the
+        first failure is raised. Building for ``host`` also makes this Program runnable."""
+        from kernelkit.builder import BuildJob, build_many
+        from kernelkit.targets.host.binary import read_host_binary
+
+        jobs = [BuildJob(self.source, t, self.options, self.filename) for t in targets]
+        results = build_many(jobs, workers=workers)
+        for outcome in results:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        binaries = {}
+        for job, outcome in zip(jobs, results, strict=True):
+            binaries[job.target] = outcome.binary
+            if job.target == "host":
+                self._binary = read_host_binary(outcome.binary)
+                self.build_log = outcome.log
+        return binaries
 
     @classmethod
     def from_binary(cls, data: bytes) -> Program:
@@ -111,16 +127,16 @@ class Program:
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.loader import Executable
-        from kernelkit.targets.host.module import build_host_binary
 
         with self._lock:
             exe = self._executables.get(check)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
-            if check:
-                sigs = [_signature_from_json(k.signature) for k in binary.kernels]
-                binary = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+            if check:   # compiled in a worker process too (kernelkit.builder), and cached
+                from kernelkit.builder import build_checked_host
+
+                binary = build_checked_host(binary)
             # static __local variables need a copy of the module per thread, which program-scope
             # __global variables must not get: a module with both runs one launch at a time, on one thread
             both = bool(binary.local_globals) and bool(binary.shared_globals)

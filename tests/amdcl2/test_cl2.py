@@ -284,15 +284,16 @@ def test_source_layout_matches_the_drivers_binary(reference):
         (a.name, a.offset, a.size) for a in theirs]
 
 
-def test_cl2_target_is_registered_and_cannot_compile_yet():
+def test_cl2_target_is_registered():
     from kernelkit.mux.context import Context
     from kernelkit.mux.registry import resolve_target
     from kernelkit.mux.result import MuxError, Result
     info, device = resolve_target("amdcl2:tonga")
     assert device == "tonga" and "bonaire" in info.devices()
+    assert info.create_target(Context(), device).target_id.processor.name == "gfx802"
     with pytest.raises(MuxError) as exc:
-        info.create_target(Context(), device)
-    assert exc.value.result == Result.FEATURE_UNSUPPORTED
+        info.create_target(Context(), "dummy")
+    assert exc.value.result == Result.INVALID_VALUE
 
 
 def test_writing_a_new_inner_binary(reference, tmp_path):

@@ -21,6 +21,28 @@ COMPARED_ARG_KEYS = ("name", "type_name", "offset", "size", "value_kind", "addre
                      "is_restrict", "is_volatile", "pointee_align")
 
 
+# kernel keys that depend on the machine code, not on the source: register and spill counts,
+# scratch, dynamic stack (clang's -nogpulib code calls its builtins as external functions), and
+# the LDS a kernel's library code allocates (kernelkit's work-group collectives use LDS, clang's
+# call external functions)
+CODE_DEPENDENT_KEYS = (".sgpr_count", ".vgpr_count", ".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count",
+                       ".private_segment_fixed_size", ".uses_dynamic_stack", ".group_segment_fixed_size")
+
+
+def source_metadata(co) -> dict:
+    """The V3+ metadata document of a code object without the code-dependent kernel keys."""
+    from kernelkit.formats.amdgpu import notes as N
+
+    for n in co.elf.all_notes():
+        rec = N.decode_note(n)
+        if isinstance(rec, N.MetadataV3Note):
+            doc = dict(rec.document)
+            doc["amdhsa.kernels"] = sorted(({k: v for k, v in kernel.items() if k not in CODE_DEPENDENT_KEYS}
+                                            for kernel in doc["amdhsa.kernels"]), key=lambda k: k[".name"])
+            return doc
+    raise AssertionError("no V3+ metadata note")
+
+
 def explicit_args(kernel, as_version: int = 4) -> list[dict]:
     """The compared keys of a kernel's explicit arguments; ``as_version`` 2/3 turns clang 22's V4
     into what V2/V3 say (LLVM 14, reference/amdgpu/clang14/struct_image.*: image and sampler

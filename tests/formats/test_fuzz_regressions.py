@@ -91,3 +91,42 @@ def test_compressed_bundle_64bit_size_is_a_format_error():
     data = b"CCOB" + struct.pack("<HHQQQ", 3, 1, 32 + 4, (1 << 64) - 1, 0) + b"\x28\xb5\x2f\xfd"
     with pytest.raises(FormatError, match="exceeds the limit"):
         decompress(data)
+
+
+def test_kkhost_signature_with_foreign_keys_is_normalized(host_body):
+    # a bytes key inside a signature reached `inspect --json` (TypeError: keys must be str)
+    import copy
+    import json
+
+    body = copy.deepcopy(host_body)
+    body["kernels"][0]["signature"][b"extra"] = {b"k": b"v"}
+    body["kernels"][0]["signature"]["args"][0]["foreign"] = b"x"
+    info = host_inspect.inspect(_pack(body), "x")
+    json.dumps(info)
+    assert [a["name"] for a in info["kernels"][0]["args"]] == ["x", "a", "tmp"]
+
+
+@pytest.mark.parametrize("key,value", [("amdhsa.printf", [b"1:4:%d"]), ("amdhsa.version", [1, "2"]),
+                                       ("amdhsa.printf", ["1:4:%d", 5])])
+def test_v3_metadata_sequence_items_are_typed(key, value):
+    # bytes items in amdhsa.printf reached `inspect --json` (TypeError: bytes is not JSON serializable)
+    from conftest import reference_path
+
+    from kernelkit.formats import elf as E
+    from kernelkit.formats.amdgpu.codeobject import CodeObject
+
+    data = reference_path("amdgpu", "clang19", "hello_printf.gfx90a.v4.hsaco").read_bytes()
+    elf = E.ElfFile.parse(data)
+    sec = elf.sections_of_type(E.SHT_NOTE)[0]
+    notes = []
+    for n in elf.notes(sec):
+        if n.type == 32:
+            doc = msgpack.unpackb(n.desc, raw=False)
+            assert key in doc
+            doc[key] = value
+            n = E.Note(n.owner, n.type, msgpack.packb(doc, use_bin_type=True))
+        notes.append(n)
+    sec.data = E.encode_notes(notes, sec.addralign)
+    elf.layout()
+    with pytest.raises(FormatError, match=key):
+        CodeObject.parse(elf.to_bytes())

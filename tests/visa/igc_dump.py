@@ -1,6 +1,7 @@
 """Run Intel's OpenCL compiler (ocloc, IGC 1.0.12504) on OpenCL C with IGC's shader dumps on and
 read back, per kernel, the SIMD width IGC chose, its vISA inputs and text, and which bufferOffset
-implicit arguments its code uses. ``python -m tests.visa.igc_dump`` regenerates tests/visa/igc/.
+implicit arguments its code uses. ``python -m tests.visa.igc_dump`` regenerates tests/visa/igc/
+(inputs.json and the tgllp texts).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from pathlib import Path
 HERE = Path(__file__).parent
 CORPUS = HERE.parent / "corpus"
 IGC_DIR = HERE / "igc"
+# corpus files whose IGC objects the simulator runs; the others need what the vISA does not carry (IGC's
+# constant and global data segments, printf strings) or kernelkit refuses them (images, pipes, queues)
+SIMULATED_FILES = ("address_spaces", "atomics", "atomics_c11", "attributes", "control_flow", "conversions",
+                   "qualifiers", "reductions", "workgroup_cl20")
 PLATFORMS = {"skl": "skl", "icllp": "icllp", "tgllp": "tgllp", "dg2": "dg2"}
 
 
@@ -100,5 +105,26 @@ def write_table(table: dict) -> None:
     (IGC_DIR / "inputs.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
 
 
+def strip_comments(text: str) -> str:
+    """IGC's vISA text without its comment lines and ``/// $n`` instruction tags."""
+    lines = [re.sub(r"\s*///.*$", "", line) for line in text.splitlines() if not line.startswith("//")]
+    return "\n".join(line for line in lines if line.strip()) + "\n"
+
+
+def regenerate_visaasm(platform: str = "tgllp") -> None:
+    """tests/visa/igc/<platform>/<file>.visaasm: IGC's text of every kernel of a corpus file it builds
+    and kernelkit reads (comments stripped), the kernels the simulator tests run."""
+    folder = IGC_DIR / platform
+    folder.mkdir(exist_ok=True)
+    for source in sorted(CORPUS.glob("*.cl")):
+        if source.stem not in SIMULATED_FILES:
+            continue
+        found = ocloc_dump(source, PLATFORMS[platform], f"-cl-std={corpus_std(source.name)}") or {}
+        texts = [strip_comments(v["visaasm"]) for _k, v in sorted(found.items()) if "visaasm" in v]
+        if texts:
+            (folder / f"{source.stem}.visaasm").write_text("".join(texts))
+
+
 if __name__ == "__main__":
     regenerate()
+    regenerate_visaasm()

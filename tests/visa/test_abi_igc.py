@@ -6,17 +6,15 @@ reason, where the explicit arguments still sit where IGC puts them."""
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from kernelkit import ir
-from kernelkit.abi.signature import signatures_from_ir
-from kernelkit.abi.visa import _compile, implicit_inputs, lay_out, payloads_for_source
+from kernelkit.abi.visa import implicit_inputs, lay_out, payloads_for_source
 from kernelkit.errors import KernelkitError
 from tests.conftest import require_tool
 from tests.visa.igc_dump import CORPUS, IGC_DIR, corpus_std, ocloc_dump
+from tests.visa.sim_harness import corpus_module
 
 TABLE = json.loads((IGC_DIR / "inputs.json").read_text())
 
@@ -38,16 +36,6 @@ KNOWN_DIFFERENCES = {
 REFUSED_KINDS = ("image", "pipe", "queue")
 
 
-@cache
-def _compiled(stem: str):
-    options = [f"-cl-std={corpus_std(stem + '.cl')}"]
-    path = str(CORPUS / f"{stem}.cl")
-    module = ir.parse(_compile(path, options).ir_text)
-    unoptimised = ir.parse(_compile(path, options + ["-O0"]).ir_text)
-    return ({f.name: f for f in module.functions}, {f.name: f for f in unoptimised.functions},
-            {s.name: s for s in signatures_from_ir(module)})
-
-
 def _cases():
     for key, kernels in sorted(TABLE.items()):
         for kernel, facts in sorted((kernels or {}).items()):
@@ -59,7 +47,7 @@ def _cases():
 def test_inputs_equal_igc(key, kernel):
     platform, stem = key.split("/")
     facts = TABLE[key][kernel]
-    functions, unoptimised, sigs = _compiled(stem)
+    functions, unoptimised, sigs = corpus_module(stem)
     if kernel not in sigs:                           # IGC's own block-invoke kernel of enqueue_kernel
         assert kernel.endswith("_dispatch_0")
         return
@@ -110,6 +98,6 @@ def test_layout_command_prints_payload(capsys):
 def test_unknown_platform_and_simd_are_refused():
     with pytest.raises(KernelkitError, match="unknown vISA platform"):
         payloads_for_source(str(Path(CORPUS / "address_spaces.cl")), "gen7", 16)
-    functions, unoptimised, sigs = _compiled("address_spaces")
+    functions, unoptimised, sigs = corpus_module("address_spaces")
     with pytest.raises(KernelkitError, match="SIMD width 4"):
         lay_out(sigs["copy_through_local"], 4, "tgllp")

@@ -93,7 +93,7 @@ def device_code(device: str, driver_version: int) -> int:
         if name.lower() == device.lower():
             return code
     raise FormatError(f"device {device!r} has no CL2 code in driver {driver_version}'s table "
-                      f"(devices: {', '.join(sorted(n.lower() for n in table.values()))})", field="e_flags")
+                      f"(devices: {', '.join(sorted(n.lower() for n in table.values() if n != 'Dummy'))})", field="e_flags")
 
 
 def device_name(e_flags: int, driver_version: int) -> str:
@@ -170,7 +170,7 @@ class Cl2Binary:
         if self.old_layout:
             return b"".join(k.stub + k.setup + k.code for k in self.kernels)
         base = self.inner if self.inner is not None else new_inner(
-            [k.name for k in self.kernels], self.extra.get("isa", (7, 0, 0)))
+            [k.name for k in self.kernels], self.extra.get("isa", (7, 0, 0)), self.driver_version)
         inner = replace(base, sections=[replace(s) for s in base.sections])
         text_index = inner.section_index(".hsatext") if inner.section(".hsatext") else None
         symtab = inner.section(".symtab")
@@ -287,26 +287,61 @@ HSATEXT_FLAGS = 0xC00007
 ELFOSABI_AMDGPU_HSA = 64
 
 
-def new_inner(kernel_names: list[str], isa: tuple[int, int, int]) -> ElfFile:
-    """A fresh inner HSA ELF skeleton (the layout of driver 191205 output): ``.hsatext``,
-    ``.note``, ``.strtab``, ``.symtab``, ``.shstrtab``; kernel symbols are filled by
-    ``Cl2Binary.inner_bytes``."""
+# the notes of drivers from 2036.3 (first AMDGPU-PRO) on, as reference binaries of that driver
+# carry them: code object version, HSAIL version, ISA, producer ("AMD HSA Runtime Finalizer"),
+# producer options ("-hsa_call_convention=0" plus two bytes, the second not zero: the detail by
+# which CLRX tells a 203603 inner binary, a 200-byte .note whose byte 197 is not 0)
+NOTE_PRODUCER, NOTE_PRODUCER_OPTIONS = 4, 5
+PRODUCER = b"AMD HSA Runtime Finalizer"
+PRODUCER_OPTIONS = b"-hsa_call_convention=0"
+PRO_OPTIONS_TAIL = b"\0t"
+FIRST_PRO_DRIVER, NULL_SYMBOL_DRIVER = 203603, 200406
+
+
+def _inner_notes(isa: tuple[int, int, int], driver_version: int) -> list[Note]:
+    pro = driver_version >= FIRST_PRO_DRIVER     # the ISA note's size leaves out the last NUL
     notes = [Note("AMD", NOTE_CODE_OBJECT_VERSION, struct.pack("<2I", 1, 0)),
              Note("AMD", NOTE_HSAIL, struct.pack("<2I4B", 1, 0, 1, 1, 1, 0)),
-             Note("AMD", NOTE_ISA, struct.pack("<2H3I", 4, 7, *isa) + b"AMD\0AMDGPU\0")]
-    symbols = [Symbol(f"{INNER_PREFIX}{n}{INNER_SUFFIX}", 0, 0, 1, STT_AMDGPU_HSA_KERNEL, 0, 1)
-               for n in kernel_names] + [Symbol("__hsa_section.hsatext", 0, 0, 0, 3, 0, 1)]
+             Note("AMD", NOTE_ISA, struct.pack("<2H3I", 4, 7, *isa) + b"AMD\0AMDGPU" + (b"" if pro else b"\0"))]
+    if pro:
+        notes += [Note("AMD", NOTE_PRODUCER, struct.pack("<3I", len(PRODUCER), 1, 0) + PRODUCER + bytes(4)),
+                  Note("AMD", NOTE_PRODUCER_OPTIONS, struct.pack("<H", len(PRODUCER_OPTIONS)) + PRODUCER_OPTIONS
+                       + PRO_OPTIONS_TAIL)]
+    return notes
+
+
+def new_inner(kernel_names: list[str], isa: tuple[int, int, int], driver_version: int = 191205) -> ElfFile:
+    """A fresh inner HSA ELF skeleton: for driver 191205 ``.hsatext``, ``.note``, ``.strtab``,
+    ``.symtab``, ``.shstrtab``; from 200406 on ``.shstrtab``, ``.strtab``, ``.note``,
+    ``.hsatext``, ``.symtab`` with a null first symbol (and from 203603 the AMDGPU-PRO notes),
+    as those drivers' binaries are laid out. Kernel symbols are filled by
+    ``Cl2Binary.inner_bytes``."""
+    newer = driver_version >= NULL_SYMBOL_DRIVER
+    text_index = 4 if newer else 1
+    symbols = ([Symbol("", 0, 0, 0, 0, 0, 0)] if newer else []) + [
+        Symbol(f"{INNER_PREFIX}{n}{INNER_SUFFIX}", 0, 0, 1, STT_AMDGPU_HSA_KERNEL, 0, text_index)
+        for n in kernel_names] + [Symbol("__hsa_section.hsatext", 0, 0, 0, 3, 0, text_index)]
     strtab, offsets = build_string_table(s.name for s in symbols)
     for s in symbols:
         s.name_offset = offsets[s.name]
-    sections = [Section(), Section(".hsatext", SHT_PROGBITS, HSATEXT_FLAGS, addralign=KERNEL_ALIGN),
-                Section(".note", 7, 0, addralign=8, data=encode_notes(notes)),
-                Section(".strtab", SHT_STRTAB, 0x20, addralign=1, data=strtab),
-                Section(".symtab", SHT_SYMTAB, 0, link=3, addralign=8, entsize=24,
-                        data=encode_symbols(symbols, ELFCLASS64, True)),
-                Section(".shstrtab", SHT_STRTAB, 0x20, addralign=1)]
+    notes = encode_notes(_inner_notes(isa, driver_version))
+    text = Section(".hsatext", SHT_PROGBITS, HSATEXT_FLAGS, addralign=KERNEL_ALIGN)
+    if newer:
+        sections = [Section(), Section(".shstrtab", SHT_STRTAB, 0x20, addralign=8),
+                    Section(".strtab", SHT_STRTAB, 0x20, addralign=8, data=strtab),
+                    Section(".note", 7, 0, addralign=8, data=notes), text,
+                    Section(".symtab", SHT_SYMTAB, 0, link=2, info=1, addralign=8, entsize=24,
+                            data=encode_symbols(symbols, ELFCLASS64, True))]
+        shstrndx = 1
+    else:
+        sections = [Section(), text, Section(".note", 7, 0, addralign=8, data=notes),
+                    Section(".strtab", SHT_STRTAB, 0x20, addralign=1, data=strtab),
+                    Section(".symtab", SHT_SYMTAB, 0, link=3, addralign=8, entsize=24,
+                            data=encode_symbols(symbols, ELFCLASS64, True)),
+                    Section(".shstrtab", SHT_STRTAB, 0x20, addralign=1)]
+        shstrndx = 5
     return ElfFile(ei_class=ELFCLASS64, osabi=ELFOSABI_AMDGPU_HSA, e_type=1, e_machine=224,
-                   e_shstrndx=5, sections=sections)
+                   e_shstrndx=shstrndx, sections=sections)
 
 
 def is_cl2(data: bytes) -> bool:

@@ -143,6 +143,31 @@ def _render_bundle(info: dict, indent: str = "") -> list[str]:
     return out
 
 
+def debug_info(data: bytes, path: str) -> dict:
+    """``inspect --debug``: the DWARF of a code object, registers named for its wavefront size."""
+    from kernelkit.formats.dwarf.reader import functions, read_debug_info
+
+    if data[:4] != E.ELF_MAGIC or int.from_bytes(data[18:20], "little") != EM_AMDGPU:
+        raise FormatError(f"{path}: --debug reads AMDGPU code objects, not bundles or host objects",
+                          field="e_machine")
+    co = CodeObject.parse(data)
+    kernels = co.metadata.kernels
+    waves = {k.wavefront_size for k in kernels}
+    wave_size = waves.pop() if len(waves) == 1 else None
+    debug = read_debug_info(data, wave_size)
+    names = {k.name for k in kernels}
+    entries = {s.name: s.value for table in (".symtab", ".dynsym") if co.elf.section(table) is not None
+               for s in co.elf.symbols(table) if s.type == STT_FUNC and s.name in names}
+    return {"format": "amdgpu-code-object", "target": co.target.full(), "wave_size": wave_size,
+            "functions": functions(debug, entries), **debug}
+
+
+def render_debug(info: dict) -> str:
+    from kernelkit.formats.dwarf.listing import render_debug as listing
+
+    return listing(info)
+
+
 def render(info: dict) -> str:
     if info["format"] == "amdgpu-code-object":
         lines = _render_code_object(info)

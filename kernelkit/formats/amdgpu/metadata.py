@@ -164,7 +164,16 @@ def _type_ok(value: Any, tname: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if tname == "flag":
         return value in (0, 1)
-    return isinstance(value, _PY_TYPES[tname])
+    return seq_items_ok(value, tname) if tname.startswith("seq-") else isinstance(value, _PY_TYPES[tname])
+
+
+def seq_items_ok(value: Any, tname: str) -> bool:
+    """``seq-int`` / ``seq-str``: a list whose items are all integers (not booleans) / strings."""
+    if not isinstance(value, list):
+        return False
+    if tname == "seq-int":
+        return all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    return all(isinstance(v, str) for v in value)
 
 
 def _check_map(raw: Any, table: str, where: str, version: int, errors: list[str]) -> bool:

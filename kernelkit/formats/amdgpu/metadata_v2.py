@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.amdgpu.metadata import ArgMeta, CodeObjectMetadata, KernelMeta
+from kernelkit.formats.amdgpu.metadata import ArgMeta, CodeObjectMetadata, KernelMeta, seq_items_ok
 from kernelkit.formats.amdgpu.tables import (
     ACCESS_QUALS,
     ADDRESS_SPACE_QUALS,
@@ -74,9 +74,10 @@ def validate_document_v2(doc: Any) -> list[str]:
                 if "." not in str(key):   # vendor keys are "vendor.Key"
                     errors.append(f"{where}: unknown key {key!r}")
                 continue
-            ok = {"str": isinstance(value, str), "int": isinstance(value, int) and not isinstance(value, bool),
-                  "bool": isinstance(value, bool), "seq": isinstance(value, list),
-                  "map": isinstance(value, dict)}[tname]
+            ok = seq_items_ok(value, tname) if tname.startswith("seq-") else {
+                "str": isinstance(value, str), "int": isinstance(value, int) and not isinstance(value, bool),
+                "bool": isinstance(value, bool), "seq": isinstance(value, list),
+                "map": isinstance(value, dict)}[tname]
             if not ok:
                 errors.append(f"{where}.{key}: expected {tname}, found {type(value).__name__} {value!r}")
         return True

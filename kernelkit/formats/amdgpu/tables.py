@@ -239,10 +239,10 @@ HIDDEN_BLOCK_SIZE_V5 = 256
 
 # spec 001 "AMDHSA Code Object V2 Metadata Map" and nested V2 tables: key -> python type name
 V2_KEYS = {
-    "top": {"Version": "seq", "Printf": "seq", "Kernels": "seq"},
-    "kernel": {"Name": "str", "SymbolName": "str", "Language": "str", "LanguageVersion": "seq",
+    "top": {"Version": "seq-int", "Printf": "seq-str", "Kernels": "seq"},
+    "kernel": {"Name": "str", "SymbolName": "str", "Language": "str", "LanguageVersion": "seq-int",
                "Attrs": "map", "Args": "seq", "CodeProps": "map", "DebugProps": "map"},
-    "attrs": {"ReqdWorkGroupSize": "seq", "WorkGroupSizeHint": "seq", "VecTypeHint": "str",
+    "attrs": {"ReqdWorkGroupSize": "seq-int", "WorkGroupSizeHint": "seq-int", "VecTypeHint": "str",
               "RuntimeHandle": "str"},
     "arg": {"Name": "str", "TypeName": "str", "Size": "int", "Align": "int", "ValueKind": "str",
             "ValueType": "str", "PointeeAlign": "int", "AddrSpaceQual": "str", "AccQual": "str",
@@ -262,13 +262,14 @@ V2_REQUIRED = {"top": ("Version", "Kernels"), "kernel": ("Name", "SymbolName"),
 
 # spec 001 "AMDHSA Code Object V3 Metadata Map", "... V3 Kernel Metadata Map", "... V3 Kernel
 # Argument Metadata Map", V4 and V5 changes: key -> (type, first code object version with it);
-# "flag" = boolean that LLVM writes as integer 0/1 (.workgroup_processor_mode in the references)
+# "flag" = boolean that LLVM writes as integer 0/1 (.workgroup_processor_mode in the references);
+# "seq-int" / "seq-str" = sequence of integers / strings
 V3_KEYS = {
-    "top": {"amdhsa.version": ("seq", 3), "amdhsa.printf": ("seq", 3), "amdhsa.kernels": ("seq", 3),
+    "top": {"amdhsa.version": ("seq-int", 3), "amdhsa.printf": ("seq-str", 3), "amdhsa.kernels": ("seq", 3),
             "amdhsa.target": ("str", 4)},
     "kernel": {".name": ("str", 3), ".symbol": ("str", 3), ".language": ("str", 3),
-               ".language_version": ("seq", 3), ".args": ("seq", 3), ".reqd_workgroup_size": ("seq", 3),
-               ".workgroup_size_hint": ("seq", 3), ".vec_type_hint": ("str", 3),
+               ".language_version": ("seq-int", 3), ".args": ("seq", 3), ".reqd_workgroup_size": ("seq-int", 3),
+               ".workgroup_size_hint": ("seq-int", 3), ".vec_type_hint": ("str", 3),
                ".device_enqueue_symbol": ("str", 3), ".kernarg_segment_size": ("int", 3),
                ".group_segment_fixed_size": ("int", 3), ".private_segment_fixed_size": ("int", 3),
                ".kernarg_segment_align": ("int", 3), ".wavefront_size": ("int", 3),

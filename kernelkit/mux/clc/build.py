@@ -196,7 +196,7 @@ def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = 
     key_src = "\0".join([ctriple, *flags, _clang_version(), _headers_text(),
                          *(f"{n}\0{t}" for n, t in texts.items())])
     key = hashlib.sha256(key_src.encode()).hexdigest()[:24]
-    store = Cache("clc")
+    store = Cache("clc", library=True)  # kernelkit's own library: still read with --no-cache
     cached = store.get(key) if use_cache else None
     if cached is not None:
         ir_text = cached.decode()

@@ -1,5 +1,6 @@
 """The ``amdcl2`` target's Info: AMD Catalyst OpenCL 2.0 devices (GCN 1.1+, as the drivers'
-device code tables name them), each mapped to its amdgcn processor as data: the device's ISA
+device code tables name them), compiled through LLVM's AMDGPU backend (``module.py``), each
+mapped to its amdgcn processor as data: the device's ISA
 version as AMD's CL2 drivers write it in amd_kernel_code_t (CLRX GPUId.cpp, the AMD CL2 table)
 and the LLVM target of that ISA version (spec 001's code object V2 ISA table)."""
 
@@ -60,6 +61,11 @@ class Cl2Info(Info):
 
     def devices(self) -> list[str]:
         return list(DEVICES)
+
+    def _create_target(self, context, device, callback):
+        from kernelkit.targets.amdcl2.target import Cl2Target
+
+        return Cl2Target(self, context, callback, device or self.device_info.device_name)
 
 
 def get_compilers() -> list[Info]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tempfile
 from functools import cache, lru_cache
 from pathlib import Path
@@ -46,40 +45,66 @@ define linkonce_odr hidden ptr addrspace(3) @kk_pipe_lds_slot() alwaysinline {
 """
 
 
-def target_features(tid: TargetID) -> str:
+def target_features(tid: TargetID, extra: tuple[str, ...] = ()) -> str:
     feats = []
     for name, setting in tid.settings:
         feats.append(("+" if setting == "on" else "-") + name)
-    return ",".join(feats)
+    return ",".join([*feats, *extra])
 
 
-def target_machine(tid: TargetID, opt: int = 2):
+def target_machine(tid: TargetID, opt: int = 2, features: tuple[str, ...] = ()):
+    """``features``: LLVM target features of the machine options (``options.BackendOptions``)."""
     b = llvm()
     target = b.Target.from_triple("amdgcn-amd-amdhsa")
-    return target.create_target_machine(cpu=tid.processor.name, features=target_features(tid), opt=opt,
+    return target.create_target_machine(cpu=tid.processor.name, features=target_features(tid, features), opt=opt,
                                         reloc="pic")
 
 
+def _library_key(*parts: str) -> str:
+    """Cache key of a library build: its inputs, the .cl/.h files beside mux_builtins.cl, clang's version."""
+    from kernelkit.cache import make_key
+    from kernelkit.frontend.clang import clang_version
+
+    sources = sorted(p for p in MUX_BUILTINS_SOURCE.parent.iterdir() if p.suffix in (".cl", ".h"))
+    return make_key(*parts, clang_version(), *(f"{p.name}\0{p.read_text()}" for p in sources))
+
+
 @lru_cache(maxsize=32)
-def mux_library_ir(processor: str, version: int) -> str:
-    """The __mux_* definitions for one processor and code object version (clang, amdgcn)."""
-    with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
-        out = Path(tmp) / "mux.ll"
-        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
-               "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
-               "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
-               f"-DKK_COV={version}", f"-mcode-object-version={version}", "-S", "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
-                               log=result.stderr)
-        text = out.read_text()
+def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
+    """The __mux_* definitions for one processor and code object version (clang, amdgcn), kept in the
+    cache as kernelkit's own library (read even with --no-cache); ``cl2``: the setup arguments of
+    AMD's CL2 ABI lead the kernel arguments."""
+    from kernelkit.cache import Cache
+
+    store = Cache("amdhsa-mux", library=True)
+    key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
+    cached = store.get(key)
+    text = cached.decode() if cached is not None else _compile_mux_library(processor, version, cl2)
+    if cached is None:
+        store.put(key, text.encode())
     # the kernel module's target machine decides CPU and features
     text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
     text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
     # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
     return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
                   flags=re.M)
+
+
+def _compile_mux_library(processor: str, version: int, cl2: bool = False) -> str:
+    from kernelkit.frontend.clang import clang_command
+
+    with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
+        out = Path(tmp) / "mux.ll"
+        cmd = [*clang_command(), "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
+               "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
+               "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
+               f"-DKK_COV={version}", *(["-DKK_CL2"] if cl2 else []), f"-mcode-object-version={version}", "-S",
+               "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
+                               log=result.stderr)
+        return out.read_text()
 
 
 def link_builtin_library(ir_text: str, options) -> str:
@@ -130,26 +155,35 @@ def _opt_level(options) -> int:
     return 2
 
 
-def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
-    """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3)."""
+def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tuple[str, ...] = (), *,
+              cl2: bool = False) -> str:
+    """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3); ``cl2``: the
+    kernels take AMD CL2's setup arguments first and no hidden arguments."""
     text = link_builtin_library(mux_ir, options)
     b = llvm()
-    tm = target_machine(tid)
+    tm = target_machine(tid, features=features)
     llvm_version = max(version, 4)
     text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
     if version == 2:
         text = for_code_object_v2(text)
-    text = keep_implicit_args(add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version)))
+    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+    if not cl2:
+        text = keep_implicit_args(text)
     if version == 2:
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
-        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version), "mux_builtins.cl"))
+        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version, cl2), "mux_builtins.cl"))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
-    main = _parse(text, "linking the __mux_* builtins")
+    main = _parse(_printf_uses_as_clang_orders_them(text), "linking the __mux_* builtins")
     level = _opt_level(options)
+    # unused functions go before the pipeline's printf binding numbers the printf calls in them
+    # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
+    dce = b.create_new_module_pass_manager()
+    dce.add_global_dead_code_eliminate_pass()
+    dce.run(main, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
     pto = b.create_pipeline_tuning_options(speed_level=level)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
@@ -166,6 +200,16 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=()) -> str:
     text = str(main)
     _check_unresolved(text)
     return text
+
+
+def _printf_uses_as_clang_orders_them(text: str) -> str:
+    """LLVM's printf binding numbers the printf calls in the order of printf's use list: clang's
+    in-memory module lists the last call first (format 1 = the last printf of the source); a
+    module read from text lists them as written, so the list is reversed to number like clang."""
+    uses = sum(1 for line in text.splitlines() if not line.startswith("declare") for _ in re.finditer(r"@printf\b", line))
+    if uses < 2:
+        return text
+    return text + f"uselistorder ptr @printf, {{ {', '.join(str(i) for i in reversed(range(uses)))} }}\n"
 
 
 def _check_unresolved(text: str) -> None:
@@ -205,23 +249,39 @@ declare void @llvm.amdgcn.image.store.1d.v4f32.i32(<4 x float>, i32 immarg, i32,
 @cache
 def has_image_instructions(processor: str) -> bool:
     """Whether LLVM selects image instructions for the processor (the gfx940 family has none).
-    Asked of clang in a subprocess: LLVM aborts the process that asks it to select them."""
+    Asked of clang in a subprocess (LLVM aborts the process that asks it to select them); the
+    answer is kept in the cache."""
+    from kernelkit.cache import Cache
+
+    store = Cache("amdhsa-mux", library=True)
+    key = _library_key("image-probe", processor, _IMAGE_PROBE_IR)
+    cached = store.get(key)
+    if cached in (b"0", b"1"):
+        return cached == b"1"
+    answer = _probe_image_instructions(processor)
+    store.put(key, b"1" if answer else b"0")
+    return answer
+
+
+def _probe_image_instructions(processor: str) -> bool:
+    from kernelkit.frontend.clang import clang_command
+
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
         src = Path(tmp) / "probe.ll"
         src.write_text(_IMAGE_PROBE_IR.replace("SAMPLE", "sample" if processor == "gfx90a" else "sample.lz"))
-        cmd = [sys.executable, "-m", "ziglang", "clang", "-x", "ir", "-nogpulib", "-target", "amdgcn-amd-amdhsa",
+        cmd = [*clang_command(), "-x", "ir", "-nogpulib", "-target", "amdgcn-amd-amdhsa",
                f"-mcpu={processor}", "-c", str(src), "-o", str(Path(tmp) / "probe.o")]
         return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
 
 
-def emit_object(ir_text: str, tid: TargetID, options=()) -> bytes:
+def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ...] = ()) -> bytes:
     b = llvm()
     if re.search(r"^\s.*\bcall\b.*@llvm\.amdgcn\.image\.", ir_text, re.M) and \
             not has_image_instructions(tid.processor.name):
         raise CompileError(f"amdhsa: {tid.processor.name} has no image instructions (the kernels use "
                            "image builtins)")
     m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
-    tm = target_machine(tid, _opt_level(options))
+    tm = target_machine(tid, _opt_level(options), features)
     try:
         return tm.emit_object(m)
     except RuntimeError as exc:
@@ -230,6 +290,8 @@ def emit_object(ir_text: str, tid: TargetID, options=()) -> bytes:
 
 def link_shared(objects: list[bytes]) -> bytes:
     """``ld.lld --no-undefined -shared`` (the ziglang wheel's lld)."""
+    from kernelkit.frontend.clang import zig_command
+
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
         paths = []
         for i, obj in enumerate(objects):
@@ -237,7 +299,7 @@ def link_shared(objects: list[bytes]) -> bytes:
             p.write_bytes(obj)
             paths.append(str(p))
         out = Path(tmp) / "k.hsaco"
-        cmd = [sys.executable, "-m", "ziglang", "ld.lld", "--no-undefined", "-shared", *paths, "-o", str(out)]
+        cmd = [*zig_command("ld.lld"), "--no-undefined", "-shared", *paths, "-o", str(out)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
             raise CompileError(f"amdhsa: ld.lld failed: {result.stderr.strip()}", log=result.stderr)
@@ -251,10 +313,11 @@ def check_target(tid: TargetID, version: int) -> None:
                            f"(asked for {version})")
 
 
-def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=()) -> bytes:
+def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=(), *,
+                        features: tuple[str, ...] = ()) -> bytes:
     check_target(tid, version)
-    text = amdgpu_ir(mux_ir, tid, version, options)
-    obj = emit_object(text, tid, options)
+    text = amdgpu_ir(mux_ir, tid, version, options, features)
+    obj = emit_object(text, tid, options, features)
     if version <= 3:
         from kernelkit.abi.hsa import uses_device_queue
         from kernelkit.targets.amdhsa.legacy import downgrade

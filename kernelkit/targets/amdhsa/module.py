@@ -1,56 +1,52 @@
 """The amdhsa compiler::Module: finalized mux IR -> linked ET_DYN AMDGPU code object.
 
-The code object version comes from the build option ``-mcode-object-version=N`` (2..6,
-default 6 like clang 22); it is taken out before the options reach the OpenCL frontend.
+The code object version (``-mcode-object-version=N``) and the machine options (``-mcumode``,
+``-mtgsplit``, ``-mwavefrontsize64``...) are taken out before the options reach the OpenCL
+frontend (``options.py``). Kernels get the scheduling attributes clang gives them
+(``kernel_attributes.py``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
-from kernelkit.formats.amdgpu.tables import CODE_OBJECT_VERSIONS, DEFAULT_CODE_OBJECT_VERSION
+from kernelkit.formats.amdgpu.tables import DEFAULT_CODE_OBJECT_VERSION
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
-
-_COV = re.compile(r"^-mcode-object-version=(\S+)$")
-
-
-def split_code_object_version(options: Sequence[str]) -> tuple[int, list[str]]:
-    version = DEFAULT_CODE_OBJECT_VERSION
-    rest = []
-    for opt in options:
-        m = _COV.match(opt)
-        if not m:
-            rest.append(opt)
-            continue
-        if not m.group(1).isdigit() or int(m.group(1)) not in CODE_OBJECT_VERSIONS:
-            raise CompileError(f"build option {opt}: code object version must be one of "
-                               f"{', '.join(map(str, CODE_OBJECT_VERSIONS))}")
-        version = int(m.group(1))
-    return version, rest
+from kernelkit.targets.amdhsa.options import BackendOptions, split_backend_options
 
 
 class AmdhsaModule(Module):
     code_object_version = DEFAULT_CODE_OBJECT_VERSION
+    backend_options = BackendOptions()
+    source_attributes: dict[str, dict[str, str]] = {}
 
     def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+        from kernelkit.targets.amdhsa.kernel_attributes import amdgpu_source_attributes
+
         try:
-            self.code_object_version, rest = split_code_object_version(options)
+            self.backend_options, rest = split_backend_options(options)
+            self.code_object_version = self.backend_options.code_object_version
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
         super().compile_opencl_c(source, rest, **kwargs)
+        self.source_attributes = amdgpu_source_attributes(source, rest, self.target.target_id,
+                                                          kwargs.get("filename", "<source>"))
 
     def create_binary(self) -> bytes:
         from kernelkit.targets.amdhsa.codegen import compile_code_object
 
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
+        from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
+
+        set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
         try:
             return compile_code_object(str(self.finalized_llvm_module), self.target.target_id,
-                                       self.code_object_version, self.options)
+                                       self.code_object_version, self.options,
+                                       features=self.backend_options.features(self.target.target_id.processor))
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise

@@ -9,7 +9,13 @@ typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long u64;
 
+#ifdef KK_CL2
+// AMD CL2 (spec 002): the six setup arguments lead the kernel arguments (global offsets at 0, 8
+// and 16, printf buffer at 24, ...): the layout of code object V4's first hidden arguments
+static INLINE __constant u8 *implicit_args(void) { return (__constant u8 *)__builtin_amdgcn_kernarg_segment_ptr(); }
+#else
 static INLINE __constant u8 *implicit_args(void) { return (__constant u8 *)__builtin_amdgcn_implicitarg_ptr(); }
+#endif
 
 #if KK_COV >= 5
 // hidden_block_count_* at 0, hidden_group_size_* at 12, hidden_remainder_* at 18,

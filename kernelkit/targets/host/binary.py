@@ -106,8 +106,8 @@ def read_host_binary(data: bytes) -> HostBinary:
     for k in _field(body, "kernels", list, off):
         if not isinstance(k, dict) or not isinstance(k.get("signature"), dict):
             raise FormatError("host binary: malformed kernel entry", offset=off, field="kernels")
-        try:
-            KernelSignature.from_json(k["signature"])
+        try:     # kept as its checked, normalized document: unknown keys and odd types do not pass
+            signature = KernelSignature.from_json(k["signature"]).to_json()
         except FormatError as exc:
             raise FormatError(f"host binary: kernel signature: {exc.message}", offset=off,
                               field=f"kernels.signature.{exc.field}") from None
@@ -119,7 +119,7 @@ def read_host_binary(data: bytes) -> HostBinary:
         if not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 64:
             raise FormatError(f"host binary: vector_width {width!r} is not 1..64", offset=off,
                               field="kernels.vector_width")
-        kernels.append(HostKernelInfo(k["signature"], bool(k.get("coroutine")), max_work_dim,
+        kernels.append(HostKernelInfo(signature, bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True)), width))
     obj = _field(body, "object", bytes, off)
     if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():

@@ -8,8 +8,9 @@ from kernelkit.mux.device import AddressCapabilities, DeviceInfo
 from kernelkit.mux.info import Info
 from kernelkit.runtime.ndrange import MAX_WORK_GROUP_SIZE, MAX_WORK_ITEM_SIZES
 
-# spec 003 "Compilation Options Syntax": (name, takes a value, help)
-HOST_COMPILATION_OPTIONS = "--checked,0,bounds-check every global and local memory access"
+# spec 003 "Compilation Options Syntax": (name, takes a value, help). None: checked mode is chosen
+# at launch (`kernelkit run --check`, ``check=True``), not by a compilation option.
+HOST_COMPILATION_OPTIONS = ""
 
 
 def host_device_info() -> DeviceInfo:

@@ -1,0 +1,183 @@
+"""Compile speed: kernelkit against clang -c (AMDGPU) and against PoCL's and Intel's first
+clBuildProgram (host), cold and warm, on the example kernels, as ratios, in one run.
+
+Every time is a median of ``--repeat`` runs of a fresh process, as a user sees it:
+
+- clang -c        ``zig clang`` (clang 22) compiling the source straight to an amdgcn object
+- kk cold         ``kernelkit build SRC -t gfx90a --no-cache`` (kernelkit's own prebuilt library
+                  entries are read; nothing of the program is)
+- kk warm         the same build again with the cache on (served from the whole-binary entry)
+- PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
+                  POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
+- kk host first   a fresh process's ``Program(src).build()`` with the cache off (the compiler
+                  worker's start included); kk host warm: the same with the cache on, in-process
+
+Intel's CPU runtime: ``pip install intel-opencl-rt intel-cmplr-lib-rt`` into a virtual environment
+and pass ``--intel-lib <venv>/lib`` (or set INTEL_OPENCL_LIB); an absent peer is left out with a note.
+
+    python benchmarks/compile_speed.py [--repeat N] [--target gfx90a] [--intel-lib DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.cl"))
+BASE_HEADER = ROOT / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
+
+OPENCL_BUILD = """
+import sys, time
+import pyopencl as cl
+source = open(sys.argv[1]).read()
+device = cl.get_platforms()[0].get_devices()[0]
+context = cl.Context([device])
+start = time.perf_counter()
+cl.Program(context, source).build()
+print(time.perf_counter() - start)
+"""
+
+KERNELKIT_HOST_BUILD = """
+import sys, time
+start = time.perf_counter()
+import kernelkit
+kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
+first = time.perf_counter() - start
+start = time.perf_counter()
+kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
+print(first, time.perf_counter() - start)
+"""
+
+
+def _timed(cmd: list[str], env: dict | None = None) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-400:]}")
+    return elapsed
+
+
+def _median(fn, repeat: int) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def clang_c(src: Path, target: str, out: Path) -> list[str]:
+    from kernelkit.frontend.clang import clang_command
+
+    return [*clang_command(), "-x", "cl", "-target", "amdgcn-amd-amdhsa", f"-mcpu={target}", "-nogpulib",
+            "-cl-std=CL1.2", "-cl-no-stdinc", "-Xclang", "-fdeclare-opencl-builtins", "-include", str(BASE_HEADER),
+            "-O2", "-c", str(src), "-o", str(out)]
+
+
+def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, float, float, float]]:
+    env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "k.o"
+        for src in EXAMPLES:
+            kk = [sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)]
+            _timed(kk, env)                                   # warms kernelkit's library entries and the binary
+            clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
+            cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)
+            warm = _median(lambda k=kk: _timed(k, env), repeat)
+            rows.append((src.name, clang, cold, warm))
+    return rows
+
+
+def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> float:
+    env = {**os.environ, "OCL_ICD_VENDORS": str(icd), "POCL_KERNEL_CACHE": "0", "PYOPENCL_NO_CACHE": "1",
+           **extra_env}
+
+    def once() -> float:
+        proc = subprocess.run([sys.executable, "-c", OPENCL_BUILD, str(src)], capture_output=True, text=True,
+                              env=env)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr.strip()[-400:])
+        return float(proc.stdout.split()[-1])
+
+    return _median(once, repeat)
+
+
+def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float]:
+    def once(no_cache: bool) -> tuple[float, float]:
+        env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else ""}
+        proc = subprocess.run([sys.executable, "-c", KERNELKIT_HOST_BUILD, str(src)], capture_output=True,
+                              text=True, env=env, cwd=ROOT)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr.strip()[-400:])
+        first, second = proc.stdout.split()
+        return float(first), float(second)
+
+    once(False)                                               # kernelkit's library entries and the binary
+    cold = statistics.median(once(True)[0] for _ in range(repeat))
+    warm = statistics.median(once(False)[1] for _ in range(repeat))
+    return cold, warm
+
+
+def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
+    lib = lib or os.environ.get("INTEL_OPENCL_LIB")
+    if not lib or not (Path(lib) / "libintelocl.so").exists():
+        return None
+    icd = tmp / "intel.icd"
+    icd.write_text(str(Path(lib) / "libintelocl.so") + "\n")
+    return icd, {"LD_LIBRARY_PATH": os.pathsep.join(p for p in (lib, os.environ.get("LD_LIBRARY_PATH")) if p)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--target", default="gfx90a")
+    parser.add_argument("--intel-lib", help="folder holding Intel's libintelocl.so (<venv>/lib)")
+    parser.add_argument("--cache-dir", help="kernelkit cache to use (default: a new temporary one)")
+    args = parser.parse_args()
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="kk-compile-speed-") as tmp:
+        cache_dir = args.cache_dir or str(Path(tmp) / "cache")
+        print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c")
+        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'kk warm':>9} {'cold/clang':>11} {'warm/clang':>11}")
+        for name, clang, cold, warm in amdgpu_rows(args.target, args.repeat, cache_dir):
+            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {warm * 1e3:9.0f} {cold / clang:11.2f} "
+                  f"{warm / clang:11.2f}")
+        peers: list[tuple[str, Path, dict]] = []
+        pocl = Path("/etc/OpenCL/vendors/pocl.icd")
+        if pocl.exists():
+            peers.append(("PoCL", pocl, {}))
+        else:
+            notes.append("PoCL left out: /etc/OpenCL/vendors/pocl.icd is absent (apt install pocl-opencl-icd)")
+        intel = intel_icd(args.intel_lib, Path(tmp))
+        if intel is not None:
+            peers.append(("Intel", intel[0], intel[1]))
+        else:
+            notes.append("Intel left out: no libintelocl.so (pip install intel-opencl-rt intel-cmplr-lib-rt into a "
+                         "venv, then --intel-lib <venv>/lib)")
+        print()
+        print(f"host: first build in a fresh process, ms, median of {args.repeat}; ratio = kernelkit / peer")
+        head = f"{'kernel':14} {'kk first':>9} {'kk warm':>9}" + "".join(f" {p[0]:>9} {'kk/' + p[0]:>10}"
+                                                                          for p in peers)
+        print(head)
+        for src in EXAMPLES:
+            cold, warm = kernelkit_host_build(src, args.repeat, cache_dir)
+            line = f"{src.name:14} {cold * 1e3:9.0f} {warm * 1e3:9.2f}"
+            for _name, icd, env in peers:
+                try:
+                    t = opencl_first_build(src, icd, env, args.repeat)
+                    line += f" {t * 1e3:9.0f} {cold / t:10.2f}"
+                except RuntimeError as exc:
+                    line += f" {'failed':>9} {'':>10}"
+                    notes.append(f"{_name} on {src.name}: {exc}")
+            print(line)
+    for note in notes:
+        print(f"note: {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Building OpenCL C for any target, safely and fast.
+
+``build(source, target, options)`` serves a build from the whole-binary cache
+(``builder.key``: no LLVM, numpy or subprocess on a hit), else compiles it in a reusable worker
+process (``builder.pool``) so that LLVM aborting becomes a CompileError instead of the end of
+the caller. ``build_many`` compiles several (source, target) pairs in parallel worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+from kernelkit.cache import cache_disabled
+
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many"]
+
+_REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+
+
+# plain classes, not dataclasses: a cached build imports as little as it can
+class BuildResult:
+    """A target binary, the compiler's log (warnings) and whether the cache served it."""
+
+    __slots__ = ("binary", "log", "target", "kernels", "from_cache")
+
+    def __init__(self, binary: bytes, log: str, target: str, kernels: Sequence[str] = (),
+                 from_cache: bool = False):
+        self.binary, self.log, self.target = binary, log, target
+        self.kernels, self.from_cache = list(kernels), from_cache
+
+    def __repr__(self) -> str:
+        return (f"BuildResult(target={self.target!r}, {len(self.binary)} bytes, kernels={self.kernels!r}, "
+                f"from_cache={self.from_cache})")
+
+
+class BuildJob:
+    """One (source, target) pair of ``build_many``."""
+
+    __slots__ = ("source", "target", "options", "filename")
+
+    def __init__(self, source: str, target: str, options: Sequence[str] = (), filename: str = "<source>"):
+        self.source, self.target, self.options, self.filename = source, target, list(options), filename
+
+    def __repr__(self) -> str:
+        return f"BuildJob({self.filename!r}, {self.target!r})"
+
+
+def build(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
+          use_cache: bool = True, on_stage: Callable[[dict], None] | None = None) -> BuildResult:
+    """OpenCL C ``source`` -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
+    LLVM's message if it aborted) or MuxError (unknown target, unsupported feature)."""
+    from kernelkit.builder import key as binary_cache
+
+    options = [str(o) for o in options]
+    caching = use_cache and not cache_disabled()
+    cache_key = None
+    if caching:
+        cache_key = binary_cache.binary_key(source, target, options, filename)
+        hit = binary_cache.lookup(cache_key)
+        if hit is not None:
+            return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
+    from kernelkit.builder.pool import raise_reply, run_request
+
+    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    if not use_cache:
+        env["KERNELKIT_NO_CACHE"] = "1"
+    reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
+                         "env": env, "cwd": os.getcwd()}, on_stage)
+    if not reply.get("ok"):
+        raise_reply(reply)
+    result = BuildResult(reply["binary"], reply.get("log") or "", target, list(reply.get("kernels") or ()))
+    if cache_key is not None:
+        binary_cache.store(cache_key, result.binary, result.log,
+                           [tuple(d) for d in reply.get("deps") or ()], result.kernels)
+    return result
+
+
+def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cache: bool = True,
+               on_stage: Callable[[BuildJob, dict], None] | None = None,
+               on_done: Callable[[BuildJob, BuildResult | BaseException], None] | None = None,
+               ) -> list[BuildResult | BaseException]:
+    """Build every job, ``workers`` at a time (default: the number of CPUs), each in its own worker
+    process; the result of each job in order — a BuildResult or the exception it raised."""
+    workers = max(1, min(len(jobs) or 1, workers or os.cpu_count() or 1))
+
+    def one(job: BuildJob) -> BuildResult | BaseException:
+        try:
+            outcome: BuildResult | BaseException = build(
+                job.source, job.target, job.options, filename=job.filename, use_cache=use_cache,
+                on_stage=(lambda stage: on_stage(job, stage)) if on_stage else None)
+        except Exception as exc:  # reported per job; the others go on
+            outcome = exc
+        if on_done is not None:
+            on_done(job, outcome)
+        return outcome
+
+    if workers == 1:
+        return [one(job) for job in jobs]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, jobs))
+
+
+def build_checked_host(binary):
+    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
+    mux IR in a worker process, cached under the binary's own bytes."""
+    from kernelkit.builder import key as binary_cache
+    from kernelkit.builder.pool import raise_reply, run_request
+    from kernelkit.targets.host.binary import read_host_binary
+
+    data = binary.to_bytes()
+    cache_key = None
+    if not cache_disabled():
+        import hashlib
+
+        cache_key = binary_cache.binary_key("", "host", [], "<checked>", variant=hashlib.sha256(data).hexdigest())
+        hit = binary_cache.lookup(cache_key)
+        if hit is not None:
+            return read_host_binary(hit.binary)
+    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    reply = run_request({"kind": "host-checked", "binary": data, "target": "host", "filename": "<checked>",
+                         "env": env, "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    if cache_key is not None:
+        binary_cache.store(cache_key, reply["binary"], "", [], reply.get("kernels") or [])
+    return read_host_binary(reply["binary"])

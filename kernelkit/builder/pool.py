@@ -1,0 +1,222 @@
+"""Worker processes that compile (``kernelkit.builder.worker``), reused across builds.
+
+A worker that dies while compiling (LLVM aborting on an assertion or ``report_fatal_error``)
+becomes a CompileError naming the file, the kernels being compiled, the target and LLVM's own
+message (read from the worker's standard error); the next build starts a fresh worker.
+``KERNELKIT_BUILD_IN_PROCESS=1`` compiles in the calling process instead (for debugging).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from kernelkit.builder.protocol import read_message, write_message
+from kernelkit.errors import CompileError, KernelkitError
+
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+_STDERR_KEEP = 1 << 20
+
+Stage = Callable[[dict], None]
+
+
+def in_process() -> bool:
+    return os.environ.get("KERNELKIT_BUILD_IN_PROCESS", "") not in ("", "0")
+
+
+class Worker:
+    """One worker process and the file its standard error goes to."""
+
+    def __init__(self) -> None:
+        fd, path = tempfile.mkstemp(prefix="kernelkit-worker-", suffix=".log")
+        os.close(fd)
+        self._err_write = open(path, "ab")    # O_APPEND: the worker's writes always go to the end
+        self._err_read = open(path, "rb")
+        os.unlink(path)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+        env["KERNELKIT_BUILD_WORKER"] = "1"
+        self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self._err_write, env=env,
+                                     start_new_session=True)   # Ctrl-C goes to the caller, not to us
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def _stderr_size(self) -> int:
+        return os.fstat(self._err_write.fileno()).st_size
+
+    def _stderr_since(self, offset: int) -> str:
+        self._err_read.seek(offset)
+        return self._err_read.read().decode("utf-8", "replace")
+
+    def request(self, message: dict, on_stage: Stage | None = None) -> dict:
+        """Send one build request; the reply, or a CompileError if the worker died."""
+        if self._stderr_size() > _STDERR_KEEP:
+            os.ftruncate(self._err_write.fileno(), 0)
+        start = self._stderr_size()
+        stage: dict = {"stage": "starting"}
+        try:
+            write_message(self.proc.stdin, message)
+            while True:
+                reply = read_message(self.proc.stdout)
+                if reply is None:
+                    break
+                if "stage" in reply:
+                    stage = {**stage, **reply}
+                    if on_stage is not None:
+                        on_stage(stage)
+                    continue
+                extra = self._stderr_since(start).strip()
+                if extra and reply.get("ok"):
+                    reply["log"] = (reply.get("log") or "") + extra + "\n"
+                return reply
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        self.proc.wait()
+        raise _death(message, stage, self.proc.returncode, self._stderr_since(start))
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdout, self._err_write, self._err_read):
+            try:
+                stream.close()
+            except (OSError, AttributeError):
+                pass
+
+
+_ASSERTION = re.compile(r"Assertion `(.*)' failed")
+_FATAL = re.compile(r"LLVM ERROR: (.*)")
+
+
+def llvm_message(stderr: str) -> str:
+    """LLVM's own words from what a dying process wrote: the failed assertion or the fatal error."""
+    for line in stderr.splitlines():
+        m = _FATAL.search(line)
+        if m:
+            return m.group(1).strip()
+        m = _ASSERTION.search(line)
+        if m:
+            where = line.split(": ", 2)[1] if line.count(": ") >= 2 else ""
+            return f"assertion `{m.group(1)}' failed" + (f" ({where})" if where else "")
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip() and not ln.startswith((" #", "#", "Stack dump"))]
+    return lines[-1] if lines else "no message"
+
+
+def _death(message: dict, stage: dict, returncode: int, stderr: str) -> CompileError:
+    import signal
+
+    kernels = stage.get("kernels") or []
+    what = f"kernel{'s' if len(kernels) > 1 else ''} {', '.join(kernels)}" if kernels else "the program"
+    if returncode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            how = f"was killed by signal {-returncode}"
+    else:
+        how = f"exited with status {returncode}"
+    text = (f"{message.get('filename') or '<source>'}: LLVM aborted while compiling {what} for "
+            f"{message.get('target')} ({stage.get('stage')}): {llvm_message(stderr)} "
+            f"(the compiler process {how})")
+    error = CompileError(text)
+    error.llvm_output = stderr  # everything the process wrote (LLVM's stack dump)
+    return error
+
+
+_IDLE: list[Worker] = []
+_ALL: list[Worker] = []
+_LOCK = threading.Lock()
+
+
+def _acquire() -> Worker:
+    with _LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.alive:
+                return worker
+            worker.close()
+            _ALL.remove(worker)
+        worker = Worker()
+        _ALL.append(worker)
+        return worker
+
+
+def _release(worker: Worker) -> None:
+    with _LOCK:
+        if worker.alive:
+            _IDLE.append(worker)
+        else:
+            worker.close()
+            if worker in _ALL:
+                _ALL.remove(worker)
+
+
+@atexit.register
+def shutdown() -> None:
+    """Stop every worker (they also stop by themselves when their standard input closes)."""
+    with _LOCK:
+        workers = list(_ALL)
+        _ALL.clear()
+        _IDLE.clear()
+    for worker in workers:
+        worker.close()
+
+
+def run_request(message: dict, on_stage: Stage | None = None) -> dict:
+    """Compile one request in a worker (or in this process when asked to); the worker's reply."""
+    if in_process() or os.environ.get("KERNELKIT_BUILD_WORKER"):
+        from kernelkit.builder.worker import error_reply, handle
+
+        try:
+            return handle(message, on_stage or (lambda m: None))
+        except Exception as exc:  # the same reply a worker would send
+            return error_reply(exc)
+    worker = _acquire()
+    try:
+        return worker.request(message, on_stage)
+    except KeyboardInterrupt:
+        worker.proc.kill()
+        raise
+    finally:
+        _release(worker)
+
+
+def raise_reply(reply: dict) -> None:
+    """The exception a failed reply stands for, raised in the caller's terms."""
+    from kernelkit.mux.result import MuxCompileError, MuxError, Result
+
+    kind, message = reply.get("error"), reply.get("message") or "build failed"
+    result = Result[reply["result"]] if reply.get("result") in Result.__members__ else None
+    if result is not None and message.startswith(f"{result.name}: "):
+        message = message[len(result.name) + 2:]   # MuxError puts it back
+    if kind == "compile":
+        error = CompileError(message, log=reply.get("log") or "",
+                             diagnostics=[tuple(d) for d in reply.get("diagnostics") or []])
+        if result is not None:
+            raise MuxCompileError(result, error)
+        raise error
+    if kind == "mux" and result is not None:
+        raise MuxError(result, message)
+    if kind == "kernelkit":
+        from kernelkit import errors
+
+        cls = getattr(errors, reply.get("type") or "", KernelkitError)
+        raise (cls if isinstance(cls, type) and issubclass(cls, KernelkitError) else KernelkitError)(message)
+    raise CompileError(f"internal compiler error: {reply.get('type')}: {message}", log=reply.get("log") or "")

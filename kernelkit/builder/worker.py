@@ -1,0 +1,120 @@
+"""A build worker: a process that compiles OpenCL C for any target on request, so that LLVM
+aborting (llvmlite's LLVM is an assertions build: a backend assertion or ``report_fatal_error``
+ends the process) takes down the worker, never the caller.
+
+Run as ``python -m kernelkit.builder.worker``. Requests and replies are ``protocol`` messages on
+standard input and output; the worker's standard error is where LLVM writes why it aborted.
+A request: ``{"source", "target", "options", "filename", "env", "cwd"}``. While it works the
+worker sends ``{"stage": ..., "kernels": [...]}`` messages; it ends with ``{"ok": True,
+"binary", "log", "deps", "kernels"}`` or ``{"ok": False, "error": kind, ...}``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+from kernelkit.builder.protocol import read_message, write_message
+
+# the environment a request brings along (the worker was started with an older copy)
+REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+
+
+def _apply_environment(env: dict, cwd: str | None) -> None:
+    for name in REQUEST_ENV:
+        value = env.get(name)
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = str(value)
+    if cwd:
+        try:
+            os.chdir(cwd)
+        except OSError:
+            pass
+
+
+def error_reply(exc: BaseException) -> dict:
+    from kernelkit.errors import CompileError, KernelkitError
+    from kernelkit.mux.result import MuxError
+
+    reply: dict = {"ok": False, "message": str(getattr(exc, "message", None) or exc), "type": type(exc).__name__}
+    if isinstance(exc, MuxError):
+        reply["result"] = exc.result.name
+    if isinstance(exc, CompileError):
+        reply.update(error="compile", log=exc.log, diagnostics=[list(d) for d in exc.diagnostics])
+    elif isinstance(exc, MuxError):
+        reply["error"] = "mux"
+    elif isinstance(exc, KernelkitError):
+        reply["error"] = "kernelkit"
+    else:
+        reply.update(error="internal", log="".join(traceback.format_exception(exc)))
+    return reply
+
+
+def build(request: dict, send) -> dict:
+    """Compile one request through the ComputeMux chain; ``send`` reports stages."""
+    from kernelkit.mux.context import Context
+    from kernelkit.mux.registry import resolve_target
+
+    send({"stage": "frontend"})
+    info, device = resolve_target(request["target"])
+    target = info.create_target(Context(), device)
+    target.init_with_builtins(None)
+    module = target.create_module()
+    module.compile_opencl_c(request["source"], list(request.get("options") or ()),
+                            filename=request.get("filename") or "<source>")
+    send({"stage": "passes"})
+    program = module.finalize()
+    kernels = [k.name for k in program.kernels]
+    send({"stage": "codegen", "kernels": kernels})
+    binary = module.create_binary()
+    return {"ok": True, "binary": binary, "log": module.log, "deps": [list(d) for d in module.dependencies],
+            "kernels": kernels}
+
+
+def build_checked_host(request: dict, send) -> dict:
+    """A host binary's checked-mode twin (every access bounds-checked), from its mux IR."""
+    from kernelkit.runtime.program import _signature_from_json
+    from kernelkit.targets.host.binary import read_host_binary
+    from kernelkit.targets.host.module import build_host_binary
+
+    binary = read_host_binary(request["binary"])
+    kernels = [k.name for k in binary.kernels]
+    send({"stage": "codegen (checked)", "kernels": kernels})
+    sigs = [_signature_from_json(k.signature) for k in binary.kernels]
+    checked = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
+    return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
+
+
+HANDLERS = {"build": build, "host-checked": build_checked_host}
+
+
+def handle(request: dict, send) -> dict:
+    return HANDLERS[request.get("kind", "build")](request, send)
+
+
+def serve(stdin, stdout) -> None:
+    while True:
+        request = read_message(stdin)
+        if request is None:
+            return
+        _apply_environment(request.get("env") or {}, request.get("cwd"))
+        try:
+            reply = handle(request, lambda message: write_message(stdout, message))
+        except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
+            reply = error_reply(exc)
+        write_message(stdout, reply)
+
+
+def main() -> None:
+    # the protocol owns the real standard output; anything printed goes to standard error
+    stdout = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    serve(sys.stdin.buffer, stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""DWARF debug information of AMDGPU code objects (spec 001 extensions on pyelftools)."""

@@ -1,0 +1,38 @@
+"""The text listing of ``kernelkit inspect --debug``: per kernel its pc range, frame base,
+parameters and variables with their locations, and its line rows."""
+
+from __future__ import annotations
+
+
+def _location(value) -> str:
+    if value is None:
+        return "(no location)"
+    if "expression" in value:
+        return ", ".join(value["expression"])
+    return "; ".join(f"[{e.get('low_pc', 0):#x}, {e.get('high_pc', 0):#x}): {', '.join(e['expression'])}"
+                     for e in value["location_list"])
+
+
+def render_debug(doc: dict) -> str:
+    units = doc["units"]
+    out = [f"DWARF of {doc['target']} (wave{doc['wave_size']}): "
+           + ", ".join(f"unit at {u['offset']:#x} version {u['version']}" for u in units)]
+    for k in doc["functions"]:
+        role = f"kernel {k['kernel']} entry" if k["kernel"] else f"function {k['linkage_name'] or k['name']}"
+        out.append(f"{role} ({k['name']})  pc [{k['low_pc']:#x}, {k['high_pc']:#x})  "
+                   f"frame base {_location(k['frame_base'])}")
+        for v in k["variables"]:
+            out.append(f"  {v['tag']:<16} {v['name'] or '?':<12} line {v['line']}: {_location(v['location'])}")
+        for row in k["lines"]:
+            flags = " stmt" if row["is_stmt"] else ""
+            flags += " end_sequence" if row["end_sequence"] else ""
+            out.append(f"  {row['address']:#08x}  {row['file']}:{row['line']}:{row['column']}{flags}")
+    for frame in doc["frames"]:
+        if frame["kind"] == "CIE":
+            out.append(f"CIE at {frame['offset']:#x}: augmentation {frame['augmentation']!r}, code alignment "
+                       f"{frame['code_alignment_factor']}, data alignment {frame['data_alignment_factor']}, "
+                       f"return address {frame['return_address_register']}")
+        else:
+            out.append(f"FDE at {frame['offset']:#x}: pc [{frame['initial_location']:#x}, "
+                       f"{frame['initial_location'] + frame['address_range']:#x}), {len(frame['rows'])} rule rows")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,211 @@
+"""The debug information of an AMDGPU code object: units with their DIE trees (attributes decoded,
+spec 001's DW_AT_LLVM_* attributes named, expressions decoded with AMDGPU registers), line tables,
+call frame information, and per kernel: its line rows, functions and variables with locations.
+
+Plain DWARF 4/5 (.debug_info, .debug_line, .debug_frame, .debug_loclists, .debug_str_offsets,
+.debug_addr) is read by pyelftools; the AMDGPU extensions come from ``tables``.
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from elftools.common.exceptions import DWARFError, ELFError
+from elftools.dwarf.locationlists import LocationEntry, LocationExpr
+from elftools.elf.elffile import ELFFile
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACES
+from kernelkit.formats.dwarf.expr import ExpressionDecoder
+from kernelkit.formats.dwarf.tables import (
+    LLVM_ATTRIBUTES,
+    LLVM_EXPRESSION_ATTRIBUTES,
+    MEMORY_SPACES,
+    register_name,
+)
+
+DW_LNS_NEGATE_STMT = 6            # DWARF 5 6.2.5.2 standard opcode
+_ADDRESS_CLASS_NAMES = {v: k for k, v in LLVM_ADDRESS_SPACES.items()}
+_EXPRESSION_ATTRIBUTES = {"DW_AT_location", "DW_AT_frame_base", "DW_AT_data_member_location",
+                          "DW_AT_use_location", "DW_AT_vtable_elem_location"} | LLVM_EXPRESSION_ATTRIBUTES
+_LOCATION_LIST_FORMS = {"DW_FORM_sec_offset", "DW_FORM_loclistx", "DW_FORM_data4", "DW_FORM_data8"}
+_REFERENCE_FORMS = {"DW_FORM_ref1", "DW_FORM_ref2", "DW_FORM_ref4", "DW_FORM_ref8", "DW_FORM_ref_udata",
+                    "DW_FORM_ref_addr"}
+
+
+def has_debug_info(data: bytes) -> bool:
+    try:
+        return ELFFile(BytesIO(data)).has_dwarf_info()
+    except (ELFError, DWARFError, ValueError):
+        return False
+
+
+class _UnitReader:
+    def __init__(self, dwarf, cu, wave_size: int | None):
+        self.dwarf, self.cu = dwarf, cu
+        self.exprs = ExpressionDecoder(cu.structs, wave_size)
+        self.locations = dwarf.location_lists()
+
+    def die(self, die) -> dict:
+        attrs = {}
+        for key, attr in die.attributes.items():
+            name = LLVM_ATTRIBUTES.get(key, key) if isinstance(key, int) else key
+            attrs[name] = self.value(name, attr, die)
+        out = {"offset": die.offset, "tag": die.tag, "attributes": attrs}
+        children = [self.die(child) for child in die.iter_children()]
+        if children:
+            out["children"] = children
+        return out
+
+    def value(self, name: str, attr, die):
+        form, value = attr.form, attr.value
+        if name in _EXPRESSION_ATTRIBUTES and form == "DW_FORM_exprloc" or (
+                name in _EXPRESSION_ATTRIBUTES and form.startswith("DW_FORM_block")):
+            return {"expression": [op.text() for op in self.exprs.decode(value)]}
+        if name in _EXPRESSION_ATTRIBUTES and form in _LOCATION_LIST_FORMS:
+            return {"location_list": self.location_list(attr, die)}
+        if form in _REFERENCE_FORMS:
+            return {"ref": value + (0 if form == "DW_FORM_ref_addr" else self.cu.cu_offset)}
+        if isinstance(value, bytes):
+            return value.decode("utf-8", "replace")
+        if name == "DW_AT_address_class":
+            return {"value": value, "address_space": _ADDRESS_CLASS_NAMES.get(value)}
+        if name == "DW_AT_LLVM_memory_space":
+            return {"value": value, "memory_space": MEMORY_SPACES.get(value)}
+        if name == "DW_AT_high_pc" and form != "DW_FORM_addr":
+            return {"offset_from_low_pc": value}
+        if isinstance(value, list):
+            return value
+        return value
+
+    def location_list(self, attr, die) -> list[dict]:
+        entries = self.locations.get_location_list_at_offset(attr.value, die) \
+            if attr.form == "DW_FORM_loclistx" else self.locations.get_location_list_at_offset(attr.value)
+        out = []
+        base = self.cu.get_top_DIE().attributes.get("DW_AT_low_pc")
+        base_pc = base.value if base is not None else 0
+        for entry in entries:
+            if isinstance(entry, LocationEntry):
+                low, high = entry.begin_offset, entry.end_offset
+                if not entry.is_absolute:
+                    low, high = low + base_pc, high + base_pc
+                out.append({"low_pc": low, "high_pc": high,
+                            "expression": [op.text() for op in self.exprs.decode(entry.loc_expr)]})
+            elif isinstance(entry, LocationExpr):
+                out.append({"expression": [op.text() for op in self.exprs.decode(entry.loc_expr)]})
+        return out
+
+    def lines(self) -> list[dict]:
+        program = self.dwarf.line_program_for_CU(self.cu)
+        if program is None:
+            return []
+        files = [_file_path(program.header, f) for f in program.header.file_entry]
+        first = 0 if program.header.version >= 5 else 1
+        rows = []
+        # pyelftools clears is_stmt on DW_LNE_end_sequence; DWARF 5 6.2.5.3 leaves it as it was
+        # (llvm-dwarfdump too), so it is tracked here: DW_LNS_negate_stmt flips it, a sequence's end resets it.
+        default = bool(program.header.default_is_stmt)
+        is_stmt = default
+        for entry in program.get_entries():
+            if entry.command == DW_LNS_NEGATE_STMT and entry.is_extended is False:
+                is_stmt = not is_stmt
+            state = entry.state
+            if state is None:
+                continue
+            index = state.file - first
+            file = files[index] if 0 <= index < len(files) else None
+            rows.append({"address": state.address, "line": state.line, "column": state.column, "file": file,
+                         "is_stmt": is_stmt if state.end_sequence else bool(state.is_stmt),
+                         "end_sequence": bool(state.end_sequence)})
+            if state.end_sequence:
+                is_stmt = default
+        return rows
+
+
+def _file_path(header, entry) -> str:
+    """A line table file entry joined to its include directory (DWARF 5 numbers both from 0)."""
+    name = entry.name.decode("utf-8", "replace")
+    dirs = header.include_directory
+    index = entry.dir_index if header.version >= 5 else entry.dir_index - 1
+    if name.startswith("/") or not 0 <= index < len(dirs):
+        return name
+    return f"{dirs[index].decode('utf-8', 'replace').rstrip('/')}/{name}"
+
+
+def _frames(dwarf, wave_size: int | None) -> list[dict]:
+    if not dwarf.has_CFI():
+        return []
+    out = []
+    for entry in dwarf.CFI_entries():
+        header = entry.header
+        if "CIE_id" in header and "initial_location" not in header:
+            out.append({"kind": "CIE", "offset": entry.offset,
+                        "augmentation": header.get("augmentation", b"").decode("utf-8", "replace"),
+                        "code_alignment_factor": header.get("code_alignment_factor"),
+                        "data_alignment_factor": header.get("data_alignment_factor"),
+                        "return_address_register": register_name(header.get("return_address_register", 0),
+                                                                 wave_size)})
+            continue
+        rows = []
+        decoded = entry.get_decoded()
+        for row in decoded.table:
+            rules = {register_name(reg, wave_size): f"{rule.type} {rule.arg}" for reg, rule in row.items()
+                     if isinstance(reg, int)}
+            cfa = row.get("cfa")
+            rows.append({"pc": row["pc"], "cfa": None if cfa is None else
+                         (f"{register_name(cfa.reg, wave_size)}+{cfa.offset}" if cfa.expr is None else "expression"),
+                         "rules": rules})
+        out.append({"kind": "FDE", "offset": entry.offset, "initial_location": header["initial_location"],
+                    "address_range": header["address_range"], "rows": rows})
+    return out
+
+
+def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
+    """Every unit's DIE tree and line rows, and the call frame information, as JSON-ready data."""
+    try:
+        elf = ELFFile(BytesIO(data))
+        if not elf.has_dwarf_info():
+            raise FormatError("no DWARF debug information (.debug_info); build with -g", field=".debug_info")
+        dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
+        units = []
+        for cu in dwarf.iter_CUs():
+            reader = _UnitReader(dwarf, cu, wave_size)
+            units.append({"offset": cu.cu_offset, "version": cu.header.version,
+                          "address_size": cu.header.address_size, "die": reader.die(cu.get_top_DIE()),
+                          "lines": reader.lines()})
+        return {"units": units, "frames": _frames(dwarf, wave_size), "wave_size": wave_size}
+    except FormatError:
+        raise
+    except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError) as exc:
+        raise FormatError(f"unreadable DWARF: {exc}", field=".debug_info") from None
+
+
+def _walk(die: dict):
+    yield die
+    for child in die.get("children", []):
+        yield from _walk(child)
+
+
+def functions(debug: dict, entries: dict[str, int]) -> list[dict]:
+    """Every subprogram with code: its pc range, frame base, parameters and variables with their
+    locations, the line rows inside its range, and the kernel it is the entry of (``entries``:
+    kernel name -> entry address, from the symbol table)."""
+    kernel_at = {address: name for name, address in entries.items()}
+    out = []
+    for unit in debug["units"]:
+        for die in _walk(unit["die"]):
+            attrs = die["attributes"]
+            if die["tag"] != "DW_TAG_subprogram" or "DW_AT_low_pc" not in attrs:
+                continue
+            low = attrs["DW_AT_low_pc"]
+            high = attrs.get("DW_AT_high_pc")
+            high = low + high["offset_from_low_pc"] if isinstance(high, dict) else high
+            variables = [{"tag": c["tag"].removeprefix("DW_TAG_"), "name": c["attributes"].get("DW_AT_name"),
+                          "line": c["attributes"].get("DW_AT_decl_line"),
+                          "location": c["attributes"].get("DW_AT_location")}
+                         for c in _walk(die) if c["tag"] in ("DW_TAG_formal_parameter", "DW_TAG_variable")]
+            out.append({"name": attrs.get("DW_AT_name"), "linkage_name": attrs.get("DW_AT_linkage_name"),
+                        "kernel": kernel_at.get(low), "low_pc": low, "high_pc": high,
+                        "frame_base": attrs.get("DW_AT_frame_base"), "variables": variables,
+                        "lines": [row for row in unit["lines"] if low <= row["address"] < (high or low + 1)]})
+    return out

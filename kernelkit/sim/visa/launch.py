@@ -1,0 +1,213 @@
+"""Launching a vISA kernel on the simulator with IGC's OpenCL payload (kernelkit.abi.visa).
+
+``launch(routine, payload, args, global_size, local_size, global_offset)``: ``payload`` (a
+``kernelkit.abi.visa.Payload``) says what each ``.input`` of the routine carries; work-groups are
+split into hardware threads of ``payload.simd`` work-items (local ids in linear x, y, z order), r0
+holds the group id (dwords 1, 6, 7), buffers get 64-bit virtual addresses (``__global`` and
+``__constant`` pointers; binding-table indices count the ``__global`` ones, then the ``__constant`` ones, as IGC numbers its surfaces),
+``__local`` pointers their SLM offsets after the kernel's static SLM (``slm_bytes`` reserves more, for
+objects whose own SLM use the vISA does not state). Work-groups run in batches, all threads of a
+batch at once.
+
+Arguments, in the kernel's order: numpy arrays for ``__global``/``__constant`` pointers (written
+back in place), ``kernelkit.LocalMemory(nbytes)`` (or an int) for ``__local`` pointers, numbers or
+numpy values for scalars and vectors, ``bytes`` for structs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernelkit.abi.visa import GRF_BYTES, Payload
+from kernelkit.errors import LaunchError
+from kernelkit.formats.visa.model import Routine
+from kernelkit.sim.visa.decode import DONE, Program, decode
+from kernelkit.sim.visa.executor import Executor
+from kernelkit.sim.visa.memory import Memory
+from kernelkit.sim.visa.state import LANES, Machine
+
+MAX_BATCH_LANES = 1 << 17
+R0_GROUP_DWORDS = (1, 6, 7)
+SLM_ALIGN = 16
+
+
+@dataclass
+class LaunchStats:
+    work_items: int
+    work_groups: int
+    hardware_threads: int
+    lane_operations: int
+
+
+class Geometry:
+    """Which work-group and work-items each thread row of a batch runs."""
+
+    def __init__(self, kernel: str, simd: int, local: tuple[int, int, int], groups: np.ndarray,
+                 threads_per_group: int, global_offset: tuple[int, int, int], binding_table: list[int]):
+        self.kernel = kernel
+        self.simd = simd
+        self.local = local
+        self.groups = groups                                   # (G, 3) group ids of the batch
+        self.tpg = threads_per_group
+        self.offset = global_offset
+        self.binding_table = binding_table
+        self.group_of_row = np.repeat(np.arange(len(groups)), threads_per_group)
+        lin = (np.arange(threads_per_group)[:, None] * simd + np.arange(LANES)[None, :simd])
+        self.local_linear = np.tile(lin, (len(groups), 1))    # (T, simd)
+
+    def who(self, row: int, lane: int) -> str:
+        lx, ly, _lz = self.local
+        lin = int(self.local_linear[row, lane]) if lane < self.simd else -1
+        g = self.groups[self.group_of_row[row]]
+        lid = (lin % lx, lin // lx % ly, lin // (lx * ly))
+        gid = tuple(int(g[d]) * self.local[d] + lid[d] + self.offset[d] for d in range(3))
+        return f"work-item {gid}"
+
+
+def _triple(value, name: str, fill: int) -> tuple[int, int, int]:
+    if value is None:
+        return (fill,) * 3
+    values = [int(v) for v in (value if isinstance(value, list | tuple) else [value])]
+    if not 1 <= len(values) <= 3:
+        raise LaunchError(f"{name} has {len(values)} dimensions (1 to 3)")
+    return tuple(values + [fill] * (3 - len(values)))  # type: ignore[return-value]
+
+
+def launch(routine: Routine | Program, payload: Payload, args: list, global_size, local_size=None,
+           global_offset=None, *, signature=None, static_slm: int = 0, slm_bytes: int | None = None) -> LaunchStats:
+    program = routine if isinstance(routine, Program) else decode(routine)
+    name = program.name
+    dims = len(global_size) if isinstance(global_size, list | tuple) else 1
+    gsize = _triple(global_size, "global_size", 1)
+    lsize = _triple(local_size, "local_size", 1) if local_size is not None else \
+        _triple([min(g, 16 if d == 0 else 1) for d, g in enumerate(gsize[:dims])], "local_size", 1)
+    offset = _triple(global_offset, "global_offset", 0)
+    for d in range(3):
+        if lsize[d] < 1 or gsize[d] < 1 or gsize[d] % lsize[d]:
+            raise LaunchError(f"kernel {name}: global size {gsize[d]} is not a multiple of local size "
+                              f"{lsize[d]} in dimension {d}")
+    ngroups = tuple(gsize[d] // lsize[d] for d in range(3))
+    group_items = math.prod(lsize)
+    simd = payload.simd
+    tpg = -(-group_items // simd)
+    memory = Memory(name)
+    values = _argument_values(payload, args, memory, signature, static_slm, name)
+    needed = values.pop("__slm__")
+    slm_bytes = needed if slm_bytes is None else max(slm_bytes, needed)
+    table = values.pop("__bti__")
+    all_groups = np.stack(np.meshgrid(*[np.arange(n) for n in ngroups], indexing="ij"), -1) \
+        .transpose(2, 1, 0, 3).reshape(-1, 3)
+    per_batch = max(1, MAX_BATCH_LANES // (tpg * simd))
+    lane_ops = 0
+    for start in range(0, len(all_groups), per_batch):
+        groups = all_groups[start: start + per_batch]
+        geometry = Geometry(name, simd, lsize, groups, tpg, offset, table)
+        machine = Machine(program, len(groups) * tpg)
+        memory.slm = np.zeros((len(groups), slm_bytes), np.uint8)
+        _fill(machine, program, payload, values, geometry, lsize, gsize, ngroups, offset, dims)
+        ex = Executor(program, machine, memory, geometry)
+        lin = geometry.local_linear
+        ex.lane_pc[:, :simd] = np.where(lin < group_items, 0, DONE)
+        ex.run()
+        lane_ops += ex.lane_ops
+    return LaunchStats(math.prod(gsize), len(all_groups), len(all_groups) * tpg, lane_ops)
+
+
+def _argument_values(payload: Payload, args: list, memory: Memory, signature, static_slm: int, kernel: str) -> dict:
+    """Bytes of every argument input, SLM size, binding table."""
+    from kernelkit.runtime.args import LocalMemory
+
+    arg_inputs = {i.arg_index: i for i in payload.inputs if i.kind == "argument"}
+    count = len(signature.args) if signature is not None else len(arg_inputs)
+    if len(args) != count:
+        raise LaunchError(f"kernel {kernel} takes {count} arguments, {len(args)} given")
+    out: dict = {}
+    slm = -(-static_slm // SLM_ALIGN) * SLM_ALIGN
+    table: list[int] = []
+    for index, value in enumerate(args):
+        inp = arg_inputs.get(index)
+        arg = signature.args[index] if signature is not None else None
+        if inp is None:
+            continue
+        if inp.type == "ud" and (arg is None or (arg.kind == "pointer" and arg.address_space == "local")):
+            nbytes = value.nbytes if isinstance(value, LocalMemory) else int(value)
+            align = max(SLM_ALIGN, (arg.pointee_align or 4) if arg is not None else SLM_ALIGN)
+            slm = -(-slm // align) * align
+            out[index] = np.array([slm], "<u4").view(np.uint8)
+            slm += nbytes
+            continue
+        if inp.type == "uq" and (arg is None or arg.kind == "pointer"):
+            if not isinstance(value, np.ndarray):
+                raise LaunchError(f"kernel {kernel}: argument {index} is a buffer; pass a numpy array")
+            if not value.flags.c_contiguous:
+                raise LaunchError(f"kernel {kernel}: argument {index}: the array must be C-contiguous")
+            base = memory.add(value, f"argument {index}" + (f" ({arg.name})" if arg is not None else ""))
+            table.append((arg is not None and arg.address_space == "constant", index, base))
+            out[index] = np.array([base], "<u8").view(np.uint8)
+            continue
+        raw = value if isinstance(value, bytes | bytearray) else \
+            np.asarray(value, dtype=_dtype_of(inp.type)).reshape(-1).tobytes()
+        data = np.frombuffer(bytes(raw), np.uint8)
+        if data.size < inp.size:
+            data = np.concatenate([data, np.zeros(inp.size - data.size, np.uint8)])
+        out[index] = data[: inp.size]
+    out["__slm__"] = slm
+    out["__bti__"] = [base for _constant, _index, base in sorted(table)]    # IGC: __global ones, then __constant
+    return out
+
+
+def _dtype_of(vtype: str) -> np.dtype:
+    from kernelkit.sim.visa.decode import DTYPES
+    return DTYPES[vtype]
+
+
+def _fill(machine: Machine, program: Program, payload: Payload, values: dict, geometry: Geometry,
+          lsize, gsize, ngroups, offset, dims: int) -> None:
+    """Write the payload of every thread into the routine's input variables and %r0."""
+    threads = machine.threads
+    size = max(payload.size, max((o + s for _r, _b, o, s in program.input_roots), default=0))
+    grf = np.zeros((threads, -(-size // GRF_BYTES) * GRF_BYTES), np.uint8)
+    gids = geometry.groups[geometry.group_of_row]                       # (T, 3)
+    r0 = grf[:, :GRF_BYTES].view("<u4")
+    for d, dword in enumerate(R0_GROUP_DWORDS):
+        r0[:, dword] = gids[:, d]
+    lin = geometry.local_linear
+    lx, ly, _lz = lsize
+    lids = (lin % lx, lin // lx % ly, lin // (lx * ly))
+    for inp in payload.inputs:
+        where = grf[:, inp.offset: inp.offset + inp.size]
+        if inp.kind == "local_id":
+            lanes = lids[inp.dim][:, inp.lane: inp.lane + 16]
+            words = np.zeros((threads, 16), "<u2")
+            words[:, : lanes.shape[1]] = lanes
+            where[:] = words.view(np.uint8)
+        elif inp.kind == "payload_header":
+            header = np.zeros(8, "<u4")
+            header[:3] = offset
+            header[3:6] = lsize
+            where[:] = header.view(np.uint8)
+        elif inp.kind == "argument":
+            where[:] = values[inp.arg_index][: inp.size]
+        elif inp.kind in ("local_size", "enqueued_local_size"):
+            where[:] = np.array(lsize, "<u4").view(np.uint8)
+        elif inp.kind == "global_size":
+            where[:] = np.array(gsize, "<u4").view(np.uint8)
+        elif inp.kind == "num_groups":
+            where[:] = np.array(ngroups, "<u4").view(np.uint8)
+        elif inp.kind == "work_dim":
+            where[:] = np.array([dims], "<u4").view(np.uint8)
+        elif inp.kind == "buffer_offset":
+            where[:] = 0
+        else:
+            raise LaunchError(f"kernel {program.name}: the simulator cannot provide the implicit input "
+                              f"{inp.name} ({inp.kind})")
+    known = {(i.offset, i.size) for i in payload.inputs}
+    for root, byte, off, nbytes in program.input_roots:
+        if (off, nbytes) not in known and off >= GRF_BYTES:
+            raise LaunchError(f"kernel {program.name}: input at GRF byte {off} ({nbytes} bytes) is not part of "
+                              f"the payload the ABI lays out for it")
+        machine.regs[root][:, byte: byte + nbytes] = grf[:, off: off + nbytes]
+    machine.regs[program.predefined_roots["%r0"]][:, :GRF_BYTES] = grf[:, :GRF_BYTES]

@@ -1,0 +1,286 @@
+"""Memory messages of vISA as the simulator executes them (IGC's documentation/visa/instructions
+semantics): surface messages (gather4_scaled, scatter4_scaled, gather_scaled, scatter_scaled,
+oword_ld/oword_st, dword_atomic) on SLM (T0) or binding-table surfaces, SVM (A64 stateless)
+gather/scatter/block/atomic messages, and ``movs`` (surface handles). Each handler gets the
+executor, the instruction, the thread rows and the (rows, exec size) enabled lanes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from kernelkit.errors import LaunchError
+from kernelkit.formats.visa.tables import ATOMIC_OPS, OWORD_NUMS, SVM_BLOCK_NUMS
+from kernelkit.sim.visa.memory import atomic
+
+SLM_SURFACE = 0
+STATELESS_SURFACE = 5                      # T255 in IGC's documentation
+CHANNELS = 4
+U32 = np.dtype("<u4")
+# svm block_size field -> bytes (IGC documentation: 0b00 1 byte, 0b01 4 bytes, 0b11 8 bytes; IGC
+# 1.0.12504's text writer spells code 2 as 8 bytes too)
+SVM_BLOCK_BYTES = {0: 1, 1: 4, 2: 8, 3: 8}
+ATOMIC_WIDTH_64 = 0x40
+
+
+class Access:
+    """The enabled lanes of a message: flat positions, rows, lanes, and who they are."""
+
+    def __init__(self, ex, rows, enabled: np.ndarray, lane0: int):
+        self.ex = ex
+        self.rows_sel = rows
+        self.enabled = enabled
+        r, c = np.nonzero(enabled)
+        self.r, self.c = r, c
+        self.row_ids = (np.arange(ex.m.threads)[rows] if not isinstance(rows, slice) else
+                        np.arange(ex.m.threads))[r]
+        self.lane_ids = c + lane0
+
+    def who(self, i: int) -> str:
+        return self.ex.geometry.who(int(self.row_ids[i]), int(self.lane_ids[i]))
+
+    @property
+    def groups(self) -> np.ndarray:
+        return self.ex.geometry.group_of_row[self.row_ids]
+
+
+def _operand_scalar(ex, inst, key: str, rows) -> np.ndarray:
+    op = inst.fields[key]
+    return ex.m.read(op, 1, rows, inst)[:, 0].astype(np.int64)
+
+
+def _surface(ex, inst, index: int, rows) -> tuple[str, np.ndarray | None]:
+    """("slm", None) or ("buffer", per-row base addresses) for a surface index."""
+    if index == SLM_SURFACE:
+        return "slm", None
+    if index < 6:
+        raise LaunchError(f"kernel {ex.program.name}: instruction #{inst.index} ({inst.text}): surface T{index} "
+                          f"is not simulated (only T0 = SLM and binding-table surfaces are)")
+    bti = ex.m.surfaces[rows, index]
+    table = ex.geometry.binding_table
+    if bti.size and (bti.min() < 0 or bti.max() >= len(table)):
+        raise LaunchError(f"kernel {ex.program.name}: instruction #{inst.index} ({inst.text}): binding table "
+                          f"index {int(bti.max())} names no buffer ({len(table)} bound)")
+    return "buffer", np.asarray(table, np.int64)[bti] if len(table) else bti
+
+
+def _load(ex, kind: str, base, acc: Access, offsets: np.ndarray, size: int) -> np.ndarray:
+    if kind == "slm":
+        return ex.memory.slm_load(acc.groups, offsets, size, acc.who)
+    addresses = base[acc.r] + offsets if base is not None else offsets
+    return ex.memory.load(addresses.astype(np.uint64), size, acc.who)
+
+
+def _store(ex, kind: str, base, acc: Access, offsets: np.ndarray, data: np.ndarray) -> None:
+    if kind == "slm":
+        ex.memory.slm_store(acc.groups, offsets, data, acc.who)
+        return
+    addresses = base[acc.r] + offsets if base is not None else offsets
+    ex.memory.store(addresses.astype(np.uint64), data, acc.who)
+
+
+def _lanes_of(ex, inst, raw_key: str, count: int, dtype, rows) -> np.ndarray:
+    return ex.m.read_raw(inst.raws[raw_key], count, np.dtype(dtype), rows)
+
+
+def _channels(mask: int) -> list[int]:
+    return [k for k in range(CHANNELS) if mask >> k & 1]
+
+
+def movs(ex, inst, rows, enabled) -> None:
+    dst = inst.dst
+    value = ex.m.read(inst.srcs[0], 1, rows, inst)[:, 0].astype(np.int64)
+    if dst.kind != "state" or dst.value != 0:
+        raise LaunchError(f"kernel {ex.program.name}: instruction #{inst.index} ({inst.text}): movs to a "
+                          f"sampler is not simulated")
+    ex.m.surfaces[rows, dst.index] = value
+
+
+def scaled4(ex, inst, rows, enabled, store: bool) -> None:
+    n = inst.exec_size
+    kind, base = _surface(ex, inst, inst.fields["surface"], rows)
+    g_off = _operand_scalar(ex, inst, "global_offset", rows)
+    offsets = _lanes_of(ex, inst, "offsets", n, U32, rows).astype(np.int64) + g_off[:, None]
+    _four_channels(ex, inst, rows, enabled, store, kind, base, offsets)
+
+
+def _four_channels(ex, inst, rows, enabled, store: bool, kind: str, base, offsets: np.ndarray) -> None:
+    """gather4/scatter4: each enabled channel k of lane i at offsets[i] + 4 k; channel-major data."""
+    stride = max(inst.exec_size, 8)
+    chans = _channels(inst.fields["channels"])
+    acc = Access(ex, rows, enabled, inst.lane0)
+    if not acc.r.size:
+        return
+    data = _lanes_of(ex, inst, "data", stride * len(chans), U32, rows)
+    for k, ch in enumerate(chans):
+        lane_off = offsets[acc.r, acc.c] + 4 * ch
+        if store:
+            _store(ex, kind, base, acc, lane_off, data[acc.r, k * stride + acc.c][:, None].view(np.uint8)
+                   .reshape(-1, 4))
+        else:
+            data[acc.r, k * stride + acc.c] = _load(ex, kind, base, acc, lane_off, 4).view(U32).reshape(-1)
+    if not store:
+        ex.m.write_raw(inst.raws["data"], data, rows)
+
+
+def scaled(ex, inst, rows, enabled, store: bool) -> None:
+    n = inst.exec_size
+    nbytes = SVM_BLOCK_NUMS[inst.fields["num_blocks"] & 3]
+    kind, base = _surface(ex, inst, inst.fields["surface"], rows)
+    g_off = _operand_scalar(ex, inst, "global_offset", rows)
+    offsets = _lanes_of(ex, inst, "offsets", n, U32, rows).astype(np.int64) + g_off[:, None]
+    acc = Access(ex, rows, enabled, inst.lane0)
+    if not acc.r.size:
+        return
+    data = _lanes_of(ex, inst, "data", n, U32, rows)
+    lane_off = offsets[acc.r, acc.c]
+    if store:
+        as_bytes = np.ascontiguousarray(data[acc.r, acc.c]).view(np.uint8).reshape(-1, 4)[:, :nbytes]
+        _store(ex, kind, base, acc, lane_off, as_bytes)
+        return
+    raw = np.zeros((acc.r.size, 4), np.uint8)
+    raw[:, :nbytes] = _load(ex, kind, base, acc, lane_off, nbytes)
+    data[acc.r, acc.c] = raw.view(U32).reshape(-1)
+    ex.m.write_raw(inst.raws["data"], data, rows)
+
+
+def oword(ex, inst, rows, enabled, store: bool) -> None:
+    owords = OWORD_NUMS[inst.fields["size"] & 7]
+    kind, base = _surface(ex, inst, inst.fields["surface"], rows)
+    offset = _operand_scalar(ex, inst, "offset", rows) * 16
+    threads = ex.m.threads if isinstance(rows, slice) else len(rows)
+    acc = Access(ex, rows, np.ones((threads, 1), bool), 0)
+    nbytes = owords * 16
+    if store:
+        data = _lanes_of(ex, inst, "data", nbytes, np.uint8, rows)
+        _store(ex, kind, base, acc, offset, data)
+        return
+    ex.m.write_raw(inst.raws["data"], _load(ex, kind, base, acc, offset, nbytes), rows)
+
+
+def _atomic_dtype(inst, op: str) -> np.dtype:
+    width64 = inst.fields["op"] & ATOMIC_WIDTH_64
+    if op in ("fmax", "fmin", "fcmpwr", "fadd", "fsub"):
+        return np.dtype("<f4")
+    if op in ("minsint", "maxsint"):
+        return np.dtype("<i8" if width64 else "<i4")
+    return np.dtype("<u8" if width64 else "<u4")
+
+
+def _run_atomic(ex, inst, rows, enabled, kind, base, addresses: np.ndarray) -> None:
+    op = ATOMIC_OPS.get(inst.fields["op"] & 0x1F)
+    if op is None:
+        raise LaunchError(f"kernel {ex.program.name}: instruction #{inst.index} ({inst.text}): unknown atomic "
+                          f"operation")
+    dtype = _atomic_dtype(inst, op)
+    n = inst.exec_size
+    acc = Access(ex, rows, enabled, inst.lane0)
+    if not acc.r.size:
+        return
+    src = [None if inst.raws[k].null else _lanes_of(ex, inst, k, n, dtype, rows)[acc.r, acc.c]
+           for k in ("src0", "src1")]
+    lane_addr = addresses[acc.r, acc.c]
+    size = dtype.itemsize
+    if kind == "slm":
+        flat = ex.memory.slm_flat(acc.groups, lane_addr, size, acc.who, "updates")
+        keys = flat
+        store = ex.memory.slm.reshape(-1)
+
+        def read():
+            return store[flat[:, None] + np.arange(size)].copy().view(dtype).reshape(-1)
+
+        def write(values, mask):
+            store[flat[mask][:, None] + np.arange(size)] = np.ascontiguousarray(values[mask].astype(dtype)) \
+                .view(np.uint8).reshape(-1, size)
+    else:
+        full = (base[acc.r] + lane_addr if base is not None else lane_addr).astype(np.uint64)
+        keys = full.astype(np.int64)
+
+        def read():
+            return ex.memory.load(full, size, acc.who).view(dtype).reshape(-1)
+
+        def write(values, mask):
+            ex.memory.store(full[mask], np.ascontiguousarray(values[mask].astype(dtype)).view(np.uint8)
+                            .reshape(-1, size), acc.who)
+    old = atomic(read, write, keys, op, src[0], src[1], dtype)
+    if not inst.raws["dst"].null:
+        out = _lanes_of(ex, inst, "dst", n, dtype, rows)
+        out[acc.r, acc.c] = old
+        ex.m.write_raw(inst.raws["dst"], out, rows)
+
+
+def dword_atomic(ex, inst, rows, enabled) -> None:
+    kind, base = _surface(ex, inst, inst.fields["surface"], rows)
+    offsets = _lanes_of(ex, inst, "offsets", inst.exec_size, U32, rows).astype(np.int64)
+    _run_atomic(ex, inst, rows, enabled, kind, base, offsets)
+
+
+def svm_atomic(ex, inst, rows, enabled) -> None:
+    addresses = _lanes_of(ex, inst, "addresses", inst.exec_size, np.uint64, rows).astype(np.int64)
+    _run_atomic(ex, inst, rows, enabled, "flat", None, addresses)
+
+
+def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
+    n = inst.exec_size
+    block = SVM_BLOCK_BYTES[inst.fields["block_size"] & 3]
+    blocks = SVM_BLOCK_NUMS[inst.fields["num_blocks"] & 3]
+    addresses = _lanes_of(ex, inst, "addresses", n, np.uint64, rows)
+    acc = Access(ex, rows, enabled, inst.lane0)
+    if not acc.r.size:
+        return
+    lane_addr = addresses[acc.r, acc.c].astype(np.int64)
+    if block == 1:
+        per_lane = max(blocks, 4)
+        data = _lanes_of(ex, inst, "data", n * per_lane, np.uint8, rows)
+        cols = acc.c[:, None] * per_lane + np.arange(blocks)
+        if store:
+            ex.memory.store(lane_addr.astype(np.uint64), data[acc.r[:, None], cols], acc.who)
+        else:
+            data[acc.r[:, None], cols] = ex.memory.load(lane_addr.astype(np.uint64), blocks, acc.who)
+            ex.m.write_raw(inst.raws["data"], data, rows)
+        return
+    dtype = np.dtype(f"<u{block}")
+    data = _lanes_of(ex, inst, "data", n * blocks, dtype, rows)
+    for j in range(blocks):
+        where = (lane_addr + j * block).astype(np.uint64)
+        if store:
+            ex.memory.store(where, data[acc.r, j * n + acc.c][:, None].view(np.uint8).reshape(-1, block), acc.who)
+        else:
+            data[acc.r, j * n + acc.c] = ex.memory.load(where, block, acc.who).view(dtype).reshape(-1)
+    if not store:
+        ex.m.write_raw(inst.raws["data"], data, rows)
+
+
+def svm_block(ex, inst, rows, enabled, store: bool) -> None:
+    owords = OWORD_NUMS[inst.fields["size"] & 7]
+    threads = ex.m.threads if isinstance(rows, slice) else len(rows)
+    acc = Access(ex, rows, np.ones((threads, 1), bool), 0)
+    address = ex.m.read(inst.fields["address"], 1, rows, inst)[:, 0].astype(np.uint64)
+    nbytes = owords * 16
+    if store:
+        ex.memory.store(address, _lanes_of(ex, inst, "data", nbytes, np.uint8, rows), acc.who)
+    else:
+        ex.m.write_raw(inst.raws["data"], ex.memory.load(address, nbytes, acc.who), rows)
+
+
+def svm_scaled4(ex, inst, rows, enabled, store: bool) -> None:
+    g_off = ex.m.read(inst.fields["address"], 1, rows, inst)[:, 0].astype(np.int64)
+    offsets = _lanes_of(ex, inst, "offsets", inst.exec_size, np.uint64, rows).astype(np.int64) + g_off[:, None]
+    _four_channels(ex, inst, rows, enabled, store, "flat", None, offsets)
+
+
+def _both(fn: Callable, store: bool) -> Callable:
+    return lambda ex, inst, rows, enabled: fn(ex, inst, rows, enabled, store)
+
+
+MESSAGES: dict[str, Callable] = {
+    "movs": movs,
+    "gather4_scaled": _both(scaled4, False), "scatter4_scaled": _both(scaled4, True),
+    "gather_scaled": _both(scaled, False), "scatter_scaled": _both(scaled, True),
+    "oword_ld": _both(oword, False), "oword_ld_unaligned": _both(oword, False), "oword_st": _both(oword, True),
+    "dword_atomic": dword_atomic, "svm_atomic": svm_atomic,
+    "svm_gather": _both(svm_scattered, False), "svm_scatter": _both(svm_scattered, True),
+    "svm_block_ld": _both(svm_block, False), "svm_block_st": _both(svm_block, True),
+    "svm_gather4scaled": _both(svm_scaled4, False), "svm_scatter4scaled": _both(svm_scaled4, True),
+}

@@ -1,0 +1,185 @@
+"""DWARF of AMDGPU code objects (`kernelkit inspect --debug`) against llvm-dwarfdump on -g builds
+for gfx90a (wave64), gfx1030 and gfx1100 (wave32) at code object V4-V6: the same line rows, the
+same DIE tree, the same decoded expressions; spec 001's DWARF tables against its text."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+from conftest import spec_text
+
+from kernelkit.cli import main
+from kernelkit.formats.dwarf import tables as T
+from kernelkit.formats.dwarf.expr import ExpressionDecoder
+from kernelkit.formats.dwarf.reader import read_debug_info
+
+SOURCE = """
+float twice(float v) { return 2.0f * v; }
+kernel void saxpy(float a, global const float *x, global float *y, local float *tmp, int bias)
+{
+    size_t i = get_global_id(0);
+    float t = a * x[i];
+    tmp[get_local_id(0)] = t;
+    if (t > 0.0f)
+        y[i] = twice(t) + y[i] + bias;
+}
+"""
+BUILDS = [("gfx90a:xnack-", 4, 64), ("gfx1030", 5, 32), ("gfx1100", 6, 32)]
+
+
+@pytest.fixture(scope="module", params=BUILDS, ids=[f"{t}-v{v}" for t, v, _ in BUILDS])
+def build(request, tmp_path_factory):
+    target, version, wave = request.param
+    folder = tmp_path_factory.mktemp("dwarf")
+    src = folder / "k.cl"
+    src.write_text(SOURCE)
+    out = folder / "k.hsaco"
+    assert main(["build", str(src), "-t", target, "--code-object-version", str(version), "-O0",
+                 "--option=-g", "-o", str(out)]) == 0
+    return out, wave
+
+
+def _dwarfdump(path, *options) -> str:
+    from conftest import require_tool
+
+    return subprocess.run([require_tool("llvm-dwarfdump"), *options, str(path)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _ours(path, wave):
+    return read_debug_info(path.read_bytes(), wave)
+
+
+def test_line_rows_are_llvm_dwarfdumps(build):
+    path, wave = build
+    theirs = [(int(m[0], 16), int(m[1]), int(m[2]), "is_stmt" in m[3], "end_sequence" in m[3])
+              for m in re.findall(r"^(0x[0-9a-f]{16}) +(\d+) +(\d+) +\d+ +\d+ +\d+ *([^\n]*)$",
+                                  _dwarfdump(path, "--debug-line"), re.M)]
+    ours = [(r["address"], r["line"], r["column"], r["is_stmt"], r["end_sequence"])
+            for unit in _ours(path, wave)["units"] for r in unit["lines"]]
+    assert ours == theirs and len(ours) > 10
+
+
+def _walk(die):
+    yield die
+    for child in die.get("children", []):
+        yield from _walk(child)
+
+
+def _normalise(expression: str) -> str:
+    """llvm-dwarfdump 14 names a DWARF register by the first LLVM register mapped to its number,
+    for SGPRs the 16-bit low half (DWARF 65 -> "SGPR33_LO16"); spec 001 names the register."""
+    return re.sub(r"_LO16\b", "", expression)
+
+
+def test_die_tree_and_expressions_are_llvm_dwarfdumps(build):
+    path, wave = build
+    text = _dwarfdump(path, "--debug-info")
+    theirs = {}
+    for block in re.split(r"\n\n", text):
+        head = re.match(r"\s*(0x[0-9a-f]{8}):\s+(DW_TAG_\w+)", block)
+        if head:
+            attrs = dict(re.findall(r"^\s+(DW_AT_\w+)\s+\((.*)\)$", block, re.M))
+            theirs[int(head[1], 16)] = (head[2], attrs)
+    ours = {d["offset"]: d for unit in _ours(path, wave)["units"] for d in _walk(unit["die"])}
+    assert sorted(ours) == sorted(theirs)
+    expressions = 0
+    for offset, (tag, attrs) in theirs.items():
+        die = ours[offset]
+        assert die["tag"] == tag and list(die["attributes"]) == list(attrs), offset
+        for name, value in die["attributes"].items():
+            if isinstance(value, dict) and "expression" in value:
+                assert ", ".join(value["expression"]) == _normalise(attrs[name]), (offset, name)
+                expressions += 1
+            elif isinstance(value, str):
+                assert attrs[name] == f'"{value}"', (offset, name)
+            elif isinstance(value, dict) and "address_space" in value:
+                assert int(attrs[name], 16) == value["value"] and value["address_space"] in ("global", "local")
+    assert expressions >= 6
+    subprograms = [d for d in ours.values() if d["tag"] == "DW_TAG_subprogram"]
+    assert {s["attributes"].get("DW_AT_name") for s in subprograms} >= {"saxpy", "twice"}
+
+
+def test_inspect_debug_lists_kernels_functions_and_frames(build, capsys):
+    path, wave = build
+    assert main(["inspect", "--debug", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["wave_size"] == wave
+    entry = next(f for f in doc["functions"] if f["kernel"] == "saxpy")
+    symbols = _dwarfdump(path, "--debug-frame")        # every FDE llvm-dwarfdump lists, at the same pcs
+    fdes = [(int(a, 16), int(b, 16)) for a, b in re.findall(r"FDE cie=\w+ pc=([0-9a-f]+)\.\.\.([0-9a-f]+)", symbols)]
+    ours = [(f["initial_location"], f["initial_location"] + f["address_range"]) for f in doc["frames"]
+            if f["kind"] == "FDE"]
+    assert ours == fdes and (entry["low_pc"], entry["high_pc"]) in fdes
+    cie = next(f for f in doc["frames"] if f["kind"] == "CIE")
+    # spec 001 "Call Frame Information": factors 4, return address PC_64 in a 64-bit process
+    assert (cie["code_alignment_factor"], cie["data_alignment_factor"]) == (T.CODE_ALIGNMENT_FACTOR,
+                                                                             T.DATA_ALIGNMENT_FACTOR)
+    assert cie["return_address_register"] == "PC_64"
+    assert {v["name"] for v in entry["variables"]} >= {"a", "x", "y", "tmp", "bias"}
+    assert main(["inspect", "--debug", str(path)]) == 0
+    listing = capsys.readouterr().out
+    assert "kernel saxpy entry" in listing and "frame base DW_OP_regx SGPR33" in listing
+
+
+def test_llvm_user_operations_decode_as_llvm_prints_them():
+    """Encodings and spellings from LLVM's own tests (MC/AMDGPU CFI and heterogeneous DWARF):
+    DW_OP_LLVM_user (0xe9) then the sub-operation as ULEB128."""
+    from elftools.dwarf.structs import DWARFStructs
+
+    decoder = ExpressionDecoder(DWARFStructs(little_endian=True, dwarf_format=32, address_size=8), 64)
+    cases = {
+        bytes([0x30, 0x36, 0xE9, 0x02]): "DW_OP_lit0, DW_OP_lit6, DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address",
+        bytes([0x90, 0x40, 0x94, 0x04, 0x36, 0x24, 0x36, 0xE9, 0x02]):
+            "DW_OP_regx SGPR32, DW_OP_deref_size 0x4, DW_OP_lit6, DW_OP_shl, DW_OP_lit6, "
+            "DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address",
+        bytes([0x90, 0x80, 0x14, 0xE9, 0x03, 0x34, 0x1E, 0xE9, 0x04, 0x93, 0x04, 0xE9, 0x0A]):
+            "DW_OP_regx VGPR0, DW_OP_LLVM_user DW_OP_LLVM_push_lane, DW_OP_lit4, DW_OP_mul, "
+            "DW_OP_LLVM_user DW_OP_LLVM_offset, DW_OP_piece 0x4, DW_OP_LLVM_user DW_OP_LLVM_piece_end",
+    }
+    for raw, expected in cases.items():
+        assert ", ".join(op.text() for op in decoder.decode(raw)) == expected
+    extend = decoder.decode(bytes([0xE9, 0x0B, 0x40, 0x40, 0xE9, 0x0C, 0x40, 0x40]))   # spec 001 lane_pc example
+    assert [(op.name, op.operands) for op in extend] == [("DW_OP_LLVM_extend", (64, 64)),
+                                                         ("DW_OP_LLVM_select_bit_piece", (64, 64))]
+
+
+def test_register_and_space_tables_are_spec_001s():
+    text = spec_text("001")
+    table = text[text.index("AMDGPU DWARF Register Mapping"):text.index("The vector registers are represented")]
+    named = []
+    for first, last, register in re.findall(r"^(\d+)(?:-(\d+))? (\S+) \S+ ", table, re.M):
+        if register.startswith("*"):
+            continue                                      # *Reserved*
+        ranged = re.fullmatch(r"([A-Z]+)(\d+)-[A-Z]+\d+", register)
+        stem, base = (ranged[1], int(ranged[2])) if ranged else (register, None)
+        named.append((int(first), int(last or first), stem, base))
+    assert [(f, la, stem, base) for f, la, stem, base, _ in T.REGISTER_RANGES] == named
+    # wave32/wave64 variants: the spec's descriptions say which mode each vector range is for
+    for first, _last, stem, _base, wave in T.REGISTER_RANGES:
+        row = re.search(rf"^{first}(?:-\d+)? {stem}.*?(?=^\d)", table, re.M | re.S).group(0)
+        assert (f"wavefront {wave} mode" in " ".join(row.split())) if wave else "wavefront" not in row, stem
+    spaces = dict(re.findall(r"``(DW_MSPACE_\w+)`` (0x[0-9a-f]+)", text))
+    assert {name: int(v, 16) for name, v in spaces.items()} == {n: v for v, n in T.MEMORY_SPACES.items()}
+    aspaces = re.findall(r"``(DW_ASPACE_\w+)`` (0x[0-9a-f]+) (\d+) (\d+)", text)
+    assert {int(v, 16): (n, int(b64), int(b32)) for n, v, b64, b32 in aspaces} == T.ADDRESS_SPACES
+    for name in re.findall(r"``(DW_OP_LLVM_\w+)``", text):
+        assert name in {n for n, _ in T.LLVM_USER_OPS.values()}, name
+    for name in set(re.findall(r"``(DW_AT_LLVM_\w+)``", text)) - {"DW_AT_LLVM_active_lane", "DW_AT_LLVM_augmentation"}:
+        assert name in T.LLVM_ATTRIBUTES.values(), name
+    assert T.CIE_AUGMENTATION in text and T.CU_AUGMENTATION in text
+
+
+def test_inspect_debug_refuses_what_it_cannot_read(tmp_path, capsys):
+    from conftest import REFERENCE
+
+    plain = REFERENCE / "amdgpu" / "clang19" / "saxpy.gfx90a.v5.hsaco"        # built without -g
+    assert main(["inspect", "--debug", str(plain)]) == 1
+    err = capsys.readouterr().err
+    assert "build with -g" in err and err.count("\n") == 1
+    il = REFERENCE / "amdil" / "hlc-juniper" / "clear_memory.01.linked.il"
+    assert main(["inspect", "--debug", str(il)]) == 1
+    assert "AMDGPU code objects only" in capsys.readouterr().err
