@@ -30,6 +30,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# every process of the benchmark may write its bytecode, as an installed package has it: without it
+# each start recompiles kernelkit's modules (PYTHONDONTWRITEBYTECODE=1 is set in some environments)
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 EXAMPLES = sorted((ROOT / "examples").glob("*.cl"))
 BASE_HEADER = ROOT / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
 

@@ -61,11 +61,13 @@ def _quiet_closed_pipe() -> int:
     return 141  # 128 + SIGPIPE, what a shell reports for a tool ended by a closed pipe
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``only`` that one (what a command line naming it needs:
+    the other commands' modules are not imported)."""
     parser = _Parser(prog="kernelkit", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="print kernelkit's version and its tools'")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else [only]:
         module = import_if_present(f"kernelkit.commands.{name}")
         if module is not None:
             module.register(sub)
@@ -73,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

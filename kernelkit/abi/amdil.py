@@ -94,7 +94,7 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
             slot = ArgSlot(kind="sema", slots=1, record=r.Sema(a.name, nth, 1, offset), **common)
         elif a.kind in ("scalar", "vector"):
             mtype, bits = _element_type(a.element or "int", version_major)
-            slot = ArgSlot(kind="value", slots=value_slots(bits, a.vector_width),
+            slot = ArgSlot(kind="value", slots=value_slots(bits, a.vector_width, version_major < 3),
                            record=r.Value(a.name, mtype, a.vector_width, 1, offset),
                            element=a.element, element_bits=bits, width=a.vector_width, **common)
         elif a.kind in ("struct", "union"):
@@ -163,7 +163,8 @@ def layout_from_metadata(block, device: str | None = None) -> AmdilLayout:
         elif isinstance(rec, r.Value):
             bits = r.VALUE_TYPE_SIZES.get(rec.type, 4) * 8
             kind = "sampler" if rec.name in sampler_args or rec.type == "sampler" else "value"
-            slot = ArgSlot(kind=kind, slots=value_slots(bits, rec.count), element=rec.type,
+            slot = ArgSlot(kind=kind, slots=value_slots(bits, rec.count, (block.version or (3,))[0] < 3),
+                           element=rec.type,
                            element_bits=bits, width=rec.count, **common)
         elif isinstance(rec, r.Pointer):
             space = r.POINTER_ADDRESS_SPACES.get(rec.memory, "global")
@@ -301,7 +302,9 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
         sig = next((s for s in sigs if s.name == kernel), None)
         if sig is None:
             raise KernelkitError(f"no kernel {kernel!r} in {path}")
-        lay = allocate(sig, device)
+        # the metadata generation to lay out for: 1 (kernelkit's programs, 1:4:53 like the
+        # reference juniper dumps) or 3 (AMD's 3:1:111 Catalyst compiler)
+        lay = allocate(sig, device, version_major=int(options.get("metadata_version") or 1))
         source = "signature"
     return layout_json(lay, target, source)
 

@@ -39,16 +39,21 @@ ELEMENT_TYPES: dict[str, tuple[str, str, int]] = {
 }
 
 
-def value_slots(element_bits: int, width: int) -> int:
+def value_slots(element_bits: int, width: int, whole: bool = False) -> int:
     """Slots of a scalar or vector (spec 000 "Scalar Arguments" … "8, 16bit Vector Arguments").
 
     8/16-bit vectors: up to 4 components in one slot, every 4 components on a 128-bit boundary
     (width // 4). 32/64-bit: one slot per 128 bits, computed as AMD's compiler does (total bits
     >> 7), so a 3-component 64-bit vector takes one slot — the Catalyst binaries in
-    reference/amdil/catalyst-clo place ``ulong3 v38`` at 992 and the next argument at 1008.
+    reference/amdil/catalyst-clo place ``ulong3 v38`` at 992 and the next argument at 1008, and
+    such an argument's third component does not reach the kernel. ``whole`` rounds up instead
+    (what kernelkit's own 1.x-metadata programs use: spec 000 "one vector location for each
+    128bits they require", so a ``long3`` gets two slots and arrives whole).
     """
     if element_bits < 32:
         return max(1, width >> 2)
+    if whole:
+        return max(1, (element_bits * width + 127) >> 7)
     return max(1, (element_bits * width) >> 7)
 
 

@@ -32,6 +32,7 @@ from kernelkit.errors import KernelkitError
 GRF_BYTES = 32                     # SKL .. DG2 (spec 004 tables.GRF_BYTES)
 LOCAL_ID_LANES_PER_GRF = 16        # a local-id GRF holds 16 uw lanes
 SIMD_SIZES = (8, 16, 32)
+DEFAULT_SIMD = 16                  # kernelkit's default (IGC chooses per kernel, mostly 32 on TGLLP)
 
 
 @dataclass(frozen=True)
@@ -312,9 +313,10 @@ def _global_use(value, used: set[str], visited: set[int]) -> None:
             _global_use(op, used, visited)
 
 
-def payloads_for_source(path_or_source: str, platform: str, simd: int, options: Sequence[str] = ()
-                        ) -> list[Payload]:
-    """Compile OpenCL C (optimised, and at -O0 for the builtins it calls) and lay out every kernel."""
+def payloads_for_source(path_or_source: str, platform: str, simd: int, options: Sequence[str] = (),
+                        buffer_offsets: dict[str, Sequence[int]] | None = None) -> list[Payload]:
+    """Compile OpenCL C (optimised, and at -O0 for the builtins it calls) and lay out every kernel
+    (``buffer_offsets``: per kernel, the pointer arguments IGC gives a bufferOffset)."""
     from kernelkit import ir
     from kernelkit.abi.signature import signatures_from_ir
 
@@ -322,7 +324,8 @@ def payloads_for_source(path_or_source: str, platform: str, simd: int, options: 
                            for extra in ([], ["-O0"]))
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in unoptimised.functions}
-    return [lay_out(sig, simd, platform, implicit_inputs(functions[sig.name], at_o0.get(sig.name), platform))
+    return [lay_out(sig, simd, platform, implicit_inputs(functions[sig.name], at_o0.get(sig.name), platform),
+                    (buffer_offsets or {}).get(sig.name, ()))
             for sig in signatures_from_ir(module)]
 
 
@@ -343,7 +346,7 @@ def handles(target: str) -> bool:
 
 def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     platform = resolve_platform(target.partition(":")[2] or "tgllp")
-    simd = options.get("simd") or 16
+    simd = options.get("simd") or DEFAULT_SIMD
     payloads = payloads_for_source(path, platform.name, simd, options.get("build_options") or ())
     for payload in payloads:
         if payload.kernel == kernel:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import marshal
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-
-import msgpack
 
 from kernelkit.cache import Cache, make_key
 
@@ -110,8 +110,8 @@ def binary_key(source: str, target: str, options: Sequence[str], filename: str, 
     """The whole-binary cache key of one build."""
     quote_dir = "" if filename == "<source>" else os.path.dirname(os.path.abspath(filename))
     cpu = host_cpu_fingerprint() if target == "host" else ""
-    return make_key(NAMESPACE, toolchain_fingerprint(), cpu, target, variant, source, filename, quote_dir,
-                    "\0".join(_key_options(options)))
+    return make_key(NAMESPACE, sys.version, toolchain_fingerprint(), cpu, target, variant, source, filename,
+                    quote_dir, "\0".join(_key_options(options)))
 
 
 class CachedBinary:
@@ -134,17 +134,18 @@ def lookup(key: str) -> CachedBinary | None:
     if payload is None:
         return None
     try:
-        entry = msgpack.unpackb(payload, raw=False)
+        entry = marshal.loads(payload)    # (the key holds Python's version: marshal's format is its own)
         binary, log, deps, kernels = entry["binary"], entry["log"], entry["deps"], entry["kernels"]
         if not isinstance(binary, bytes) or not isinstance(log, str):
             return None
         if any(_digest(path) != digest for path, digest in deps):
             return None
         return CachedBinary(binary, log, [str(k) for k in kernels])
-    except (ValueError, KeyError, TypeError, msgpack.UnpackException):
+    except (ValueError, KeyError, TypeError, EOFError):
         return None
 
 
 def store(key: str, binary: bytes, log: str, deps: Sequence[tuple[str, str]], kernels: Sequence[str]) -> None:
-    Cache(NAMESPACE).put(key, msgpack.packb({"binary": binary, "log": log, "deps": [list(d) for d in deps],
-                                             "kernels": list(kernels)}, use_bin_type=True))
+    Cache(NAMESPACE).put(key, marshal.dumps({"binary": bytes(binary), "log": str(log),
+                                             "deps": [(str(p), str(d)) for p, d in deps],
+                                             "kernels": [str(k) for k in kernels]}))

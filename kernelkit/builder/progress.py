@@ -8,7 +8,6 @@ the status line. A background thread redraws every quarter second with the elaps
 from __future__ import annotations
 
 import sys
-import threading
 import time
 
 DELAY = 1.0
@@ -22,6 +21,8 @@ class Progress:
         self.enabled = enabled
         self.delay = delay
         self._active: dict[str, tuple[str, float]] = {}
+        import threading  # (here: a cached build, which needs no progress, should not pay for it)
+
         self._lock = threading.Lock()
         self._shown = 0
         self._stop = threading.Event()
@@ -29,6 +30,8 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.enabled:
+            import threading
+
             self._thread = threading.Thread(target=self._run, name="kernelkit-progress", daemon=True)
             self._thread.start()
         return self

@@ -53,13 +53,27 @@ def error_reply(exc: BaseException) -> dict:
     return reply
 
 
+def _resolve(name: str):
+    """(Info, device) of a target name, importing only the target package its spelling names (the
+    registry's full search when that package does not take it)."""
+    from kernelkit.builder.kinds import target_kind
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.plugins import import_if_present
+
+    module = import_if_present(f"kernelkit.targets.{target_kind(name)}.info")
+    for info in getattr(module, "get_compilers", list)():
+        device = info.parse_target(name)
+        if device is not None:
+            return info, device
+    return resolve_target(name)
+
+
 def build(request: dict, send) -> dict:
     """Compile one request through the ComputeMux chain; ``send`` reports stages."""
     from kernelkit.mux.context import Context
-    from kernelkit.mux.registry import resolve_target
 
     send({"stage": "frontend"})
-    info, device = resolve_target(request["target"])
+    info, device = _resolve(request["target"])
     target = info.create_target(Context(), device)
     target.init_with_builtins(None)
     module = target.create_module()

@@ -46,8 +46,9 @@ def register(sub) -> None:
                                           "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
     p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output), or the folder "
                                                         "of the outputs when there are several")
-    p.add_argument("--emit", choices=("llvm", "binary"), default="binary",
-                   help="llvm: the frontend's LLVM IR; binary (default): the target's binary")
+    p.add_argument("--emit", choices=("llvm", "binary", "visaasm"), default="binary",
+                   help="llvm: the frontend's LLVM IR; binary (default): the target's binary; "
+                        "visaasm: vISA text (visa targets)")
     p.add_argument("-S", dest="clang_S", action="store_true", help="as clang: with -emit-llvm, LLVM IR text")
     p.add_argument("-c", dest="clang_c", action="store_true", help="as clang: an object (the target's binary; "
                                                                   "with -emit-llvm, LLVM bitcode)")
@@ -120,6 +121,23 @@ def _emit_llvm(args, emit: str) -> int:
     return 0
 
 
+def _emit_visaasm(args) -> int:
+    """vISA text of one source for one visa target (written in-process, no worker)."""
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.targets.visa.runner import visa_program
+
+    if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
+        raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
+    source = args.sources[0]
+    _, device = resolve_target(args.targets[0])
+    binary, _run = visa_program(read_source(source), frontend_options(args), device, source)
+    output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
+    write_output(output, binary.visaasm().encode())
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
+    return 0
+
+
 def _outputs(args, jobs) -> list[str]:
     """The output path of each (source, target) job."""
     sources = [s for s, _ in jobs]
@@ -158,6 +176,8 @@ def run(args) -> int:
     emit = _emit(args)
     if emit in ("llvm", "bitcode"):
         return _emit_llvm(args, emit)
+    if emit == "visaasm":
+        return _emit_visaasm(args)
     if not args.targets:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2

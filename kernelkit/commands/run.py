@@ -42,6 +42,8 @@ def register(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="OpenCL C source or host binary")
     p.add_argument("-k", "--kernel", help="kernel name (default: the only kernel)")
+    p.add_argument("-t", "--target", default="host",
+                   help="device to run on: host (default) or a simulated one, e.g. visa:tgllp")
     p.add_argument("-g", "--global", dest="global_size", required=True, help="global size, e.g. 1024 or 64,64")
     p.add_argument("-l", "--local", dest="local_size", help="local size (default: chosen by the runtime)")
     p.add_argument("--offset", help="global offset")
@@ -233,8 +235,8 @@ def run(args) -> int:
         from kernelkit.builder.progress import Progress
 
         with Progress() as progress:   # a status line on a terminal when the build takes a while
-            progress.update(args.src, f"building {args.src} for host")
-            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build()
+            progress.update(args.src, f"building {args.src} for {args.target}")
+            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build(args.target)
         if prog.build_log:
             sys.stderr.write(prog.build_log)
     names = prog.kernel_names

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernelkit.errors import KernelkitError, LaunchError
+from kernelkit.ir.analysis.reach import Reach
 from kernelkit.runtime.args import LocalMemory, pack_arguments
 from kernelkit.runtime.event import Event
 from kernelkit.runtime.launch import LaunchState, NativeLaunch, new_printf_buffer
 from kernelkit.runtime.ndrange import make_ndrange
 from kernelkit.runtime.printf import decode_printf_buffer
+from kernelkit.runtime.reach import check_reach
 
 __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
@@ -43,6 +45,7 @@ class Program:
             self.filename = filename or "<source>"
         self.options = options.split() if isinstance(options, str) else list(options)
         self._binary = None
+        self._simulated = None
         self._executables: dict[bool, object] = {}
         self._lock = threading.Lock()
         self.build_log = ""
@@ -58,9 +61,12 @@ class Program:
 
         if options:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
-        if target != "host":
-            raise KernelkitError(f"Program runs kernels on the host target only; use `kernelkit build -t "
-                                 f"{target}` to make a {target} binary (or Program.build_many)")
+        if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
+            from kernelkit.runtime.simulated import build_simulated
+
+            self._simulated = build_simulated(self.source, self.options, target, self.filename)
+            self.build_log = self._simulated.log
+            return self
         result = build(self.source, "host", self.options, filename=self.filename)
         self.build_log = result.log
         self._binary = read_host_binary(result.binary)
@@ -97,6 +103,8 @@ class Program:
 
     @property
     def binary(self) -> bytes:
+        if self._simulated is not None:
+            return self._simulated.binary
         return self._require_built().to_bytes()
 
     def _require_built(self):
@@ -106,9 +114,15 @@ class Program:
 
     @property
     def kernel_names(self) -> list[str]:
+        if self._simulated is not None:
+            return self._simulated.kernel_names
         return [k.name for k in self._require_built().kernels]
 
     def kernel(self, name: str) -> Kernel:
+        if self._simulated is not None:
+            from kernelkit.runtime.simulated import SimulatedKernel
+
+            return SimulatedKernel(self._simulated, name)    # type: ignore[return-value]
         binary = self._require_built()
         try:
             info = binary.kernel(name)
@@ -117,7 +131,7 @@ class Program:
         return Kernel(self, info)
 
     def __getattr__(self, name: str) -> Kernel:
-        if name.startswith("_") or self._binary is None:
+        if name.startswith("_") or (self._binary is None and self._simulated is None):
             raise AttributeError(name)
         try:
             return self.kernel(name)
@@ -155,6 +169,7 @@ class Kernel:
         self.info = info
         self.signature = _signature_from_json(info.signature)
         self.name = self.signature.name
+        self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
         self.last_output = ""
 
     def __repr__(self) -> str:
@@ -185,8 +200,11 @@ class Kernel:
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
                           has_barriers=self.info.coroutine)
-        packed = pack_arguments(self.name, self.signature.args, args, local_memory_limit=host_device_info().local_memory_size,
+        packed = pack_arguments(self.name, self.signature.args, args,
+                                local_memory_limit=host_device_info().local_memory_size,
                                 static_local_bytes=self.signature.static_local_mem or 0)
+        if not check:   # (checked mode catches the access itself, naming the address and work-item)
+            check_reach(self.name, self.signature, self.reach, args, nd)
         exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)

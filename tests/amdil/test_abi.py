@@ -295,21 +295,21 @@ def test_source_layout_matches_amds_compiled_metadata(reference):
     """OpenCL C (alltypes.cl) -> KernelSignature -> cb1 slots == AMD's compiled metadata."""
     from kernelkit.abi.amdil import layout_for
     src = reference_source("amdil", "catalyst-clo", "alltypes.cl")
-    ours = layout_for(str(src), "amdil:cayman", "myKernel", {})
+    ours = layout_for(str(src), "amdil:cayman", "myKernel", {"metadata_version": 3})
     block = find_metadata_blocks((reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes())[0].block
     real = [(a.name, a.offset) for a in block.arguments if a.name != "v70"]  # v70 needs __GPU__
     assert [(a["name"], a["offset"]) for a in ours["cb1"]["args"]] == real
 
 
-def test_amdil_target_is_registered_and_cannot_compile_yet():
+def test_amdil_target_is_registered_and_creates_targets():
     from kernelkit.mux.context import Context
     from kernelkit.mux.registry import resolve_target
-    from kernelkit.mux.result import Result
     info, device = resolve_target("amdil:rv790")
     assert device == "rv770" and info.device_info.device_type == "gpu"
-    with pytest.raises(MuxError) as exc:
-        info.create_target(Context(), device)
-    assert exc.value.result == Result.FEATURE_UNSUPPORTED
+    target = info.create_target(Context(), device)
+    assert target.device == "rv770" and target.device_record.family == "7XX"
+    with pytest.raises(MuxError):
+        info.create_target(Context(), "gfx90a")
 
 
 def test_dispatch_buffers_from_a_real_kernel(reference):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 
 import pytest
 from conftest import spec_text
@@ -27,18 +28,42 @@ kernel void saxpy(float a, global const float *x, global float *y, local float *
         y[i] = twice(t) + y[i] + bias;
 }
 """
-BUILDS = [("gfx90a:xnack-", 4, 64), ("gfx1030", 5, 32), ("gfx1100", 6, 32)]
+# clang itself (the ziglang wheel's clang 22, no device library: work-item ids from builtins),
+# optimised, DWARF 4: .debug_loc location lists and .debug_ranges
+CLANG_SOURCE = """
+float twice(float v) { return 2.0f * v; }
+kernel void saxpy(float a, global const float *x, global float *y, local float *tmp, int bias)
+{
+    int i = __builtin_amdgcn_workitem_id_x() + 64 * __builtin_amdgcn_workgroup_id_x();
+    float t = a * x[i];
+    tmp[__builtin_amdgcn_workitem_id_x()] = t;
+    for (int k = 0; k < bias; ++k)
+        t = twice(t) + y[i + k];
+    y[i] = t;
+}
+"""
+BUILDS = [("kernelkit", "gfx90a:xnack-", 4, 64), ("kernelkit", "gfx1030", 5, 32), ("kernelkit", "gfx1100", 6, 32),
+          ("clang-dwarf4", "gfx1030", 5, 32)]
 
 
-@pytest.fixture(scope="module", params=BUILDS, ids=[f"{t}-v{v}" for t, v, _ in BUILDS])
+@pytest.fixture(scope="module", params=BUILDS, ids=[f"{b}-{t}-v{v}" for b, t, v, _ in BUILDS])
 def build(request, tmp_path_factory):
-    target, version, wave = request.param
+    builder, target, version, wave = request.param
     folder = tmp_path_factory.mktemp("dwarf")
     src = folder / "k.cl"
-    src.write_text(SOURCE)
     out = folder / "k.hsaco"
-    assert main(["build", str(src), "-t", target, "--code-object-version", str(version), "-O0",
-                 "--option=-g", "-o", str(out)]) == 0
+    if builder == "kernelkit":
+        src.write_text(SOURCE)
+        assert main(["build", str(src), "-t", target, "--code-object-version", str(version), "-O0",
+                     "--option=-g", "-o", str(out)]) == 0
+    else:
+        src.write_text(CLANG_SOURCE)
+        zig = [sys.executable, "-m", "ziglang"]
+        subprocess.run([*zig, "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-target", "amdgcn-amd-amdhsa",
+                        f"-mcpu={target}", "-nogpulib", "-O2", "-g", "-gdwarf-4", "-c", str(src), "-o",
+                        str(folder / "k.o")], check=True, capture_output=True)
+        subprocess.run([*zig, "ld.lld", "--no-undefined", "-shared", str(folder / "k.o"), "-o", str(out)],
+                       check=True, capture_output=True)
     return out, wave
 
 
@@ -69,36 +94,57 @@ def _walk(die):
         yield from _walk(child)
 
 
-def _normalise(expression: str) -> str:
+def _normalise(expression: str, wave: int) -> str:
     """llvm-dwarfdump 14 names a DWARF register by the first LLVM register mapped to its number,
-    for SGPRs the 16-bit low half (DWARF 65 -> "SGPR33_LO16"); spec 001 names the register."""
-    return re.sub(r"_LO16\b", "", expression)
+    for SGPRs the 16-bit low half (DWARF 65 -> "SGPR33_LO16"), and prints the wave32 vector
+    registers by number (DWARF 1536 -> "0x600"); spec 001's table names them."""
+    expression = re.sub(r"_LO16\b", "", expression)
+    return re.sub(r"(DW_OP_b?regx) (0x[0-9a-f]+)", lambda m: f"{m[1]} {T.register_name(int(m[2], 16), wave)}",
+                  expression)
+
+
+def _llvm_dies(text: str) -> dict[int, tuple[str, dict[str, str]]]:
+    dies = {}
+    for block in text.split("\n\n"):
+        head = re.match(r"\s*(0x[0-9a-f]{8}):\s+(DW_TAG_\w+)", block)
+        if not head:
+            continue
+        attrs: dict[str, str] = {}
+        current = None
+        for line in block.splitlines()[1:]:
+            m = re.match(r"\s+(DW_AT_\w+)\t\((.*)$", line)
+            if m:
+                current = m[1]
+                attrs[current] = m[2]
+            elif current:
+                attrs[current] += "\n" + line.strip()
+        dies[int(head[1], 16)] = (head[2], {k: v.removesuffix(")") for k, v in attrs.items()})
+    return dies
 
 
 def test_die_tree_and_expressions_are_llvm_dwarfdumps(build):
     path, wave = build
-    text = _dwarfdump(path, "--debug-info")
-    theirs = {}
-    for block in re.split(r"\n\n", text):
-        head = re.match(r"\s*(0x[0-9a-f]{8}):\s+(DW_TAG_\w+)", block)
-        if head:
-            attrs = dict(re.findall(r"^\s+(DW_AT_\w+)\s+\((.*)\)$", block, re.M))
-            theirs[int(head[1], 16)] = (head[2], attrs)
+    theirs = _llvm_dies(_dwarfdump(path, "--debug-info"))
     ours = {d["offset"]: d for unit in _ours(path, wave)["units"] for d in _walk(unit["die"])}
     assert sorted(ours) == sorted(theirs)
-    expressions = 0
+    expressions = lists = 0
     for offset, (tag, attrs) in theirs.items():
         die = ours[offset]
         assert die["tag"] == tag and list(die["attributes"]) == list(attrs), offset
         for name, value in die["attributes"].items():
             if isinstance(value, dict) and "expression" in value:
-                assert ", ".join(value["expression"]) == _normalise(attrs[name]), (offset, name)
+                assert ", ".join(value["expression"]) == _normalise(attrs[name], wave), (offset, name)
                 expressions += 1
+            elif isinstance(value, dict) and "location_list" in value:
+                entries = re.findall(r"\[(0x[0-9a-f]+), (0x[0-9a-f]+)\): (.*)", attrs[name])
+                assert [(e["low_pc"], e["high_pc"], ", ".join(e["expression"])) for e in value["location_list"]] == \
+                    [(int(lo, 16), int(hi, 16), _normalise(expr, wave)) for lo, hi, expr in entries], (offset, name)
+                lists += 1
             elif isinstance(value, str):
                 assert attrs[name] == f'"{value}"', (offset, name)
             elif isinstance(value, dict) and "address_space" in value:
                 assert int(attrs[name], 16) == value["value"] and value["address_space"] in ("global", "local")
-    assert expressions >= 6
+    assert expressions + lists >= 6
     subprograms = [d for d in ours.values() if d["tag"] == "DW_TAG_subprogram"]
     assert {s["attributes"].get("DW_AT_name") for s in subprograms} >= {"saxpy", "twice"}
 
@@ -120,9 +166,11 @@ def test_inspect_debug_lists_kernels_functions_and_frames(build, capsys):
                                                                              T.DATA_ALIGNMENT_FACTOR)
     assert cie["return_address_register"] == "PC_64"
     assert {v["name"] for v in entry["variables"]} >= {"a", "x", "y", "tmp", "bias"}
+    twice = next(f for f in doc["functions"] if f["name"] == "twice")
+    assert [v["name"] for v in twice["variables"]] == ["v"] and twice["kernel"] is None
     assert main(["inspect", "--debug", str(path)]) == 0
     listing = capsys.readouterr().out
-    assert "kernel saxpy entry" in listing and "frame base DW_OP_regx SGPR33" in listing
+    assert "kernel saxpy entry" in listing and f"frame base {', '.join(twice['frame_base']['expression'])}" in listing
 
 
 def test_llvm_user_operations_decode_as_llvm_prints_them():

@@ -38,7 +38,7 @@ class Operation:
                 operands = operands[1:]
         if self.name.startswith("DW_OP_breg") or self.name in ("DW_OP_fbreg", "DW_OP_bregx",
                                                                 "DW_OP_consts"):
-            words += [f"{v:+d}" if self.name != "DW_OP_consts" else str(v) for v in operands]
+            words += [f"{v:+d}" for v in operands]
         else:
             words += [f"{v:#x}" if isinstance(v, int) else str(v) for v in operands]
         return " ".join(words)

@@ -8,10 +8,12 @@ Plain DWARF 4/5 (.debug_info, .debug_line, .debug_frame, .debug_loclists, .debug
 
 from __future__ import annotations
 
+import struct
 from io import BytesIO
 
 from elftools.common.exceptions import DWARFError, ELFError
-from elftools.dwarf.locationlists import LocationEntry, LocationExpr
+from elftools.construct.core import ConstructError
+from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr
 from elftools.elf.elffile import ELFFile
 
 from kernelkit.errors import FormatError
@@ -85,7 +87,9 @@ class _UnitReader:
         base = self.cu.get_top_DIE().attributes.get("DW_AT_low_pc")
         base_pc = base.value if base is not None else 0
         for entry in entries:
-            if isinstance(entry, LocationEntry):
+            if isinstance(entry, BaseAddressEntry):
+                base_pc = entry.base_address
+            elif isinstance(entry, LocationEntry):
                 low, high = entry.begin_offset, entry.end_offset
                 if not entry.is_absolute:
                     low, high = low + base_pc, high + base_pc
@@ -176,8 +180,11 @@ def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
         return {"units": units, "frames": _frames(dwarf, wave_size), "wave_size": wave_size}
     except FormatError:
         raise
-    except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError) as exc:
-        raise FormatError(f"unreadable DWARF: {exc}", field=".debug_info") from None
+    except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError, TypeError,
+            AssertionError, ArithmeticError, NotImplementedError, ConstructError, struct.error,
+            RecursionError) as exc:
+        # pyelftools checks its input with assert and lets construct/struct errors through
+        raise FormatError(f"unreadable DWARF: {type(exc).__name__}: {exc}", field=".debug_info") from None
 
 
 def _walk(die: dict):
@@ -191,6 +198,17 @@ def functions(debug: dict, entries: dict[str, int]) -> list[dict]:
     locations, the line rows inside its range, and the kernel it is the entry of (``entries``:
     kernel name -> entry address, from the symbol table)."""
     kernel_at = {address: name for name, address in entries.items()}
+    by_offset = {die["offset"]: die for unit in debug["units"] for die in _walk(unit["die"])}
+
+    def attribute(die: dict, name: str):
+        """An attribute of the DIE or of its abstract origin (inlined and out-of-line instances)."""
+        while die is not None:
+            if name in die["attributes"]:
+                return die["attributes"][name]
+            origin = die["attributes"].get("DW_AT_abstract_origin") or die["attributes"].get("DW_AT_specification")
+            die = by_offset.get(origin["ref"]) if isinstance(origin, dict) else None
+        return None
+
     out = []
     for unit in debug["units"]:
         for die in _walk(unit["die"]):
@@ -200,11 +218,10 @@ def functions(debug: dict, entries: dict[str, int]) -> list[dict]:
             low = attrs["DW_AT_low_pc"]
             high = attrs.get("DW_AT_high_pc")
             high = low + high["offset_from_low_pc"] if isinstance(high, dict) else high
-            variables = [{"tag": c["tag"].removeprefix("DW_TAG_"), "name": c["attributes"].get("DW_AT_name"),
-                          "line": c["attributes"].get("DW_AT_decl_line"),
-                          "location": c["attributes"].get("DW_AT_location")}
+            variables = [{"tag": c["tag"].removeprefix("DW_TAG_"), "name": attribute(c, "DW_AT_name"),
+                          "line": attribute(c, "DW_AT_decl_line"), "location": c["attributes"].get("DW_AT_location")}
                          for c in _walk(die) if c["tag"] in ("DW_TAG_formal_parameter", "DW_TAG_variable")]
-            out.append({"name": attrs.get("DW_AT_name"), "linkage_name": attrs.get("DW_AT_linkage_name"),
+            out.append({"name": attribute(die, "DW_AT_name"), "linkage_name": attribute(die, "DW_AT_linkage_name"),
                         "kernel": kernel_at.get(low), "low_pc": low, "high_pc": high,
                         "frame_base": attrs.get("DW_AT_frame_base"), "variables": variables,
                         "lines": [row for row in unit["lines"] if low <= row["address"] < (high or low + 1)]})

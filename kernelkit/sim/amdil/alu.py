@@ -216,11 +216,11 @@ PAIR_OPS: dict[str, tuple[int, Callable, bool]] = {
 }
 # conversions between one 32-bit component and a 64-bit pair: opcode -> (source is 64-bit, fn)
 CONVERT_OPS: dict[str, tuple[bool, Callable]] = {
-    "ftod": (False, lambda a: u64(f(a).astype(np.float64))),
-    "dtof": (True, lambda a: u(d(a).astype(np.float32))),
-    "itod": (False, lambda a: u64(s(a).astype(np.float64))),
-    "utod": (False, lambda a: u64(a.astype(np.float64))),
-    "dtoi": (True, lambda a: u(np.clip(np.trunc(np.nan_to_num(d(a))), -2**31, 2**31 - 1)
+    "f2d": (False, lambda a: u64(f(a).astype(np.float64))),
+    "d2f": (True, lambda a: u(d(a).astype(np.float32))),
+    "i2d": (False, lambda a: u64(s(a).astype(np.float64))),
+    "u2d": (False, lambda a: u64(a.astype(np.float64))),
+    "d2i": (True, lambda a: u(np.clip(np.trunc(np.nan_to_num(d(a))), -2**31, 2**31 - 1)
                               .astype(np.int32))),
-    "dtou": (True, lambda a: np.clip(np.trunc(np.nan_to_num(d(a))), 0, 2**32 - 1).astype(U32)),
+    "d2u": (True, lambda a: np.clip(np.trunc(np.nan_to_num(d(a))), 0, 2**32 - 1).astype(U32)),
 }

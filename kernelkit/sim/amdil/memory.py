@@ -24,7 +24,8 @@ class Region:
     name: str
     start: int
     size: int
-    array: np.ndarray | None = None     # the user's array to copy back (None: read-only data)
+    array: np.ndarray | None = None     # the user's array (copied in)
+    writable: bool = True               # copied back after the launch
 
 
 @dataclass
@@ -34,14 +35,15 @@ class Heap:
     data: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
     top: int = HEAP_ALIGN        # offset 0 stays unused: a null pointer is never a buffer
 
-    def reserve(self, name: str, size: int, array: np.ndarray | None = None) -> int:
+    def reserve(self, name: str, size: int, array: np.ndarray | None = None,
+                writable: bool = True) -> int:
         start = (self.top + HEAP_ALIGN - 1) // HEAP_ALIGN * HEAP_ALIGN
-        self.regions.append(Region(name, start, int(size), array))
+        self.regions.append(Region(name, start, int(size), array, writable))
         self.top = start + max(int(size), 1) + HEAP_GAP
         return start
 
     def place(self, name: str, array: np.ndarray, writable: bool = True) -> int:
-        return self.reserve(name, array.nbytes, array if writable else None)
+        return self.reserve(name, array.nbytes, array, writable)
 
     def finish(self, init: dict[int, bytes] | None = None) -> None:
         """Allocate the bytes and copy every buffer in."""
@@ -59,7 +61,7 @@ class Heap:
 
     def copy_back(self) -> None:
         for r in self.regions:
-            if r.array is not None and r.array.flags.writeable:
+            if r.array is not None and r.writable and r.array.flags.writeable:
                 flat = r.array.reshape(-1).view(np.uint8) if r.array.flags.c_contiguous else None
                 src = self.data[r.start:r.start + r.size]
                 if flat is not None:

@@ -20,6 +20,7 @@ from kernelkit.sim.visa.state import ADDRESS_ROOT_SHIFT, LANES, Machine
 NO_OPS = frozenset({"label", "func", "fence", "barrier", "sbarrier", "lsc_fence", "lifetime", "wait", "yield",
                     "sampler_cache_flush"})
 MAX_STEPS = 50_000_000
+BRANCHES = frozenset({"goto", "jmp", "ret", "call"})
 PREDICATE_LOGIC = frozenset({"mov", "and", "or", "xor", "not"})
 
 
@@ -33,37 +34,52 @@ class Executor:
         self.lane_ops = 0
 
     def run(self) -> None:
+        """Converged (every live lane at one instruction, no per-lane counters kept) until a branch
+        splits the lanes; divergent (lowest counter first) until they meet again."""
         insts = self.program.insts
-        lane_pc = self.lane_pc
-        steps = 0
-        pc = int(lane_pc.min())
-        while pc < len(insts):
-            at = lane_pc == pc
-            threads_at = at.any(1)
-            rows = slice(None) if threads_at.all() else np.flatnonzero(threads_at)
-            active = at[rows]
-            inst = insts[pc]
-            self.step(inst, rows, active)
+        alive = self.lane_pc != DONE
+        pc, converged, steps = 0, True, 0
+        while alive.any():
             steps += 1
             if steps > MAX_STEPS:
                 raise LaunchError(f"kernel {self.program.name}: more than {MAX_STEPS} steps; stopped at "
-                                  f"instruction #{pc} ({inst.text})")
-            pc = int(lane_pc.min())
-            if pc == DONE:
-                break
+                                  f"instruction #{pc} ({insts[min(pc, len(insts) - 1)].text})")
+            if converged:
+                if pc >= len(insts):
+                    raise LaunchError(f"kernel {self.program.name}: execution ran past the last instruction")
+                inst = insts[pc]
+                if inst.name not in BRANCHES:
+                    self.step(inst, slice(None), alive, advance=False)
+                    pc += 1
+                    continue
+                self.lane_pc[...] = np.where(alive, pc, DONE)
+                self.step(inst, slice(None), alive)
+            else:
+                at = self.lane_pc == pc
+                threads_at = at.any(1)
+                rows = slice(None) if threads_at.all() else np.flatnonzero(threads_at)
+                self.step(insts[pc], rows, at[rows])
+            if insts[pc].name == "ret":
+                alive = self.lane_pc != DONE
+                if not alive.any():
+                    break
+            pc = int(self.lane_pc.min())
+            converged = bool(np.all(self.lane_pc[alive] == pc))
 
     # ---- one instruction for the selected threads; ``active`` (rows, 32) lanes waiting at it
-    def step(self, inst: Inst, rows, active: np.ndarray) -> None:
+    def step(self, inst: Inst, rows, active: np.ndarray, advance: bool = True) -> None:
         name = inst.name
         if name in NO_OPS:
-            self._advance(rows, active, inst)
+            if advance:
+                self._advance(rows, active, inst)
             return
         if name in ("goto", "jmp", "ret", "call"):
             self._branch(inst, rows, active)
             return
         if name == "addr_add":
             self._addr_add(inst, rows)
-            self._advance(rows, active, inst)
+            if advance:
+                self._advance(rows, active, inst)
             return
         n, lane0 = inst.exec_size, inst.lane0
         enabled = np.ones((active.shape[0], n), bool) if inst.nomask else active[:, lane0: lane0 + n]
@@ -79,7 +95,8 @@ class Executor:
             self._alu(inst, rows, enabled, n, lane0)
         else:
             self._unsupported(inst, "this instruction")
-        self._advance(rows, active, inst)
+        if advance:
+            self._advance(rows, active, inst)
 
     def _unsupported(self, inst: Inst, what: str):
         raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): the vISA "

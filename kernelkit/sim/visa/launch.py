@@ -29,7 +29,7 @@ from kernelkit.sim.visa.executor import Executor
 from kernelkit.sim.visa.memory import Memory
 from kernelkit.sim.visa.state import LANES, Machine
 
-MAX_BATCH_LANES = 1 << 17
+MAX_BATCH_LANES = 1 << 19
 R0_GROUP_DWORDS = (1, 6, 7)
 SLM_ALIGN = 16
 
@@ -133,7 +133,8 @@ def _argument_values(payload: Payload, args: list, memory: Memory, signature, st
         if inp is None:
             continue
         if inp.type == "ud" and (arg is None or (arg.kind == "pointer" and arg.address_space == "local")):
-            nbytes = value.nbytes if isinstance(value, LocalMemory) else int(value)
+            nbytes = value.nbytes if isinstance(value, LocalMemory) else getattr(value, "size", value)
+            nbytes = int(nbytes)
             align = max(SLM_ALIGN, (arg.pointee_align or 4) if arg is not None else SLM_ALIGN)
             slm = -(-slm // align) * align
             out[index] = np.array([slm], "<u4").view(np.uint8)

@@ -38,8 +38,11 @@ class Memory:
         addresses = addresses.astype(np.uint64)
         ids = (addresses >> np.uint64(ADDRESS_SHIFT)).astype(np.int64) - 1
         offsets = (addresses & np.uint64(OFFSET_MASK)).astype(np.int64)
-        for b in np.unique(ids):
-            sel = ids == b
+        lo, hi = int(ids.min()), int(ids.max())
+        for b in range(lo, hi + 1):
+            sel = ids == b if lo != hi else np.ones(ids.size, bool)
+            if lo != hi and not sel.any():
+                continue
             off = offsets[sel]
             if b < 0 or b >= len(self.buffers) or off.max() + size > self.buffers[b].size:
                 bad = np.flatnonzero(sel)[0] if (b < 0 or b >= len(self.buffers)) else \
@@ -70,9 +73,8 @@ class Memory:
                               f"has none")
         limit = self.slm.shape[1]
         offsets = offsets.astype(np.int64) & SLM_ADDRESS_MASK
-        bad = (offsets < 0) | (offsets + size > limit)
-        if bad.any():
-            i = int(np.argmax(bad))
+        if offsets.size and (offsets.min() < 0 or offsets.max() + size > limit):
+            i = int(np.argmax((offsets < 0) | (offsets + size > limit)))
             raise LaunchError(f"kernel {self.kernel}: {who(i)} {what} {size} bytes at local address "
                               f"{int(offsets[i]):#x}, outside the work-group's {limit} bytes of SLM")
         return groups.astype(np.int64) * limit + offsets

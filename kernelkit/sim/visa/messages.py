@@ -25,24 +25,45 @@ ATOMIC_WIDTH_64 = 0x40
 
 
 class Access:
-    """The enabled lanes of a message: flat positions, rows, lanes, and who they are."""
+    """The enabled lanes of a message (an (rows, exec size) mask), taken in row-major order: values
+    per access (``take``), written back (``put``), and who each access is (for error messages)."""
 
     def __init__(self, ex, rows, enabled: np.ndarray, lane0: int):
         self.ex = ex
-        self.rows_sel = rows
         self.enabled = enabled
-        r, c = np.nonzero(enabled)
-        self.r, self.c = r, c
-        self.row_ids = (np.arange(ex.m.threads)[rows] if not isinstance(rows, slice) else
-                        np.arange(ex.m.threads))[r]
-        self.lane_ids = c + lane0
+        self.lane0 = lane0
+        self.full = bool(enabled.all())
+        self.count = enabled.size if self.full else int(enabled.sum())
+        self.thread_ids = np.arange(ex.m.threads)[rows] if not isinstance(rows, slice) else \
+            np.arange(ex.m.threads)
+
+    def take(self, values: np.ndarray) -> np.ndarray:
+        return values.reshape(-1) if self.full else values[self.enabled]
+
+    def put(self, target: np.ndarray, values: np.ndarray) -> None:
+        if self.full:
+            target[...] = values.reshape(target.shape)
+        else:
+            target[self.enabled] = values
+
+    def per_row(self, values: np.ndarray) -> np.ndarray:
+        """A value per thread row -> per access."""
+        return self.take(np.broadcast_to(values[:, None], self.enabled.shape))
+
+    @property
+    def r(self) -> np.ndarray:
+        return self.take(np.broadcast_to(np.arange(self.enabled.shape[0])[:, None], self.enabled.shape))
+
+    @property
+    def c(self) -> np.ndarray:
+        return self.take(np.broadcast_to(np.arange(self.enabled.shape[1])[None, :], self.enabled.shape))
 
     def who(self, i: int) -> str:
-        return self.ex.geometry.who(int(self.row_ids[i]), int(self.lane_ids[i]))
+        return self.ex.geometry.who(int(self.thread_ids[self.r[i]]), int(self.c[i]) + self.lane0)
 
     @property
     def groups(self) -> np.ndarray:
-        return self.ex.geometry.group_of_row[self.row_ids]
+        return self.per_row(self.ex.geometry.group_of_row[self.thread_ids])
 
 
 def _operand_scalar(ex, inst, key: str, rows) -> np.ndarray:
@@ -68,7 +89,7 @@ def _surface(ex, inst, index: int, rows) -> tuple[str, np.ndarray | None]:
 def _load(ex, kind: str, base, acc: Access, offsets: np.ndarray, size: int) -> np.ndarray:
     if kind == "slm":
         return ex.memory.slm_load(acc.groups, offsets, size, acc.who)
-    addresses = base[acc.r] + offsets if base is not None else offsets
+    addresses = acc.per_row(base) + offsets if base is not None else offsets
     return ex.memory.load(addresses.astype(np.uint64), size, acc.who)
 
 
@@ -76,7 +97,7 @@ def _store(ex, kind: str, base, acc: Access, offsets: np.ndarray, data: np.ndarr
     if kind == "slm":
         ex.memory.slm_store(acc.groups, offsets, data, acc.who)
         return
-    addresses = base[acc.r] + offsets if base is not None else offsets
+    addresses = acc.per_row(base) + offsets if base is not None else offsets
     ex.memory.store(addresses.astype(np.uint64), data, acc.who)
 
 
@@ -110,16 +131,17 @@ def _four_channels(ex, inst, rows, enabled, store: bool, kind: str, base, offset
     stride = max(inst.exec_size, 8)
     chans = _channels(inst.fields["channels"])
     acc = Access(ex, rows, enabled, inst.lane0)
-    if not acc.r.size:
+    if not acc.count:
         return
+    n = inst.exec_size
     data = _lanes_of(ex, inst, "data", stride * len(chans), U32, rows)
+    lane_off = acc.take(offsets)
     for k, ch in enumerate(chans):
-        lane_off = offsets[acc.r, acc.c] + 4 * ch
+        block = data[:, k * stride: k * stride + n]
         if store:
-            _store(ex, kind, base, acc, lane_off, data[acc.r, k * stride + acc.c][:, None].view(np.uint8)
-                   .reshape(-1, 4))
+            _store(ex, kind, base, acc, lane_off + 4 * ch, acc.take(block)[:, None].view(np.uint8).reshape(-1, 4))
         else:
-            data[acc.r, k * stride + acc.c] = _load(ex, kind, base, acc, lane_off, 4).view(U32).reshape(-1)
+            acc.put(block, _load(ex, kind, base, acc, lane_off + 4 * ch, 4).view(U32).reshape(-1))
     if not store:
         ex.m.write_raw(inst.raws["data"], data, rows)
 
@@ -131,17 +153,17 @@ def scaled(ex, inst, rows, enabled, store: bool) -> None:
     g_off = _operand_scalar(ex, inst, "global_offset", rows)
     offsets = _lanes_of(ex, inst, "offsets", n, U32, rows).astype(np.int64) + g_off[:, None]
     acc = Access(ex, rows, enabled, inst.lane0)
-    if not acc.r.size:
+    if not acc.count:
         return
     data = _lanes_of(ex, inst, "data", n, U32, rows)
-    lane_off = offsets[acc.r, acc.c]
+    lane_off = acc.take(offsets)
     if store:
-        as_bytes = np.ascontiguousarray(data[acc.r, acc.c]).view(np.uint8).reshape(-1, 4)[:, :nbytes]
+        as_bytes = np.ascontiguousarray(acc.take(data)).view(np.uint8).reshape(-1, 4)[:, :nbytes]
         _store(ex, kind, base, acc, lane_off, as_bytes)
         return
-    raw = np.zeros((acc.r.size, 4), np.uint8)
+    raw = np.zeros((acc.count, 4), np.uint8)
     raw[:, :nbytes] = _load(ex, kind, base, acc, lane_off, nbytes)
-    data[acc.r, acc.c] = raw.view(U32).reshape(-1)
+    acc.put(data, raw.view(U32).reshape(-1))
     ex.m.write_raw(inst.raws["data"], data, rows)
 
 
@@ -176,11 +198,11 @@ def _run_atomic(ex, inst, rows, enabled, kind, base, addresses: np.ndarray) -> N
     dtype = _atomic_dtype(inst, op)
     n = inst.exec_size
     acc = Access(ex, rows, enabled, inst.lane0)
-    if not acc.r.size:
+    if not acc.count:
         return
-    src = [None if inst.raws[k].null else _lanes_of(ex, inst, k, n, dtype, rows)[acc.r, acc.c]
+    src = [None if inst.raws[k].null else acc.take(_lanes_of(ex, inst, k, n, dtype, rows))
            for k in ("src0", "src1")]
-    lane_addr = addresses[acc.r, acc.c]
+    lane_addr = acc.take(addresses)
     size = dtype.itemsize
     if kind == "slm":
         flat = ex.memory.slm_flat(acc.groups, lane_addr, size, acc.who, "updates")
@@ -194,7 +216,7 @@ def _run_atomic(ex, inst, rows, enabled, kind, base, addresses: np.ndarray) -> N
             store[flat[mask][:, None] + np.arange(size)] = np.ascontiguousarray(values[mask].astype(dtype)) \
                 .view(np.uint8).reshape(-1, size)
     else:
-        full = (base[acc.r] + lane_addr if base is not None else lane_addr).astype(np.uint64)
+        full = (acc.per_row(base) + lane_addr if base is not None else lane_addr).astype(np.uint64)
         keys = full.astype(np.int64)
 
         def read():
@@ -206,7 +228,7 @@ def _run_atomic(ex, inst, rows, enabled, kind, base, addresses: np.ndarray) -> N
     old = atomic(read, write, keys, op, src[0], src[1], dtype)
     if not inst.raws["dst"].null:
         out = _lanes_of(ex, inst, "dst", n, dtype, rows)
-        out[acc.r, acc.c] = old
+        acc.put(out, old)
         ex.m.write_raw(inst.raws["dst"], out, rows)
 
 
@@ -227,9 +249,9 @@ def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
     blocks = SVM_BLOCK_NUMS[inst.fields["num_blocks"] & 3]
     addresses = _lanes_of(ex, inst, "addresses", n, np.uint64, rows)
     acc = Access(ex, rows, enabled, inst.lane0)
-    if not acc.r.size:
+    if not acc.count:
         return
-    lane_addr = addresses[acc.r, acc.c].astype(np.int64)
+    lane_addr = acc.take(addresses).astype(np.int64)
     if block == 1:
         per_lane = max(blocks, 4)
         data = _lanes_of(ex, inst, "data", n * per_lane, np.uint8, rows)
@@ -245,9 +267,10 @@ def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
     for j in range(blocks):
         where = (lane_addr + j * block).astype(np.uint64)
         if store:
-            ex.memory.store(where, data[acc.r, j * n + acc.c][:, None].view(np.uint8).reshape(-1, block), acc.who)
+            ex.memory.store(where, acc.take(data[:, j * n: j * n + n])[:, None].view(np.uint8).reshape(-1, block),
+                            acc.who)
         else:
-            data[acc.r, j * n + acc.c] = ex.memory.load(where, block, acc.who).view(dtype).reshape(-1)
+            acc.put(data[:, j * n: j * n + n], ex.memory.load(where, block, acc.who).view(dtype).reshape(-1))
     if not store:
         ex.m.write_raw(inst.raws["data"], data, rows)
 

@@ -1,7 +1,6 @@
 """AMD IL devices, families and ``-mattr`` options (spec 000, "Calling the compiler" and
-"Tablegen specific compiler options"), and the ``Info`` of the ``amdil`` target.
-
-Emitting IL for OpenCL kernels is a later issue: compiling raises FEATURE_UNSUPPORTED.
+"Tablegen specific compiler options"), and the ``Info`` of the ``amdil`` target (Info ->
+AmdilTarget -> AmdilModule -> AMD IL program text).
 """
 
 from __future__ import annotations
@@ -184,6 +183,14 @@ class AmdilInfo(Info):
 
     def devices(self) -> list[str]:
         return [d.name for d in DEVICES]
+
+    def accepts_device(self, device: str) -> bool:
+        return device in DEVICES_BY_NAME
+
+    def _create_target(self, context, device, callback):
+        from kernelkit.targets.amdil.target import AmdilTarget
+
+        return AmdilTarget(self, context, callback, resolve_device(device or self.device.name).name)
 
     def parse_target(self, target_name: str) -> str | None:
         family, sep, device = target_name.partition(":")

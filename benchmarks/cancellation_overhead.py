@@ -1,0 +1,69 @@
+"""What the cancellation points (Ctrl-C / launch timeouts: a cancel-flag poll on every loop
+back-edge of a host kernel) cost: each kernel of host_vs_pocl.py built with and without them,
+timed alternately in one process (best of ``--repeat`` runs each), as a ratio.
+
+    python benchmarks/cancellation_overhead.py [--quick] [--only NAME] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import host_vs_pocl  # noqa: E402
+
+
+def build(source: str, kernel: str, polls: bool):
+    import kernelkit
+    from kernelkit.targets.host import codegen
+
+    saved = codegen.add_cancellation_points
+    if not polls:
+        codegen.add_cancellation_points = lambda text, kernels: text
+    try:
+        return kernelkit.Program(source, ["-cl-std=CL1.2"]).build().kernel(kernel)
+    finally:
+        codegen.add_cancellation_points = saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    import kernelkit
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes")
+    p.add_argument("--only", help="run the benchmarks whose name contains this")
+    p.add_argument("--repeat", type=int, default=9)
+    args = p.parse_args(argv)
+    print(f"{'benchmark':28} {'with polls':>11} {'without':>11} {'cost':>7}")
+    ratios = []
+    for b in host_vs_pocl._benches(args.quick):
+        if args.only and args.only not in b.name:
+            continue
+        kernels = {polls: build(b.source, b.kernel, polls) for polls in (True, False)}
+        values = b.make()
+        call = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in values]
+        best = {True: math.inf, False: math.inf}
+        for _ in range(args.repeat + 1):        # the first round warms up
+            for polls, k in kernels.items():
+                if b.reset:
+                    b.reset(values)
+                t0 = time.perf_counter()
+                k(*call, global_size=b.global_size, local_size=b.local_size)
+                best[polls] = min(best[polls], time.perf_counter() - t0)
+        ratio = best[True] / best[False]
+        ratios.append(ratio)
+        print(f"{b.name:28} {best[True] * 1e3:9.2f}ms {best[False] * 1e3:9.2f}ms {100 * (ratio - 1):+6.1f}%",
+              flush=True)
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"geometric mean cost of the polls: {100 * (geo - 1):+.1f}% over {len(ratios)} benchmarks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

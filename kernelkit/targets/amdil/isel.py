@@ -1,0 +1,669 @@
+"""Instruction selection: one kernel's optimised IR -> the lines of its AMD IL body function.
+
+The structured region tree (``kernelkit.ir.transforms.structurize``) becomes
+if_logicalnz/else/endif and whileloop/break/continue/endloop; phis become copies on their
+edges; every IR value has its own registers (``regs``). Arithmetic lives here, memory in
+``memory.MemoryOps``, calls (work-item functions, barriers, LLVM intrinsics) in
+``calls.CallOps``. Integers narrower than 32 bits keep garbage above their width and are
+extended where it matters (compares, right shifts, division, conversions); i1 is 0 or all ones.
+"""
+
+from __future__ import annotations
+
+from kernelkit.errors import CompileError
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.module import Argument, Function, GlobalVariable
+from kernelkit.ir.transforms import structurize as S
+from kernelkit.ir.values import Constant, ConstantExpr
+from kernelkit.targets.amdil.calls import CallOps
+from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
+from kernelkit.targets.amdil.images import ImageOps
+from kernelkit.targets.amdil.memory import MemoryOps
+from kernelkit.targets.amdil.regs import Slot, element_slots, slot_count
+
+SIGN = 0x80000000
+ALL = 0xFFFFFFFF
+
+INT_BINARY = {"add": "iadd", "mul": "imul", "and": "iand", "or": "ior", "xor": "ixor",
+              "shl": "ishl"}
+FLOAT_BINARY = {"fadd": "add", "fsub": "sub", "fmul": "mul", "fdiv": "div"}
+DOUBLE_BINARY = {"fadd": "dadd", "fmul": "dmul", "fdiv": "ddiv"}
+# icmp predicate -> (IL op, swap operands, signed)
+ICMP = {"eq": ("ieq", False, False), "ne": ("ine", False, False),
+        "slt": ("ilt", False, True), "sge": ("ige", False, True),
+        "sgt": ("ilt", True, True), "sle": ("ige", True, True),
+        "ult": ("ult", False, False), "uge": ("uge", False, False),
+        "ugt": ("ult", True, False), "ule": ("uge", True, False)}
+# ordered fcmp -> (IL op, swap); the unordered ones are the negation of the opposite ordered one
+FCMP = {"oeq": ("eq", False), "olt": ("lt", False), "oge": ("ge", False),
+        "ogt": ("lt", True), "ole": ("ge", True)}
+FCMP_NEGATED = {"une": "oeq", "uge": "olt", "ult": "oge", "ule": "ogt", "ugt": "ole"}
+
+
+def int_bits(ty: T.Type) -> int:
+    s = ty.scalar
+    if isinstance(s, T.IntType):
+        return s.bits
+    return 32
+
+
+class KernelSelector(MemoryOps, CallOps, ImageOps):
+    """Selects one kernel function; ``args`` maps each argument to its operand slots."""
+
+    def __init__(self, fn: Function, em: Emitter, device, layout: dict):
+        self.fn = fn
+        self.em = em
+        self.device = device
+        self.layout = layout           # addresses of globals, private frame, argument slots
+        self.values: dict[int, list[Operand]] = {}
+        self.exit_flags: dict[int, Slot] = {}
+        MemoryOps.__init__(self)
+
+    # -- values ---------------------------------------------------------------------------
+    def val(self, v) -> list[Operand]:
+        got = self.values.get(id(v))
+        if got is not None:
+            return got
+        if isinstance(v, ConstantExpr):
+            return self.constant_expr(v)
+        if isinstance(v, GlobalVariable):
+            return [self.global_address(v)]
+        if isinstance(v, Constant):
+            return constant_bits(v, v.type)   # type: ignore[return-value]
+        if isinstance(v, Argument):
+            raise CompileError(f"amdil internal: argument %{v.name} has no registers")
+        if isinstance(v, I.Instruction):
+            return self.result(v)   # defined later (a phi or a value of a later block)
+        raise CompileError(f"amdil: operand {v} is not supported")
+
+    def result(self, inst) -> list[Slot]:
+        """The registers of an instruction's result."""
+        slots = self.em.regs.slots(inst, slot_count(inst.type))
+        self.values[id(inst)] = slots
+        return slots
+
+    def elems(self, v) -> list[list[Operand]]:
+        """The operand slots of each element of a (vector) value."""
+        ops = self.val(v)
+        n = element_slots(v.type)
+        return [ops[i:i + n] for i in range(0, len(ops), n)]
+
+    # -- the function ---------------------------------------------------------------------------
+    def select(self) -> list[str]:
+        tree = S.structurize(self.fn)
+        self.prologue()
+        self.walk(tree)
+        if not self.em.lines or self.em.lines[-1] != "ret_dyn":
+            self.em.emit("ret_dyn")
+        return self.em.lines
+
+    def walk(self, nodes: list) -> None:
+        for n in nodes:
+            if isinstance(n, S.Block):
+                for inst in n.block.instructions:
+                    if not inst.is_terminator and inst.opcode != "phi":
+                        self.instruction(inst)
+            elif isinstance(n, S.Edge):
+                self.edge(n.src, n.dst)
+            elif isinstance(n, S.If):
+                t = self.test(n.test)
+                self.em.emit(f"if_logicalnz {t.file}{t.num}.{'xyzw'[t.comp]}")
+                self.walk(n.then)
+                if n.else_:
+                    self.em.emit("else")
+                    self.walk(n.else_)
+                self.em.emit("endif")
+            elif isinstance(n, S.Loop):
+                if len(n.exits) > 1:
+                    self.exit_flags[id(n.loop)] = self.em.temp_slots(1)[0]
+                self.em.emit("whileloop")
+                self.walk(n.body)
+                self.em.emit("endloop")
+            elif isinstance(n, S.Break):
+                self.em.emit("break")
+            elif isinstance(n, S.Continue):
+                self.em.emit("continue")
+            elif isinstance(n, S.SetExit):
+                self.em.mov([self.exit_flags[id(n.loop)]], [n.index])
+            elif isinstance(n, S.Return):
+                self.em.emit("ret_dyn")
+            else:
+                raise CompileError(f"amdil internal: region node {n}")
+
+    def test(self, t) -> Slot:
+        if isinstance(t, S.Branch):
+            cond = self.val(t.block.terminator.operands[0])[0]
+            return cond if isinstance(cond, Slot) else self.em.one("mov", cond)
+        if isinstance(t, S.Case):
+            term = t.block.terminator
+            v = self.normalized(term.operands[0], signed=False)
+            hits = None
+            for c in t.value:
+                eq = self.icmp_elem("eq", v, constant_bits(c, c.type), int_bits(c.type))
+                hits = eq if hits is None else self.em.one("ior", hits, eq)
+            return hits
+        return self.em.one("ieq", self.exit_flags[id(t.loop)], t.index)
+
+    def edge(self, src, dst) -> None:
+        """Parallel copies for the phis of ``dst`` on the edge from ``src``."""
+        phis = [i for i in dst.instructions if i.opcode == "phi"]
+        if not phis:
+            return
+        staged = []
+        for phi in phis:
+            incoming = self.val(phi.value_for(src))
+            tmp = self.em.temp_slots(len(incoming))
+            self.em.mov(tmp, incoming)
+            staged.append((phi, tmp))
+        for phi, tmp in staged:
+            self.em.mov(self.result(phi), tmp)
+
+    # -- instructions ---------------------------------------------------------------------------
+    def instruction(self, inst) -> None:
+        op = inst.opcode
+        method = getattr(self, "sel_" + op.replace(".", "_"), None)
+        if method is None:
+            raise CompileError(f"amdil: @{self.fn.name}: {op} instructions are not supported "
+                               f"({inst})")
+        method(inst)
+
+    def normalized(self, v, signed: bool) -> list[Operand]:
+        """Element operands of an integer value with the bits above its width cleared
+        (or copies of its sign bit)."""
+        bits = int_bits(v.type)
+        ops = self.val(v)
+        if bits >= 32 or bits == 1:
+            return ops
+        return [self.extend(o, bits, signed) for o in ops]
+
+    def extend(self, o: Operand, bits: int, signed: bool) -> Operand:
+        if isinstance(o, int):
+            o &= (1 << bits) - 1
+            if signed and o >> (bits - 1):
+                o |= ALL ^ ((1 << bits) - 1)
+            return o
+        if signed:
+            t = self.em.one("ishl", o, 32 - bits)
+            return self.em.one("ishr", t, 32 - bits)
+        return self.em.one("iand", o, (1 << bits) - 1)
+
+    def sel_freeze(self, inst) -> None:
+        self.em.mov(self.result(inst), self.val(inst.operands[0]))
+
+    def sel_fneg(self, inst) -> None:
+        out = self.result(inst)
+        if inst.type.scalar == T.float64:
+            for e, d in zip(self.elems(inst.operands[0]), _pairs(out), strict=True):
+                self.em.mov([d[0]], [e[0]])
+                self.em.op("ixor", [d[1]], [e[1]], [SIGN])
+        else:
+            self.em.op("ixor", out, self.val(inst.operands[0]), [SIGN] * len(out))
+
+    def binary(self, inst) -> None:
+        op = inst.opcode
+        a, b = inst.operands
+        out = self.result(inst)
+        sc = inst.type.scalar
+        if sc == T.float32:
+            if op == "frem":
+                q = self.em.new("div", self.val(a), self.val(b))
+                q = self.em.new("round_z", q)
+                p = self.em.new("mul", q, self.val(b))
+                self.em.op("sub", out, self.val(a), p)
+                return
+            self.em.op(FLOAT_BINARY[op], out, self.val(a), self.val(b))
+            return
+        if sc == T.float64:
+            self.double_binary(op, out, a, b)
+            return
+        bits = int_bits(inst.type)
+        if bits == 64:
+            self.int64_binary(op, out, a, b)
+            return
+        if op in INT_BINARY:
+            self.em.op(INT_BINARY[op], out, self.val(a), self.val(b))
+        elif op == "sub":
+            neg = self.em.new("inegate", self.val(b))
+            self.em.op("iadd", out, self.val(a), neg)
+        elif op in ("lshr", "ashr"):
+            signed = op == "ashr"
+            self.em.op("ishr" if signed else "ushr", out, self.normalized(a, signed),
+                       self.val(b))
+        elif op in ("udiv", "urem"):
+            self.em.op("udiv" if op == "udiv" else "umod", out, self.normalized(a, False),
+                       self.normalized(b, False))
+        elif op in ("sdiv", "srem"):
+            self.signed_division(op, out, self.normalized(a, True), self.normalized(b, True))
+        else:
+            raise CompileError(f"amdil: {op} on {inst.type} is not supported")
+
+    sel_add = sel_sub = sel_mul = sel_and = sel_or = sel_xor = sel_shl = sel_lshr = binary
+    sel_ashr = sel_udiv = sel_urem = sel_sdiv = sel_srem = binary
+    sel_fadd = sel_fsub = sel_fmul = sel_fdiv = sel_frem = binary
+
+    def signed_division(self, op, out, a, b) -> None:
+        em = self.em
+        sa = em.new("ishr", a, [31] * len(a))
+        sb = em.new("ishr", b, [31] * len(b))
+        ua = em.new("ixor", em.new("iadd", a, sa), sa)        # |a|
+        ub = em.new("ixor", em.new("iadd", b, sb), sb)        # |b|
+        if op == "sdiv":
+            q = em.new("udiv", ua, ub)
+            s = em.new("ixor", sa, sb)
+            em.op("ixor", out, em.new("iadd", q, s), s)        # (q + s) ^ s negates when s = -1
+        else:
+            r = em.new("umod", ua, ub)
+            em.op("ixor", out, em.new("iadd", r, sa), sa)
+
+    def double_binary(self, op, out, a, b) -> None:
+        em = self.em
+        for ea, eb, d in zip(self.elems(a), self.elems(b), _pairs(out), strict=True):
+            if op == "fsub":
+                nb = [eb[0], em.one("ixor", eb[1], SIGN)]
+                em.op("dadd", d, ea, nb)
+            elif op == "frem":     # a - b * trunc(a / b)
+                q = em.temp_slots(2)
+                em.op("ddiv", q, ea, eb)
+                t = self.double_rounding("trunc", q)
+                em.op("dmad", d, t, [eb[0], em.one("ixor", eb[1], SIGN)], ea)
+            elif op in DOUBLE_BINARY:
+                em.op(DOUBLE_BINARY[op], d, ea, eb)
+            else:
+                raise CompileError(f"amdil: {op} on double is not supported")
+
+    def int64_binary(self, op, out, a, b) -> None:
+        em = self.em
+        for ea, eb, d in zip(self.elems(a), self.elems(b), _pairs(out), strict=True):
+            if op in ("and", "or", "xor"):
+                em.op(INT_BINARY[op], d, ea, eb)
+            elif op == "add":
+                self.add64(d, ea, eb)
+            elif op == "sub":
+                self.add64(d, ea, self.neg64(eb))
+            elif op == "mul":
+                lo = em.one("umul", ea[0], eb[0])
+                hi = em.one("umul_high", ea[0], eb[0])
+                hi = em.one("iadd", hi, em.one("imul", ea[0], eb[1]))
+                hi = em.one("iadd", hi, em.one("imul", ea[1], eb[0]))
+                em.mov(d, [lo, hi])
+            elif op in ("shl", "lshr", "ashr"):
+                self.shift64(op, d, ea, eb[0])
+            else:
+                raise CompileError(f"amdil: 64-bit {op} is not supported")
+
+    def add64(self, d, ea, eb) -> None:
+        em = self.em
+        lo = em.one("iadd", ea[0], eb[0])
+        carry = em.one("ult", lo, ea[0] if isinstance(ea[0], Slot) else em.one("mov", ea[0]))
+        hi = em.one("iadd", ea[1], eb[1])
+        hi = em.one("iadd", hi, em.one("inegate", carry))
+        em.mov(d, [lo, hi])
+
+    def neg64(self, e) -> list[Operand]:
+        em = self.em
+        nl = em.one("inot", e[0])
+        nh = em.one("inot", e[1])
+        out = em.temp_slots(2)
+        self.add64(out, [nl, nh], [1, 0])
+        return out
+
+    def shift64(self, op, d, e, amount) -> None:
+        em = self.em
+        n = em.one("iand", amount, 63)
+        big = em.one("uge", n, 32)
+        m = em.one("iand", n, 31)
+        inv = em.one("iadd", 31, em.one("inegate", m))           # 31 - m
+        lo, hi = e
+        if op == "shl":
+            spill = em.one("ushr", em.one("ushr", lo, 1), inv)    # lo >> (32 - m), 0 when m = 0
+            small_hi = em.one("ior", em.one("ishl", hi, m), spill)
+            small_lo = em.one("ishl", lo, m)
+            em.mov(d, [em.one("cmov_logical", big, 0, small_lo),
+                       em.one("cmov_logical", big, small_lo, small_hi)])
+            return
+        right = "ishr" if op == "ashr" else "ushr"
+        spill = em.one("ishl", em.one("ishl", hi, 1), inv)
+        small_lo = em.one("ior", em.one("ushr", lo, m), spill)
+        small_hi = em.one(right, hi, m)
+        fill = em.one("ishr", hi, 31) if op == "ashr" else 0
+        em.mov(d, [em.one("cmov_logical", big, small_hi, small_lo),
+                   em.one("cmov_logical", big, fill, small_hi)])
+
+    # -- comparisons and selects -------------------------------------------------------------
+    def icmp_elem(self, pred, a: list[Operand], b: list[Operand], bits: int) -> Slot:
+        em = self.em
+        op, swap, signed = ICMP[pred]
+        if bits == 64:
+            if pred in ("eq", "ne"):
+                lo = em.one("ieq", *_reg_first(em, a[0], b[0]))
+                hi = em.one("ieq", *_reg_first(em, a[1], b[1]))
+                both = em.one("iand", lo, hi)
+                return both if pred == "eq" else em.one("inot", both)
+            x, y = (b, a) if swap else (a, b)
+            strict = pred in ("ult", "ugt", "slt", "sgt")
+            hi_lt = em.one("ilt" if signed else "ult", *_reg_first(em, x[1], y[1]))
+            hi_eq = em.one("ieq", *_reg_first(em, x[1], y[1]))
+            lo_cmp = em.one("ult" if strict else "uge", *_reg_first(em, x[0], y[0]))
+            if strict:     # x < y
+                return em.one("ior", hi_lt, em.one("iand", hi_eq, lo_cmp))
+            # x >= y: not (x.hi < y.hi) and (x.hi > y.hi or lo >=)
+            hi_gt = em.one("ilt" if signed else "ult", *_reg_first(em, y[1], x[1]))
+            return em.one("ior", hi_gt, em.one("iand", hi_eq, lo_cmp))
+        x, y = (b[0], a[0]) if swap else (a[0], b[0])
+        return em.one(op, *_reg_first(em, x, y))
+
+    def sel_icmp(self, inst) -> None:
+        pred = inst.predicate
+        signed = ICMP[pred][2]
+        a, b = inst.operands
+        bits = int_bits(a.type)
+        if bits == 1:
+            bits = 32
+        ea = [self.normalized_elem(e, bits, signed) for e in self.elems(a)]
+        eb = [self.normalized_elem(e, bits, signed) for e in self.elems(b)]
+        out = self.result(inst)
+        for i, (x, y) in enumerate(zip(ea, eb, strict=True)):
+            self.em.mov([out[i]], [self.icmp_elem(pred, x, y, bits)])
+
+    def normalized_elem(self, e, bits, signed):
+        if bits >= 32:
+            return e
+        return [self.extend(e[0], bits, signed)]
+
+    def sel_fcmp(self, inst) -> None:
+        pred = inst.predicate
+        a, b = inst.operands
+        out = self.result(inst)
+        double = a.type.scalar == T.float64
+        for i, (x, y) in enumerate(zip(self.elems(a), self.elems(b), strict=True)):
+            self.em.mov([out[i]], [self.fcmp_elem(pred, x, y, double)])
+
+    def fcmp_elem(self, pred, x, y, double) -> Operand:
+        em = self.em
+        if pred == "true":
+            return ALL
+        if pred == "false":
+            return 0
+
+        def cmp(op, p, q):
+            if double:
+                return em.wide("d" + op, em.temp_slots(1)[0], p, q)
+            return em.one(op, *_reg_first(em, p[0], q[0]))
+        if pred in FCMP:
+            op, swap = FCMP[pred]
+            return cmp(op, y, x) if swap else cmp(op, x, y)
+        if pred in ("ord", "uno"):
+            o = em.one("iand", cmp("eq", x, x), cmp("eq", y, y))
+            return o if pred == "ord" else em.one("inot", o)
+        if pred in ("one", "ueq"):
+            o = em.one("iand", cmp("ne", x, y),
+                       em.one("iand", cmp("eq", x, x), cmp("eq", y, y)))
+            return o if pred == "one" else em.one("inot", o)
+        if pred in FCMP_NEGATED:
+            return em.one("inot", self.fcmp_elem(FCMP_NEGATED[pred], x, y, double))
+        raise CompileError(f"amdil: fcmp {pred} is not supported")
+
+    def sel_select(self, inst) -> None:
+        c, a, b = inst.operands
+        out = self.result(inst)
+        conds = self.val(c)
+        per = element_slots(inst.type)
+        ea, eb = self.val(a), self.val(b)
+        for i in range(len(out)):
+            cond = conds[i // per] if len(conds) > 1 else conds[0]
+            if isinstance(cond, int):
+                self.em.mov([out[i]], [ea[i] if cond else eb[i]])
+                continue
+            self.em.op("cmov_logical", [out[i]], [cond], [ea[i]], [eb[i]])
+
+    # -- casts ---------------------------------------------------------------------------------
+    def sel_trunc(self, inst) -> None:
+        out = self.result(inst)
+        src_per = element_slots(inst.operands[0].type)
+        ops = self.val(inst.operands[0])
+        lows = [ops[i] for i in range(0, len(ops), src_per)]
+        if int_bits(inst.type) == 1:
+            bit = self.em.new("iand", lows, [1] * len(lows))
+            self.em.op("inegate", out, bit)
+        else:
+            self.em.mov(out, lows)
+
+    def sel_zext(self, inst) -> None:
+        self.extend_cast(inst, signed=False)
+
+    def sel_sext(self, inst) -> None:
+        self.extend_cast(inst, signed=True)
+
+    def extend_cast(self, inst, signed: bool) -> None:
+        src = inst.operands[0]
+        sbits = int_bits(src.type)
+        out = self.result(inst)
+        per = element_slots(inst.type)
+        for i, e in enumerate(self.elems(src)):
+            o = e[0]
+            if sbits == 1:
+                low = o if signed else (self.em.one("iand", o, 1) if not isinstance(o, int)
+                                        else o & 1)
+            else:
+                low = self.extend(o, sbits, signed)
+            if per == 2:
+                high = (self.em.one("ishr", low, 31) if not isinstance(low, int) else
+                        (ALL if low & SIGN else 0)) if signed else 0
+                self.em.mov(out[2 * i:2 * i + 2], [low, high])
+            else:
+                self.em.mov([out[i]], [low])
+
+    def sel_fptosi(self, inst) -> None:
+        self.float_to_int(inst, signed=True)
+
+    def sel_fptoui(self, inst) -> None:
+        self.float_to_int(inst, signed=False)
+
+    def float_to_int(self, inst, signed) -> None:
+        src = inst.operands[0]
+        out = self.result(inst)
+        per = element_slots(inst.type)
+        double = src.type.scalar == T.float64
+        for i, e in enumerate(self.elems(src)):
+            if double and per == 2:     # hi = floor(x / 2^32), lo = x - hi * 2^32
+                scaled = self.em.temp_slots(2)
+                self.em.op("dmul", scaled, e, [0, 0x3DF00000])
+                hi_d = self.dfloor(scaled)
+                lo_d = self.em.temp_slots(2)
+                self.em.op("dmad", lo_d, hi_d, [0, 0xC1F00000], e)
+                hi = self.em.wide("d2i" if signed else "d2u", self.em.temp_slots(1)[0], hi_d)
+                lo = self.em.wide("d2u", self.em.temp_slots(1)[0], lo_d)
+                self.em.mov(out[2 * i:2 * i + 2], [lo, hi])
+                continue
+            if double:
+                v = self.em.wide("d2i" if signed else "d2u", self.em.temp_slots(1)[0], e)
+            else:
+                v = self.em.one("ftoi" if signed else "ftou", e[0])
+            if per == 2:
+                high = self.em.one("ishr", v, 31) if signed else 0
+                self.em.mov(out[2 * i:2 * i + 2], [v, high])
+            else:
+                self.em.mov([out[i]], [v])
+
+    def sel_sitofp(self, inst) -> None:
+        self.int_to_float(inst, signed=True)
+
+    def sel_uitofp(self, inst) -> None:
+        self.int_to_float(inst, signed=False)
+
+    def int_to_float(self, inst, signed) -> None:
+        src = inst.operands[0]
+        bits = int_bits(src.type)
+        out = self.result(inst)
+        double = inst.type.scalar == T.float64
+        em = self.em
+        for i, e in enumerate(self.elems(src)):
+            if bits == 64:
+                if double:   # hi * 2^32 + lo, each exact in a double
+                    hi, lo = em.temp_slots(2), em.temp_slots(2)
+                    em.op("i2d" if signed else "u2d", hi, [e[1], e[1]])
+                    em.op("u2d", lo, [e[0], e[0]])
+                    em.op("dmad", out[2 * i:2 * i + 2], hi, [0, 0x41F00000], lo)
+                    continue
+                hi = em.one("itof" if signed else "utof", e[1])
+                lo = em.one("utof", e[0])
+                em.op("mad", [out[i]], [hi], [0x4F800000], [lo])     # hi * 2^32 + lo
+                continue
+            v = e[0] if bits == 32 else self.extend(e[0], bits, signed)
+            if bits == 1:
+                v = em.one("iand", v, 1) if not isinstance(v, int) else v & 1
+                if signed:
+                    v = em.one("inegate", v)
+            if double:
+                em.op("i2d" if signed else "u2d", out[2 * i:2 * i + 2], [v, v])
+            else:
+                em.op("itof" if signed else "utof", [out[i]], [v])
+
+    def sel_fpext(self, inst) -> None:
+        out = self.result(inst)
+        for i, e in enumerate(self.elems(inst.operands[0])):
+            self.em.op("f2d", out[2 * i:2 * i + 2], [e[0], e[0]])
+
+    def sel_fptrunc(self, inst) -> None:
+        out = self.result(inst)
+        for i, e in enumerate(self.elems(inst.operands[0])):
+            self.em.wide("d2f", out[i], e)
+
+    def sel_bitcast(self, inst) -> None:
+        src = inst.operands[0]
+        if slot_count(src.type) == slot_count(inst.type) and \
+                int_bits(src.type) >= 32 and int_bits(inst.type) >= 32:
+            self.values[id(inst)] = self.val(src)
+            return
+        words = self.pack_words(src)
+        self.em.mov(self.result(inst), self.unpack_words(words, inst.type))
+
+    def sel_ptrtoint(self, inst) -> None:
+        out = self.result(inst)
+        p = self.val(inst.operands[0])
+        self.em.mov(out, p + [0] * (len(out) - len(p)) if len(out) > len(p) else p[:len(out)])
+
+    def sel_inttoptr(self, inst) -> None:
+        self.em.mov(self.result(inst), self.val(inst.operands[0])[:1])
+
+    def sel_addrspacecast(self, inst) -> None:
+        self.values[id(inst)] = self.val(inst.operands[0])
+
+    # -- vectors ----------------------------------------------------------------------------------
+    def sel_extractelement(self, inst) -> None:
+        vec, idx = inst.operands
+        elems = self.elems(vec)
+        out = self.result(inst)
+        iv = self.val(idx)[0]
+        if isinstance(iv, int):
+            self.em.mov(out, elems[iv % len(elems)])
+            return
+        self.em.mov(out, elems[0])
+        for k in range(1, len(elems)):
+            hit = self.em.one("ieq", iv, k)
+            for j, o in enumerate(out):
+                self.em.op("cmov_logical", [o], [hit], [elems[k][j]], [o])
+
+    def sel_insertelement(self, inst) -> None:
+        vec, elt, idx = inst.operands
+        out = self.result(inst)
+        self.em.mov(out, self.val(vec))
+        per = element_slots(inst.type)
+        ev = self.val(elt)
+        iv = self.val(idx)[0]
+        if isinstance(iv, int):
+            self.em.mov(out[iv * per:(iv + 1) * per], ev)
+            return
+        for k in range(inst.type.count):
+            hit = self.em.one("ieq", iv, k)
+            for j in range(per):
+                self.em.op("cmov_logical", [out[k * per + j]], [hit], [ev[j]], [out[k * per + j]])
+
+    def sel_shufflevector(self, inst) -> None:
+        a, b, mask = inst.operands
+        elems = self.elems(a) + self.elems(b)
+        per = element_slots(inst.type)
+        out = self.result(inst)
+        picks = _mask_values(mask)
+        for k, m in enumerate(picks):
+            src = elems[m] if m >= 0 else [0] * per
+            self.em.mov(out[k * per:(k + 1) * per], src)
+
+    def sel_extractvalue(self, inst) -> None:
+        agg = inst.operands[0]
+        ops = self.val(agg)
+        offset = _aggregate_slot_offset(agg.type, inst.indices)
+        n = slot_count(inst.type)
+        self.values[id(inst)] = ops[offset:offset + n]
+
+    # -- bit packing (bitcasts between element sizes) -----------------------------------------
+    def pack_words(self, v) -> list[Operand]:
+        """The little-endian 32-bit words of a value's memory image."""
+        bits = int_bits(v.type)
+        if bits >= 32:
+            return self.val(v)
+        em = self.em
+        elems = [e[0] for e in self.elems(v)]
+        per_word = 32 // bits
+        words = []
+        for w in range(0, len(elems), per_word):
+            acc: Operand = 0
+            for k, e in enumerate(elems[w:w + per_word]):
+                part = em.one("iand", e, (1 << bits) - 1) if not isinstance(e, int) else \
+                    e & ((1 << bits) - 1)
+                if k:
+                    part = em.one("ishl", part, bits * k) if not isinstance(part, int) else \
+                        part << (bits * k)
+                acc = part if acc == 0 else em.one("ior", acc, part)
+            words.append(acc)
+        return words
+
+    def unpack_words(self, words: list[Operand], ty: T.Type) -> list[Operand]:
+        bits = int_bits(ty)
+        if bits >= 32:
+            return words[:slot_count(ty)]
+        em = self.em
+        count = ty.count if isinstance(ty, T.VectorType) else 1
+        out = []
+        for i in range(count):
+            w = words[i * bits // 32]
+            shift = (i * bits) % 32
+            out.append(em.one("ushr", w, shift) if shift else w)
+        return out
+
+
+def _reg_first(em: Emitter, a: Operand, b: Operand) -> tuple[Operand, Operand]:
+    """IL wants a register or literal in each source; both constant is fine (literals)."""
+    return a, b
+
+
+def _pairs(slots: list[Slot]) -> list[list[Slot]]:
+    return [slots[i:i + 2] for i in range(0, len(slots), 2)]
+
+
+def _mask_values(mask) -> list[int]:
+    from kernelkit.ir.values import ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat
+    count = mask.type.count
+    if isinstance(mask, ConstantAggregate):
+        return [e.value if isinstance(e, ConstantInt) else -1 for e in mask.operands]
+    if isinstance(mask, ConstantSplat):
+        e = mask.operands[0]
+        return [e.value if isinstance(e, ConstantInt) else -1] * count
+    if isinstance(mask, ConstantSimple):
+        return [0 if mask.keyword == "zeroinitializer" else -1] * count
+    raise CompileError(f"amdil: shufflevector mask {mask} is not supported")
+
+
+def _aggregate_slot_offset(ty: T.Type, indices: list[int]) -> int:
+    offset = 0
+    for i in indices:
+        if isinstance(ty, T.LiteralStructType | T.NamedStructType):
+            offset += sum(slot_count(e) for e in ty.elements[:i])
+            ty = ty.elements[i]
+        elif isinstance(ty, T.ArrayType):
+            offset += i * slot_count(ty.element)
+            ty = ty.element
+        else:
+            raise CompileError(f"amdil: extractvalue from {ty}")
+    return offset

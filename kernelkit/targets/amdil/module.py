@@ -1,0 +1,67 @@
+"""The amdil compiler::Module: finalized mux IR -> a complete AMD IL program (text bytes).
+
+OpenCL C 2.0 and later are refused (R700, Evergreen and Northern Islands run OpenCL 1.2);
+``-mattr=...`` (spec 000: mwgs-#d-#1-#2-#3, +cal=N, [+/-]features) is taken from the build
+options and checked against the device's family.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kernelkit.errors import CompileError
+from kernelkit.mux.module import Module
+from kernelkit.mux.result import MuxCompileError, Result
+
+_STD = re.compile(r"^-cl-std=(?:CL|cl)?(\d)\.(\d)$")
+_MATTR = re.compile(r"^-mattr=(.*)$")
+
+
+class AmdilModule(Module):
+    mattr = ""
+
+    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+        rest = []
+        for opt in options:
+            m = _MATTR.match(opt)
+            if m:
+                self.mattr = m.group(1)
+                continue
+            s = _STD.match(opt)
+            if s and (int(s.group(1)), int(s.group(2))) >= (2, 0):
+                exc = CompileError(f"amdil: {opt}: OpenCL C {s.group(1)}.{s.group(2)} is not "
+                                   f"supported by AMD IL devices ({self.target.device} runs "
+                                   f"OpenCL 1.2)")
+                self.add_build_error(exc.message)
+                raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc)
+            rest.append(opt)
+        from kernelkit.targets.amdil.info import parse_mattr
+
+        self.attributes = parse_mattr(self.mattr, self.target.device)
+        super().compile_opencl_c(source, rest, **kwargs)
+
+    def create_binary(self) -> bytes:
+        from kernelkit.targets.amdil.irpipeline import optimised_ir
+        from kernelkit.targets.amdil.writer import Options, write_program
+
+        if self.finalized_llvm_module is None or self.program_info is None:
+            self.finalize()
+        device = self.target.device_record
+        attrs = getattr(self, "attributes", None)
+        fp64 = device.hardware_fp64
+        if attrs is not None and "fp64" in attrs.features:
+            fp64 = attrs.features["fp64"]
+        opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
+        try:
+            ir = optimised_ir(str(self.finalized_llvm_module), self.options)
+            return write_program(ir, self.program_info.kernels, device, opts,
+                                 debug="-g" in self.options).encode()
+        except CompileError as exc:
+            self.add_build_error(exc.message)
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # a construct the code generator does not handle: one readable error, not a trace
+            message = f"amdil: internal error selecting instructions: {type(exc).__name__}: {exc}"
+            self.add_build_error(message)
+            raise CompileError(message) from exc

@@ -1,0 +1,303 @@
+"""Complete AMD IL programs as AMD's OpenCL stack writes them (spec 000; the layout of the
+driver's programs in reference/amdil/hlc-juniper): the ``il_cs_2_0`` prolog with its literal
+pool, the multi-kernel token and ``endmain``; per kernel the wrapper ``func N ;
+__OpenCL_<k>_kernel`` (work-item ids from the thread-group registers and cb0, UAV and group-size
+declarations, the kernel's literals, ``dcl_cb cb1[n]`` and the argument copies), its metadata
+block, then the body function with its own block; ``end``. Program-scope constants form the
+data segment in front of the program. The text goes through ``kernelkit.formats.amdil`` and
+must print back byte for byte."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kernelkit.abi.amdil import allocate
+from kernelkit.abi.opencl_types import ir_size_align
+from kernelkit.errors import CompileError
+from kernelkit.formats.amdil import MULTI_KERNEL_TOKEN, parse_program
+from kernelkit.formats.amdil import records as r
+from kernelkit.formats.amdil.datasegment import DataEntry, DataSegment
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.values import (
+    ConstantAggregate,
+    ConstantBytes,
+    ConstantFP,
+    ConstantInt,
+    ConstantSimple,
+    ConstantSplat,
+)
+from kernelkit.targets.amdil.emitter import Emitter
+from kernelkit.targets.amdil.isel import KernelSelector
+from kernelkit.targets.amdil.regalloc import reuse_registers
+from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
+
+METADATA_VERSION = (1, 4, 53)       # what the reference juniper programs carry
+FIRST_UNIQUE_ID = 1024
+DEFAULT_MAX_THREADS = 256
+
+
+@dataclass
+class Options:
+    fp64: bool
+    max_work_group: tuple[int, int, int] | None = None
+
+
+def prolog() -> list[str]:
+    out = ["il_cs_2_0", "dcl_cb cb0[9] ; Constant buffer that holds ABI data"]
+    out += [f"dcl_literal {name}, {values}" for name, values in PROLOG_LITERALS]
+    return out + ["mov r769, cb0[8].x", MULTI_KERNEL_TOKEN, "endmain"]
+
+
+def wrapper_setup(device) -> list[str]:
+    """The work-item id set-up of the driver's wrappers (r1021 global, r1022 local, r1023
+    group id; spec 000 cb0[1] local size, cb0[6] global offset, cb0[7] group offset)."""
+    uavs = ["dcl_raw_uav_id(1)"]
+    if device.family != "7XX":
+        uavs.append("dcl_arena_uav_id(8)")
+    return uavs + [
+        "mov r0.z, vThreadGrpIdFlat.x",
+        "mov r1022.xyz0, vTidInGrp.xyz",
+        "mov r1023.xyz0, vThreadGrpId.xyz",
+        "umad24 r1021.xyz0, r1023.xyz0, cb0[1].xyz0, r1022.xyz0",
+        "iadd r1021.xyz0, r1021.xyz0, cb0[6].xyz0",
+        "iadd r1023.xyz0, r1023.xyz0, cb0[7].xyz0",
+        "mov r1023.w, r0.z",
+        "ishl r1023.w, r1023.w, l0.z",
+        "mov r771.x, l0.0",
+        "mov r774.x, cb0[8].x",
+    ]
+
+
+# -- program-scope data ------------------------------------------------------------------------
+
+_DATA_TYPES = {("i", 8): "i8", ("i", 16): "i16", ("i", 32): "i32", ("i", 64): "i64",
+               ("f", 32): "float", ("f", 64): "double"}
+
+
+def _flatten(c, ty: T.Type, offset: int, out: list[tuple[str, int, int]]) -> None:
+    """(data type, byte offset, value bits) of every scalar in a constant initializer."""
+    if isinstance(ty, T.ArrayType | T.VectorType):
+        esize = ir_size_align(ty.element, 4)[0]
+        if isinstance(c, ConstantBytes):
+            step = esize
+            for k in range(ty.count):
+                v = int.from_bytes(c.data[k * step:(k + 1) * step], "little")
+                out.append((_DATA_TYPES[("i", step * 8)], offset + k * step, v))
+            return
+        for k in range(ty.count):
+            if isinstance(c, ConstantAggregate):
+                e = c.operands[k]
+            elif isinstance(c, ConstantSplat):
+                e = c.operands[0]
+            else:
+                e = ConstantSimple(ty.element, "zeroinitializer")
+            _flatten(e, ty.element, offset + k * esize, out)
+        return
+    if isinstance(ty, T.LiteralStructType | T.NamedStructType):
+        from kernelkit.targets.amdil.memory import _field_offset
+        for k, member in enumerate(ty.elements):
+            e = c.operands[k] if isinstance(c, ConstantAggregate) else \
+                ConstantSimple(member, "zeroinitializer")
+            _flatten(e, member, offset + _field_offset(ty, k), out)
+        return
+    if isinstance(ty, T.IntType):
+        v = c.value if isinstance(c, ConstantInt) else 0
+        bits = max(8, ty.bits)
+        out.append((_DATA_TYPES[("i", bits)], offset, v & ((1 << bits) - 1)))
+        return
+    if isinstance(ty, T.FloatType) and ty.kind in ("float", "double"):
+        import struct
+        v = c.value if isinstance(c, ConstantFP) else 0.0
+        bits = struct.unpack("<Q", struct.pack("<d", v))[0] if ty.kind == "double" else \
+            struct.unpack("<I", struct.pack("<f", v))[0]
+        out.append((_DATA_TYPES[("f", ty.bits)], offset, bits))
+        return
+    if isinstance(ty, T.PointerType):
+        out.append(("i32", offset, 0))
+        return
+    raise CompileError(f"amdil: program-scope constant of type {ty} is not supported")
+
+
+def data_segment(module) -> tuple[DataSegment | None, dict[str, int]]:
+    """Program-scope __constant data (address space 2, and 1 for constants clang placed there)."""
+    scalars: list[tuple[str, int, int]] = []
+    places: dict[str, int] = {}
+    offset = 0
+    for gv in module.globals:
+        if gv.addrspace not in (1, 2) or gv.initializer is None:
+            continue
+        if gv.addrspace == 1 and not gv.is_constant:
+            raise CompileError(f"amdil: program-scope __global variable @{gv.name} needs OpenCL "
+                               f"C 2.0")
+        size, align = ir_size_align(gv.value_type, 4)
+        align = max(align, 4)
+        offset = (offset + align - 1) // align * align
+        places[gv.name] = offset
+        _flatten(gv.initializer, gv.value_type, offset, scalars)
+        offset += size
+    if not places:
+        return None, places
+    entries: list[DataEntry] = []
+    for dtype, off, value in scalars:
+        last = entries[-1] if entries else None
+        esize = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "float": 4, "double": 8}[dtype]
+        if last is not None and last.type == dtype and last.offset + len(last.values) * esize == off:
+            last.values.append(value)
+        else:
+            entries.append(DataEntry(dtype, off, [value]))
+    size = (offset + 15) // 16 * 16
+    return DataSegment(size, entries, None, 0), places
+
+
+# -- one kernel ---------------------------------------------------------------------------------
+
+def _uses(fn, predicate) -> bool:
+    return any(predicate(op) for b in fn.blocks for i in b.instructions for op in i.operands)
+
+
+def _types_used(fn):
+    for b in fn.blocks:
+        for i in b.instructions:
+            yield i.type
+            for op in i.operands:
+                yield op.type
+
+
+def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
+                 data_places: dict[str, int]) -> list[str]:
+    if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
+        raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
+                           f"support (double precision needs cypress, cayman or rv770, or "
+                           f"-mattr=+fp64)")
+    layout = allocate(sig, device.name)
+    lits = Literals()
+    em = Emitter(lits, Registers())
+
+    # private frame: byval arguments, then every alloca
+    private = 0
+    args_info = []
+    for arg, slot in zip(fn.args, layout.args, strict=True):
+        info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
+        if slot.kind == "image":
+            info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
+        if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
+            info.update(kind="byval", private=private, size=slot.size)
+            private += (slot.size + 3) // 4 * 4
+        args_info.append(info)
+    globals_: dict[str, tuple[str, int]] = {n: ("data", o) for n, o in data_places.items()}
+    allocas = [i for b in fn.blocks for i in b.instructions if isinstance(i, I.AllocaInst)]
+    local_offset = 0
+    for gv in module.globals:
+        if gv.addrspace == 3 and _uses(fn, lambda op, g=gv: op is g) or \
+                gv.addrspace == 3 and _uses_through_constexpr(fn, gv):
+            size, align = ir_size_align(gv.value_type, 4)
+            local_offset = (local_offset + max(align, 4) - 1) // max(align, 4) * max(align, 4)
+            globals_[gv.name] = ("local", local_offset)
+            local_offset += size
+    static_local = (local_offset + 3) // 4 * 4
+    sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_})
+    for a in allocas:
+        if a.operands and not isinstance(a.operands[0], ConstantInt):
+            raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
+        count = a.operands[0].value if a.operands else 1
+        size, align = ir_size_align(a.allocated_type, 4)
+        private = (private + max(align, 4) - 1) // max(align, 4) * max(align, 4)
+        sel.values[id(a)] = [private]
+        private += size * count
+    private = (private + 3) // 4 * 4
+    body = reuse_registers(sel.select())
+    if private:
+        body.insert(0, f"dcl_indexed_temp_array x1[{private // 4}]")
+    uses_data = bool(data_places) and any("r769" in line for line in body)
+
+    name = fn.name
+    reqd = sig.reqd_work_group_size
+    out = [f"func {wrapper_id} ; __OpenCL_{name}_kernel", "mov r770, l1.0"]
+    for a in layout.args:     # image resources and typed UAVs, as the driver declares them
+        if a.kind == "image":
+            dim = (a.image_dim or "2d").replace("_", "")
+            if a.access == "WO":
+                out.append(f"dcl_uav_id({a.record.id})_type({dim})_fmtx(uint)")
+            else:
+                out.append(f"dcl_resource_id({a.record.id})_type({dim})_fmtx(unknown)"
+                           f"_fmty(unknown)_fmtz(unknown)_fmtw(unknown)")
+    if reqd:
+        out.append(f"dcl_num_thread_per_group {reqd[0]}, {reqd[1]}, {reqd[2]}")
+    else:
+        limit = opts.max_work_group
+        total = DEFAULT_MAX_THREADS if limit is None else limit[0] * limit[1] * limit[2]
+        out.append(f"dcl_max_thread_per_group {total} ")
+    if static_local and device.family != "7XX":
+        out.append(f"dcl_lds_id(1) {static_local}")
+    out += wrapper_setup(device)
+    out += lits.declarations()
+    cb1 = max(layout.cb1_slots, 1)
+    out.append(f"dcl_cb cb1[{cb1}]")
+    for a in layout.args:
+        out.append(f"; Kernel arg setup: {a.name}")
+        for k in range(a.slots):
+            out.append(f"mov r{1 + a.offset // 16 + k}, cb1[{a.offset // 16 + k}]")
+    out += [f"call {body_id} ; {name}", "ret", f"endfunc ; __OpenCL_{name}_kernel"]
+
+    records: list[r.Record] = [r.Version(*METADATA_VERSION), r.Device(device.name),
+                               r.UniqueId(wrapper_id), r.Memory("hwprivate", private)]
+    records.append(r.Memory("local" if device.family == "7XX" else "hwlocal", static_local))
+    if uses_data:
+        records.append(r.Memory("datareqd"))
+    if reqd:
+        records.append(r.GroupSize("cws", *reqd))
+    records += layout.metadata_records()
+    records.append(r.IdList("function", [body_id]))
+    records += [r.Sampler(f"unknown_{v}", k, 1, v)
+                for k, v in enumerate(sel.layout.get("samplers", []))]
+    records.append(r.ResourceId("uavid", 1))
+    out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
+        [f";ARGEND:__OpenCL_{name}_kernel"]
+    out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
+    out += [f";ARGSTART:{name}", f";uniqueid:{body_id}", ";memory:hwlocal:0", f";ARGEND:{name}"]
+    return out
+
+
+def _uses_through_constexpr(fn, gv) -> bool:
+    from kernelkit.ir.values import ConstantExpr
+
+    def refers(v, depth=0):
+        if v is gv:
+            return True
+        if isinstance(v, ConstantExpr) and depth < 8:
+            return any(refers(o, depth + 1) for o in v.operands)
+        return False
+    return _uses(fn, refers)
+
+
+def debug_section(fn, source: str) -> list[str]:
+    """``-g``: what the driver's debug sections open each kernel with (stripped by the
+    runtime's link step): the kernel's global symbol and the source file."""
+    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
+            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+
+
+def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
+    """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
+    kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
+    by_name = {s.name: s for s in signatures}
+    segment, places = data_segment(module)
+    lines: list[str] = []
+    if segment is not None:
+        lines += segment.lines()
+    lines += prolog()
+    n = len(kernels)
+    for i, fn in enumerate(kernels):
+        sig = by_name.get(fn.name)
+        if sig is None:
+            raise CompileError(f"amdil: kernel {fn.name} has no signature")
+        if debug:
+            lines += debug_section(fn, module.source_filename or "<source>")
+        lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
+                              FIRST_UNIQUE_ID + n + i, module, places)
+    lines.append("end")
+    text = "\n".join(lines) + "\n"
+    if parse_program(text).to_text() != text:
+        raise CompileError("amdil internal: the program does not print back as written")
+    return text
