@@ -28,7 +28,6 @@ import argparse
 import re
 import sys
 import time
-from pathlib import Path
 
 from kernelkit.commands.common import add_frontend_arguments, frontend_options
 from kernelkit.errors import KernelkitError
@@ -192,6 +191,15 @@ def parse_argument(text: str, arg, rng):
     return _scalar(text, arg)
 
 
+def _save_path(args) -> str:
+    """Where --save writes (numpy adds .npz), never one of the run's inputs."""
+    from kernelkit.commands.common import check_output
+
+    path = args.save if args.save.endswith(".npz") else args.save + ".npz"
+    inputs = [args.src] + [a.split("@", 1)[1] for a in args.arg if "@" in a]
+    return check_output(path, inputs, option="--save")
+
+
 def _refuse_other_binaries(path: str, data: bytes) -> None:
     """A binary of another target is named as such, not compiled as OpenCL C."""
     from kernelkit.commands.inspect import find_inspector
@@ -217,9 +225,11 @@ def run(args) -> int:
     import numpy as np
 
     import kernelkit
+    from kernelkit.formats.limits import read_input
     from kernelkit.targets.host.binary import is_host_binary
 
-    data = Path(args.src).read_bytes()
+    save_path = _save_path(args) if args.save else None   # refused before anything runs
+    data = read_input(args.src)
     options = frontend_options(args)
     if is_host_binary(data):
         if options:
@@ -271,7 +281,7 @@ def run(args) -> int:
         raise KernelkitError(f"--print: no buffer argument named {', '.join(unknown)} "
                              f"(buffers: {', '.join(buffers) or 'none'})")
     if args.save:
-        np.savez(args.save, **buffers)
+        np.savez(save_path, **buffers)
     if args.time:
         print(f"{args.kernel}: {elapsed * 1e3:.3f} ms", file=sys.stderr)
     return 0

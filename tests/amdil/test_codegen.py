@@ -171,8 +171,6 @@ def test_group_size_attributes_and_mattr():
 
 
 def test_unsupported_features_are_named():
-    with pytest.raises((CompileError, MuxError), match="printf"):
-        build_binary('kernel void k() { printf("x"); }', "amdil:cayman")
     with pytest.raises((CompileError, MuxError), match="OpenCL C 2.0"):
         build_binary("kernel void k(global int *o) { o[0] = 1; }", "amdil:cayman", ["-cl-std=CL2.0"])
 
@@ -184,3 +182,62 @@ def test_debug_sections_with_g_are_stripped_by_the_link_step():
     assert [s.lines[-2] for s in program.debug_sections] == [".global@__OpenCL_saxpy_kernel"]
     assert ";DEBUG" not in link(text, "saxpy")
     assert ";DEBUG" not in build_binary(SAXPY, "amdil:juniper").decode()
+
+
+def test_printf_metadata_as_spec_000_writes_it():
+    """spec 000 "Printf information": printf("Bottom: %d Top: %d InitialSize: %d\\n", 1, 2, 3)
+    gives ;printf_fmt:ID:3:4:4:4:35:Bottom: %d Top: %d InitialSize: %d\\n; (ID is the site's)."""
+    src = 'kernel void k() { printf("Bottom: %d Top: %d InitialSize: %d\\n", 1, 2, 3); }'
+    text = build_binary(src, "amdil:juniper").decode()
+    lines = [line for line in text.splitlines() if line.startswith(";printf_fmt:")]
+    assert [re.sub(r"^;printf_fmt:\d+:", ";printf_fmt:ID:", x) for x in lines] == \
+        [";printf_fmt:ID:3:4:4:4:35:Bottom: %d Top: %d InitialSize: %d\\n;"]
+    stats = launch(text, "k", [], 2, 2)
+    assert [fmt for fmt, _ in stats.printf] == ["Bottom: %d Top: %d InitialSize: %d\n"] * 2
+    assert [[int.from_bytes(raw, "little") for _, raw in values] for _, values in stats.printf] == \
+        [[1, 2, 3]] * 2
+
+
+def test_images_through_the_api():
+    src = COPY_IMAGE + """
+    kernel void dims(read_only image2d_t img, global int *out) {
+        out[0] = get_image_width(img); out[1] = get_image_height(img);
+    }"""
+    prog = kernelkit.Program(src).build("amdil:cayman")
+    image = np.arange(6 * 8 * 4, dtype=np.uint32).reshape(6, 8, 4)
+    copy = np.zeros_like(image)
+    zero = np.zeros(4, np.int32)
+    prog.copyImage2D(image, copy, zero, zero, np.array([8, 6, 1, 0], np.int32), global_size=(8, 6))
+    assert np.array_equal(copy, image)
+    out = np.zeros(2, np.int32)
+    prog.dims(image, out, global_size=1)
+    assert out.tolist() == [8, 6]
+
+
+def test_64_bit_integer_arithmetic():
+    src = """
+    kernel void k(global const long *a, global const long *b, global long *q, global long *r,
+                  global ulong *uq, global ulong *ur, global long *m) {
+        size_t i = get_global_id(0);
+        q[i] = a[i] / b[i]; r[i] = a[i] % b[i];
+        uq[i] = (ulong)a[i] / (ulong)b[i]; ur[i] = (ulong)a[i] % (ulong)b[i];
+        m[i] = (a[i] * b[i]) ^ (a[i] >> (i % 64)) ^ (long)((ulong)b[i] << (i % 61));
+    }"""
+    rng = np.random.default_rng(9)
+    a = rng.integers(-2**62, 2**62, 64, dtype=np.int64)
+    b = rng.integers(-2**40, 2**40, 64, dtype=np.int64)
+    b[b == 0] = 7
+    b[:8] = rng.integers(-50, 50, 8)
+    b[b == 0] = 3
+    outs = [np.zeros(64, np.int64) for _ in range(2)] + [np.zeros(64, np.uint64) for _ in range(2)] + \
+        [np.zeros(64, np.int64)]
+    kernelkit.Program(src).build("amdil:juniper").k(a, b, *outs, global_size=64, local_size=16)
+    ai, bi = [int(x) for x in a], [int(x) for x in b]
+    q = [abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1) for x, y in zip(ai, bi, strict=True)]
+    assert outs[0].tolist() == q
+    assert outs[1].tolist() == [x - y * z for x, y, z in zip(ai, bi, q, strict=True)]
+    ua, ub = a.view(np.uint64), b.view(np.uint64)
+    assert np.array_equal(outs[2], ua // ub) and np.array_equal(outs[3], ua % ub)
+    i = np.arange(64)
+    want = (a * b) ^ (a >> (i % 64)) ^ (ub << (i % 61).astype(np.uint64)).view(np.int64)
+    assert np.array_equal(outs[4], want)

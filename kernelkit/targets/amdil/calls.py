@@ -100,7 +100,7 @@ class CallOps:
         elif name.startswith("llvm."):
             self.intrinsic(inst, name)
         elif name == "printf":
-            raise CompileError("amdil: printf is not supported by the AMD IL code generator yet")
+            self.printf(inst)
         elif name.startswith("__mux_"):
             raise CompileError(f"amdil: {name} (work-group collectives, sub-groups, DMA) needs "
                                f"OpenCL C 2.0 or a feature AMD IL devices do not have")

@@ -156,16 +156,25 @@ def _uses(fn, predicate) -> bool:
     return any(predicate(op) for b in fn.blocks for i in b.instructions for op in i.operands)
 
 
+def _printf_promotion(v) -> bool:
+    """A float clang promoted to double only to pass it to printf (sent as the float)."""
+    return getattr(v, "opcode", None) == "fpext" and bool(v.users) and all(
+        getattr(getattr(u, "called_function", None), "name", None) == "printf" for u in v.users)
+
+
 def _types_used(fn):
     for b in fn.blocks:
         for i in b.instructions:
+            if _printf_promotion(i):
+                continue
             yield i.type
             for op in i.operands:
-                yield op.type
+                if not _printf_promotion(op):
+                    yield op.type
 
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
-                 data_places: dict[str, int]) -> list[str]:
+                 data_places: dict[str, int], printf_base: int = 0) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -196,7 +205,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             globals_[gv.name] = ("local", local_offset)
             local_offset += size
     static_local = (local_offset + 3) // 4 * 4
-    sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_})
+    sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
+                                          "fp64": opts.fp64, "printf_base": printf_base})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -232,8 +242,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         out.append(f"dcl_lds_id(1) {static_local}")
     out += wrapper_setup(device)
     out += lits.declarations()
-    cb1 = max(layout.cb1_slots, 1)
-    out.append(f"dcl_cb cb1[{cb1}]")
+    if layout.cb1_slots:
+        out.append(f"dcl_cb cb1[{layout.cb1_slots}]")
     for a in layout.args:
         out.append(f"; Kernel arg setup: {a.name}")
         for k in range(a.slots):
@@ -251,6 +261,7 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     records.append(r.IdList("function", [body_id]))
     records += [r.Sampler(f"unknown_{v}", k, 1, v)
                 for k, v in enumerate(sel.layout.get("samplers", []))]
+    records += sel.layout.get("printf", [])
     records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
@@ -295,7 +306,8 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         if debug:
             lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
-                              FIRST_UNIQUE_ID + n + i, module, places)
+                              FIRST_UNIQUE_ID + n + i, module, places,
+                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines))
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:

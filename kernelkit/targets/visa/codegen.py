@@ -44,6 +44,8 @@ LOCAL_SPACE = 3
 
 
 def vtype_of(ty: T.Type) -> str:
+    if isinstance(ty, T.VectorType):
+        return vtype_of(ty.element)
     if isinstance(ty, T.IntType):
         if ty.bits > 64:
             raise CompileError(f"vISA code generation: i{ty.bits} values are not supported")
@@ -73,6 +75,7 @@ class KernelCodegen:
         self.labels: dict[int, str] = {}
         self.aliases: dict[tuple[str, str], str] = {}
         self.exit = "BB_exit"
+        self.k = 0                                # the vector element being generated
 
     # ---- variables
     def _new(self, vtype: str, n: int, prefix: str = "G") -> str:
@@ -108,13 +111,23 @@ class KernelCodegen:
     def var(self, value) -> str:
         key = id(value)
         if key not in self.names:
-            n = 1 if self.uniform(value) else self.simd
+            n = (1 if self.uniform(value) else self.simd) * lanes_of(value.type)
             self.names[key] = self._new(vtype_of(value.type), n)
         return self.names[key]
 
     # ---- operands
+    def _place(self, value, vtype: str) -> str:
+        """(row,col) of element ``self.k`` of ``value`` (its own element 0 when scalar)."""
+        k = self.k if isinstance(value.type, T.VectorType) else 0
+        width = 1 if self.uniform(value) else self.simd
+        byte = k * width * SIZES[vtype_of(value.type)]
+        return f"({byte // GRF_BYTES},{byte % GRF_BYTES // SIZES[vtype]})"
+
     def src(self, value, vtype: str | None = None) -> str:
-        """``value`` as a source operand (of type ``vtype`` when reinterpreted)."""
+        """``value`` (element ``self.k`` of a vector) as a source operand (of type ``vtype`` when
+        reinterpreted)."""
+        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue):
+            value = element_constant(value, self.k if isinstance(value.type, T.VectorType) else 0)
         if isinstance(value, ir.ConstantInt):
             ty = vtype or vtype_of(value.type)
             if value.type == T.i1:
@@ -137,13 +150,13 @@ class KernelCodegen:
             name = self._alias(name, vtype)
             step = max(1, SIZES[own] // SIZES[vtype])    # the low part of each wider element
         region = "<0;1,0>" if self.uniform(value) else f"<{step};1,0>"
-        return f"{name}(0,0){region}"
+        return f"{name}{self._place(value, vtype or own)}{region}"
 
     def dst(self, value, vtype: str | None = None) -> str:
         name = self.var(value)
         if vtype and vtype != vtype_of(value.type):
             name = self._alias(name, vtype)
-        return f"{name}(0,0)<1>"
+        return f"{name}{self._place(value, vtype or vtype_of(value.type))}<1>"
 
     def exe(self, value) -> str:
         return "(M1_NM, 1)" if self.uniform(value) else f"(M1, {self.simd})"
@@ -211,6 +224,18 @@ class KernelCodegen:
         op = inst.opcode
         if isinstance(inst, ir.PhiInst):
             return
+        if isinstance(inst.type, T.VectorType) and op in ELEMENTWISE | {"call"}:
+            for self.k in range(inst.type.count):
+                self._scalar_instruction(inst, block, nxt)
+            self.k = 0
+            return
+        if op in ("extractelement", "insertelement", "shufflevector"):
+            self._vector_op(inst)
+            return
+        self._scalar_instruction(inst, block, nxt)
+
+    def _scalar_instruction(self, inst, block, nxt) -> None:
+        op = inst.opcode
         if op in BINARY or op == "fneg":
             self._binary(inst)
         elif isinstance(inst, ir.CompareInst):
@@ -433,7 +458,20 @@ class KernelCodegen:
             return
         if space not in GLOBAL_SPACES:
             raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
-        addr = self._wide(ptr, "uq")
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(inst.type)):
+            self._load_element(inst, self._element_address(base, self.k * size), vt, size)
+        self.k = 0
+
+    def _element_address(self, base: str, offset: int) -> str:
+        """SIMD-wide address of the element ``offset`` bytes after ``base``."""
+        if not offset:
+            return base
+        addr = self._new("uq", self.simd)
+        self.emit(f"add (M1_NM, {self.simd}) {addr}(0,0)<1> {base}(0,0)<1;1,0> 0x{offset:x}:uq")
+        return addr
+
+    def _load_element(self, inst, addr: str, vt: str, size: int) -> None:
         block = 8 if size == 8 else 4 if size == 4 else 1
         blocks = 1 if size >= 4 else size
         data_type = {8: "uq", 4: "ud"}.get(size, "ud")
@@ -472,38 +510,49 @@ class KernelCodegen:
             raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
         vt = vtype_of(value.type)
         size = SIZES[vt]
-        addr = self._wide(ptr, "uq")
-        block = 8 if size == 8 else 4 if size == 4 else 1
-        blocks = 1 if size >= 4 else size
-        data_type = {8: "uq", 4: "ud"}.get(size, "ud")
-        data = self._new(data_type, self.simd)
-        st = vt if size >= 4 else UNSIGNED[vt]
-        stride = 1 if size >= 4 else 4 // size
-        self.emit(f"mov (M1, {self.simd}) {self._alias(data, st) if st != data_type else data}(0,0)<{stride}> "
-                  f"{self.src(value, st)}")
-        for lane, n, m in self._halves():
-            self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
-                      f"{self._piece(data, data_type, lane, n)}.0")
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(value.type)):
+            addr = self._element_address(base, self.k * size)
+            block = 8 if size == 8 else 4 if size == 4 else 1
+            blocks = 1 if size >= 4 else size
+            data_type = {8: "uq", 4: "ud"}.get(size, "ud")
+            data = self._new(data_type, self.simd)
+            st = vt if size >= 4 else UNSIGNED[vt]
+            stride = 1 if size >= 4 else 4 // size
+            self.emit(f"mov (M1, {self.simd}) {self._alias(data, st) if st != data_type else data}(0,0)<{stride}> "
+                      f"{self.src(value, st)}")
+            for lane, n, m in self._halves():
+                self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
+                          f"{self._piece(data, data_type, lane, n)}.0")
+        self.k = 0
 
     def _slm(self, load, ptr, value) -> None:
-        """Dword SLM access: gather4_scaled / scatter4_scaled on %slm (T0)."""
-        vt = vtype_of(load.type if load is not None else value.type)
+        """Dword SLM access (each element of a vector in turn): gather4_scaled / scatter4_scaled on
+        %slm (T0)."""
+        ty = load.type if load is not None else value.type
+        vt = vtype_of(ty)
         if SIZES[vt] != 4:
             raise CompileError("vISA code generation: __local accesses other than 32-bit are not supported")
-        offsets = self._wide(ptr, "ud")
-        data = self._new("ud", self.simd)
-        for lane, n, m in self._halves():
-            off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+        base = self._wide(ptr, "ud")
+        for self.k in range(lanes_of(ty)):
+            offsets = base
+            if self.k:
+                offsets = self._new("ud", self.simd)
+                self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
+            data = self._new("ud", self.simd)
+            if load is None:
+                self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
+            for lane, n, m in self._halves():
+                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                if load is not None:
+                    mask = "_NM" if self.uniform(load) else ""
+                    self.emit(f"gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                else:
+                    self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
             if load is not None:
-                mask = "_NM" if self.uniform(load) else ""
-                self.emit(f"gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
-            else:
-                if lane == 0:
-                    self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
-                self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
-        if load is not None:
-            rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
-            self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+                rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+        self.k = 0
 
     # ---- calls
     def _call(self, inst) -> None:
@@ -521,6 +570,8 @@ class KernelCodegen:
             op = "max" if "max" in name else "min"
             vt = "ud" if ".u" in name else vtype_of(inst.type)
             self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
+            return
+        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
             return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
@@ -548,6 +599,85 @@ class KernelCodegen:
         else:
             raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
 
+    def _builtin(self, inst, name: str, args) -> bool:
+        """OpenCL integer/float builtins that are one or two vISA instructions."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, code = parsed
+        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
+            return False
+        vt = vtype_of(inst.type)
+        unsigned = code in "jmth"
+        if unsigned and base in ("min", "max", "clamp"):
+            vt = UNSIGNED[vt]
+        exe, dst = self.exe(inst), self.dst(inst, vt)
+        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
+                for a in args]
+        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
+            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
+        elif base == "clamp" and len(args) == 3:
+            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
+            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
+        elif base in ("abs", "fabs") and len(args) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ("mad", "fma") and len(args) == 3:
+            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
+        elif base == "select" and len(args) == 3:
+            pred = self._pred()
+            ct = vtype_of(args[2].type)
+            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
+            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
+            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
+        elif base in NATIVE_MATH and len(args) == 1:
+            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
+        else:
+            return False
+        return True
+
+    def _atomic(self, inst, name: str, args) -> bool:
+        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
+        dword_atomic on %slm for __local; the old value is the result."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, _code = parsed
+        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
+        if op is None:
+            return False
+        ptr, *values = args
+        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+            op = {"min": "minsint", "max": "maxsint"}[op]
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
+            values = [values[1], values[0]]
+        sources = []
+        for value in values:
+            var = self._new(vt, self.simd)
+            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
+            sources.append(f"{var}.")
+        while len(sources) < 2:
+            sources.append("%null.")
+        result = self._new(vt, self.simd)
+        space = ptr.type.addrspace
+        if space in GLOBAL_SPACES:
+            addr = self._wide(ptr, "uq")
+            for lane in range(0, self.simd, 8):
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+        elif space == LOCAL_SPACE:
+            offsets = self._wide(ptr, "ud")
+            for lane, n, m in self._halves():
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
+                          f"{result}.{lane * 4}")
+        else:
+            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
+        if inst.type != T.void and inst.users:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        return True
+
     # ---- control flow
     def _phi_copies(self, block, successor, pred: str | None = None) -> None:
         if successor is None:
@@ -556,13 +686,16 @@ class KernelCodegen:
         temps = []
         for phi in phis:
             value = phi.value_for(block)
-            tmp = self._new(vtype_of(phi.type), 1 if self.uniform(phi) else self.simd)
-            self.emit(f"mov {self.exe(phi)} {tmp}(0,0)<1> {self.src(value)}")
-            temps.append((phi, tmp))
-        for phi, tmp in temps:
+            for self.k in range(lanes_of(phi.type)):
+                tmp = self._new(vtype_of(phi.type), 1 if self.uniform(phi) else self.simd)
+                self.emit(f"mov {self.exe(phi)} {tmp}(0,0)<1> {self.src(value)}")
+                temps.append((phi, self.k, tmp))
+        for phi, k, tmp in temps:
+            self.k = k
             region = "<0;1,0>" if self.uniform(phi) else "<1;1,0>"
             prefix = f"({pred}) " if pred and not self.uniform(phi) else ""
             self.emit(f"{prefix}mov {self.exe(phi)} {self.dst(phi)} {tmp}(0,0){region}")
+        self.k = 0
 
     def _branch(self, inst, block, nxt) -> None:
         ops = inst.operands
@@ -582,25 +715,119 @@ class KernelCodegen:
         if true_block is not nxt:
             self.emit(f"goto (M1, {self.simd}) {self.labels[id(true_block)]}")
 
+    def _vector_op(self, inst) -> None:
+        """extractelement / insertelement / shufflevector with constant indices: moves of parts."""
+        op = inst.opcode
+        exe = self.exe(inst)
+
+        def move(k_dst: int, value, k_src: int) -> None:
+            self.k = k_src
+            source = self.src(value)
+            self.k = k_dst
+            self.emit(f"mov {exe} {self.dst(inst)} {source}")
+            self.k = 0
+        if op == "extractelement":
+            vec, idx = inst.operands
+            if not isinstance(idx, ir.ConstantInt):
+                raise CompileError(f"vISA code generation: {inst} with a variable index is not supported")
+            move(0, vec, idx.value)
+            return
+        if op == "insertelement":
+            vec, elt, idx = inst.operands
+            if not isinstance(idx, ir.ConstantInt):
+                raise CompileError(f"vISA code generation: {inst} with a variable index is not supported")
+            for j in range(inst.type.count):
+                if j == idx.value:
+                    move(j, elt, 0)
+                elif not isinstance(vec, ir.ConstantSimple):
+                    move(j, vec, j)
+            return
+        a, b, mask = inst.operands
+        na = a.type.count
+        for j, m in enumerate(_mask_values(mask, inst.type.count)):
+            if m is None:
+                continue
+            move(j, a if m < na else b, m if m < na else m - na)
+
     def _switch(self, inst, block) -> None:
         """A chain of compares: lanes whose value equals a case go to it, the rest to the default."""
         cond = inst.operands[0]
         default = inst.operands[1]
         vt = vtype_of(cond.type)
         for value, target in inst.cases():
-            if any(isinstance(p, ir.PhiInst) for p in target):
-                raise CompileError("vISA code generation: switch targets with phis are not supported")
             pred = self._pred()
             self.emit(f"cmp.eq (M1_NM, {self.simd}) {pred} {self.src(cond)} {self.src(value, vt)}")
+            self._phi_copies(block, target, pred)
             self.emit(f"({pred}) goto (M1, {1 if self.uniform(cond) else self.simd}) {self.labels[id(target)]}")
         self._phi_copies(block, default)
         self.emit(f"goto (M1, {self.simd}) {self.labels[id(default)]}")
+
+
+ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
+                                         "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+# native_* / half_* builtins: vISA's (reduced precision) math instructions
+NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
+               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
+               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
+               "half_sin": "sin", "half_cos": "cos"}
+
+
+# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
+ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
+                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
+                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
+SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
+
+
+def _demangle(name: str) -> tuple[str, str] | None:
+    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
+    if not name.startswith("_Z"):
+        return None
+    i = 2
+    while i < len(name) and name[i].isdigit():
+        i += 1
+    if i == 2:
+        return None
+    length = int(name[2:i])
+    base, rest = name[i:i + length], name[i + length:]
+    if rest.startswith("Dv"):
+        rest = rest[rest.index("_") + 1:]
+    return base, rest[:1]
 
 
 WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
                        "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
 SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",
                "_Z14get_num_groupsj": "num_groups", "_Z23get_enqueued_local_sizej": "enqueued_local_size"}
+
+
+def _mask_values(mask, count: int) -> list[int | None]:
+    """A shufflevector mask as element indices (None: poison)."""
+    if isinstance(mask, ir.ConstantAggregate):
+        return [op.value if isinstance(op, ir.ConstantInt) else None for op in mask.operands]
+    if isinstance(mask, ir.ConstantSplat):
+        return [mask.operands[0].value] * count
+    if isinstance(mask, ir.ConstantSimple):
+        return [0 if mask.keyword == "zeroinitializer" else None] * count
+    raise CompileError(f"vISA code generation: shufflevector mask {mask} is not supported")
+
+
+def lanes_of(ty: T.Type) -> int:
+    """Elements of a vector type (1 for scalars): a vector lives as that many SIMD-wide parts."""
+    return ty.count if isinstance(ty, T.VectorType) else 1
+
+
+def element_constant(value, k: int):
+    """Element ``k`` of a constant (a scalar constant is its own element 0)."""
+    ty = value.type
+    if isinstance(value, ir.ConstantAggregate):
+        return value.operands[k]
+    if isinstance(value, ir.ConstantSplat):
+        return value.operands[0]
+    if isinstance(value, ir.ConstantSimple):              # zeroinitializer, undef, poison: zero
+        elem = ty.element if isinstance(ty, T.VectorType) else ty
+        return ir.ConstantFP(elem, 0.0) if isinstance(elem, T.FloatType) else ir.ConstantInt(elem, 0)
+    return value
 
 
 def _size_of(ty: T.Type) -> int:

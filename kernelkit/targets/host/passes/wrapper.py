@@ -196,7 +196,8 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
     work-item 0 and run that region for all work-items in a loop of its own, the resume function
     specialised for the index (its switch folds away once inlined); until work-item 0 finished."""
     out = ["  br label %round", "round:",
-           "  %h0 = load ptr, ptr %hs", "  %fn0 = load ptr, ptr %h0", "  %fin = icmp eq ptr %fn0, null",
+           "  %h0 = load ptr, ptr %hs", "  %fn0 = load ptr, ptr %h0", "  %fin0 = icmp eq ptr %fn0, null",
+           *_cancelled_between_rounds(), "  %fin = or i1 %fin0, %round.stopped",
            "  br i1 %fin, label %d.end, label %dispatch", "dispatch:",
            f"  %ixp = getelementptr i8, ptr %h0, i64 {r.index_offset}",
            f"  %ix = load {r.index_type}, ptr %ixp", f"  %ix32 = zext {r.index_type} %ix to i32",
@@ -256,8 +257,17 @@ def _nested_region_loop(r: ResumeInfo, k: str, idx: str, loop_md: str) -> list[s
     return out
 
 
+def _cancelled_between_rounds() -> list[str]:
+    """``%round.stopped``: was the launch cancelled? Tested before each round of a barrier kernel,
+    which is the cancellation point of every loop with a barrier in each iteration (see
+    :mod:`cancellation`)."""
+    return ["  %round.stop = load atomic i64, ptr %cancel monotonic, align 8",
+            "  %round.stopped = icmp ne i64 %round.stop, 0"]
+
+
 def _generic_rounds() -> list[str]:
-    return ["  br label %round", "round:", "  br label %res.loop", "res.loop:",
+    return ["  br label %round", "round:", *_cancelled_between_rounds(),
+            "  br i1 %round.stopped, label %d.end, label %res.loop", "res.loop:",
                   "  %ri = phi i64 [ 0, %round ], [ %ri.next, %res.next ]",
                   "  %busy = phi i1 [ false, %round ], [ %busy.next, %res.next ]",
                   "  %rhp = getelementptr ptr, ptr %hs, i64 %ri", "  %rh = load ptr, ptr %rhp",
