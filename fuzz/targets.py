@@ -209,6 +209,47 @@ def read_kkhost(data: bytes) -> object:
     return [prog.kernel(name).signature for name in prog.kernel_names]
 
 
+# ----------------------------------------------------------------------------------- DWARF
+DWARF_SOURCE = """
+float twice(float v) { return 2.0f * v; }
+kernel void saxpy(float a, global const float *x, global float *y, local float *tmp, int bias) {
+    size_t i = get_global_id(0);
+    float t = a * x[i];
+    tmp[get_local_id(0)] = t;
+    if (t > 0.0f)
+        y[i] = twice(t) + y[i] + bias;
+}
+"""
+
+
+@cache
+def dwarf_seeds() -> list[bytes]:
+    """-g builds for a wave64 and a wave32 target (kernelkit's own compiler, through the CLI)."""
+    import tempfile
+
+    from kernelkit.cli import main
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "k.cl"
+        src.write_text(DWARF_SOURCE)
+        for target, version in (("gfx90a:xnack-", "4"), ("gfx1100", "6")):
+            path = Path(tmp) / f"{version}.hsaco"
+            if main(["build", str(src), "-t", target, "--code-object-version", version, "-O0", "--option=-g",
+                     "-o", str(path)]) != 0:
+                raise RuntimeError(f"fuzz: the -g build for {target} failed")
+            out.append(path.read_bytes())
+    return out
+
+
+def read_dwarf(data: bytes) -> object:
+    from kernelkit.formats.amdgpu import inspect as amdgpu
+
+    info = amdgpu.debug_info(data, "fuzz")
+    amdgpu.render_debug(info)
+    return json.dumps(info)
+
+
 TARGETS: dict[str, Target] = {t.name: t for t in [
     Target("elf", read_elf, elf_seeds),
     Target("amdgpu-v2", _inspect("kernelkit.formats.amdgpu.inspect"), v2_seeds),
@@ -227,6 +268,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in [
     Target("visa-text", _inspect("kernelkit.formats.visa.inspect"),
            lambda: _files("visa/*/*.visaasm") + _files("visa/*.visaasm"), text=True),
     Target("kkhost", read_kkhost, kkhost_seeds, structured=mutate_kkhost_body),
+    Target("dwarf", read_dwarf, dwarf_seeds),
 ]}
 
 

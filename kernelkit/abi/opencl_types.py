@@ -141,6 +141,20 @@ def ir_size_align(ty, pointer_size: int) -> tuple[int, int]:
     raise ValueError(f"type {ty} has no size")
 
 
+def ir_field_offset(ty, index: int, pointer_size: int) -> int:
+    """Byte offset of member ``index`` of a ``kernelkit.ir`` struct type (the layout of
+    ``ir_size_align``)."""
+    offset = 0
+    for i, member in enumerate(ty.elements):
+        size, align = ir_size_align(member, pointer_size)
+        if not ty.packed:
+            offset = (offset + align - 1) // align * align
+        if i == index:
+            return offset
+        offset += size
+    raise ValueError(f"struct {ty} has no member {index}")
+
+
 def normalize_type_name(name: str) -> str:
     """clang's spelling of a kernel argument base type in OpenCL terms: vectors as ``float4``,
     unsigned scalars as ``uint``, also inside ``_Atomic(...)`` and before a pointer's ``*``."""

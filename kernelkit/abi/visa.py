@@ -32,6 +32,7 @@ from kernelkit.errors import KernelkitError
 GRF_BYTES = 32                     # SKL .. DG2 (spec 004 tables.GRF_BYTES)
 LOCAL_ID_LANES_PER_GRF = 16        # a local-id GRF holds 16 uw lanes
 SIMD_SIZES = (8, 16, 32)
+DEFAULT_SIMD = 16                  # kernelkit's default (IGC chooses per kernel, mostly 32 on TGLLP)
 
 
 @dataclass(frozen=True)
@@ -345,7 +346,7 @@ def handles(target: str) -> bool:
 
 def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     platform = resolve_platform(target.partition(":")[2] or "tgllp")
-    simd = options.get("simd") or 16
+    simd = options.get("simd") or DEFAULT_SIMD
     payloads = payloads_for_source(path, platform.name, simd, options.get("build_options") or ())
     for payload in payloads:
         if payload.kernel == kernel:

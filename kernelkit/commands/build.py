@@ -46,8 +46,9 @@ def register(sub) -> None:
                                           "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
     p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output), or the folder "
                                                         "of the outputs when there are several")
-    p.add_argument("--emit", choices=("llvm", "binary"), default="binary",
-                   help="llvm: the frontend's LLVM IR; binary (default): the target's binary")
+    p.add_argument("--emit", choices=("llvm", "asm", "binary", "visaasm"), default="binary",
+                   help="llvm: the frontend's LLVM IR; asm: the target's assembly (amdhsa, amdcl2); "
+                        "binary (default): the target's binary; visaasm: vISA text (visa targets)")
     p.add_argument("-S", dest="clang_S", action="store_true", help="as clang: with -emit-llvm, LLVM IR text")
     p.add_argument("-c", dest="clang_c", action="store_true", help="as clang: an object (the target's binary; "
                                                                   "with -emit-llvm, LLVM bitcode)")
@@ -70,8 +71,7 @@ def _emit(args) -> str:
     if args.clang_emit_llvm:
         return "bitcode" if args.clang_c and not args.clang_S else "llvm"
     if args.clang_S and args.emit == "binary":
-        raise KernelkitError("-S without -emit-llvm asks for target assembly, which `build` does not write "
-                             "(use -S -emit-llvm for LLVM IR)")
+        return "asm"                     # as clang: -S is the target's assembly
     return args.emit
 
 
@@ -87,6 +87,33 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
     except MuxError:  # a target that cannot compile yet still has a pointer size
         return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), []
     return target.frontend_triple, list(target.frontend_options())
+
+
+def _emit_asm(args) -> int:
+    """``--emit asm`` (or clang's ``-S``): the target module's assembly text (targets whose module has
+    ``create_assembly``)."""
+    from kernelkit.builder.pool import raise_reply, run_request
+
+    if len(args.sources) != 1 or len(args.targets) != 1:
+        raise KernelkitError("--emit asm takes one source and one target")
+    source, target_name = args.sources[0], args.targets[0]
+    options = frontend_options(args)
+    if args.code_object_version is not None:
+        options.append(f"-mcode-object-version={args.code_object_version}")
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES["asm"])
+    # in a worker process, like every build that reaches LLVM's backend
+    reply = run_request({"kind": "asm", "source": read_source(source), "target": target_name, "options": options,
+                         "filename": source, "env": {k: v for k, v in os.environ.items() if k.startswith("KERNELKIT_")},
+                         "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    _print_log(reply.get("log") or "")
+    write_output(output, reply["binary"])
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
+    return 0
 
 
 def _print_log(log: str) -> None:
@@ -120,6 +147,23 @@ def _emit_llvm(args, emit: str) -> int:
     return 0
 
 
+def _emit_visaasm(args) -> int:
+    """vISA text of one source for one visa target (written in-process, no worker)."""
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.targets.visa.runner import visa_program
+
+    if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
+        raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
+    source = args.sources[0]
+    _, device = resolve_target(args.targets[0])
+    binary, _run = visa_program(read_source(source), frontend_options(args), device, source)
+    output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
+    write_output(output, binary.visaasm().encode())
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
+    return 0
+
+
 def _outputs(args, jobs) -> list[str]:
     """The output path of each (source, target) job."""
     sources = [s for s, _ in jobs]
@@ -129,6 +173,8 @@ def _outputs(args, jobs) -> list[str]:
     if not several:
         source, target = jobs[0]
         suffix = BINARY_SUFFIXES[target_kind(target)]
+        if args.output and Path(args.output).is_dir():   # -o DIR: into that folder, as cp does
+            return [check_output(str(Path(args.output) / (Path(source).stem + suffix)), sources)]
         return [check_output(args.output, sources) if args.output else default_output(source, suffix)]
     folder = Path(args.output) if args.output else None
     if folder is not None:
@@ -158,6 +204,10 @@ def run(args) -> int:
     emit = _emit(args)
     if emit in ("llvm", "bitcode"):
         return _emit_llvm(args, emit)
+    if emit == "asm":
+        return _emit_asm(args)
+    if emit == "visaasm":
+        return _emit_visaasm(args)
     if not args.targets:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2

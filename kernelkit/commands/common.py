@@ -10,7 +10,11 @@ import os
 import sys
 from pathlib import Path
 
+from kernelkit.builder.kinds import target_kind
 from kernelkit.errors import CompileError, KernelkitError
+
+__all__ = ["BINARY_SUFFIXES", "CL_STDS", "EMIT_SUFFIXES", "add_frontend_arguments", "add_target_argument",
+           "check_output", "default_output", "frontend_options", "read_source", "target_kind", "write_output"]
 
 # The keys of kernelkit.frontend.options.CL_STD_VERSIONS (API spec 5.8.6.5), spelled out so the
 # parser is built without importing the frontend (tests/cli checks that both agree).
@@ -60,20 +64,13 @@ def frontend_options(args) -> list[str]:
 
 def read_source(path: str) -> str:
     """The text of a source file; a file that is not UTF-8 is a compile error, not a traceback."""
-    data = Path(path).read_bytes()
+    from kernelkit.formats.limits import read_input
+
+    data = read_input(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CompileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-
-
-def target_kind(target: str) -> str:
-    """Which compiler a target name selects, by its spelling alone (no compiler import): the
-    registry's Infos accept host, amdil:*, amdcl2:*, visa:* and AMDGPU target IDs/triples."""
-    for kind in ("amdil", "amdcl2", "visa"):
-        if target == kind or target.startswith(kind + ":"):
-            return kind
-    return "host" if target == "host" else "amdhsa"
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -37,6 +37,9 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the KernelInfo document as JSON")
     p.add_argument("--debug", action="store_true",
                    help="the DWARF debug information per kernel (AMDGPU code objects built with -g)")
+    p.add_argument("--disasm", action="store_true",
+                   help="disassemble the kernels (AMDGPU code objects, CL2 binaries) through LLVM's C "
+                        "disassembler (a libLLVM such as Debian's libllvm22)")
     p.add_argument("--max-input-size", type=parse_size, metavar="SIZE",
                    help="refuse inputs larger than this (e.g. 4G; default $KERNELKIT_MAX_INPUT_SIZE or 1G)")
     p.set_defaults(func=run)
@@ -50,6 +53,15 @@ def run(args) -> int:
             raise FormatError(f"{args.file}: --debug reads AMDGPU code objects only", field="format")
         info = module.debug_info(data, args.file)
         render = module.render_debug
+    elif getattr(args, "disasm", False):
+        if not hasattr(module, "disassembly"):
+            raise FormatError(f"{args.file}: --disasm reads AMDGPU code objects and CL2 binaries only",
+                              field="format")
+        info = module.disassembly(data, args.file)
+        render = module.render_disassembly
+        if "error" in info and not args.json:
+            sys.stderr.write(f"kernelkit inspect: {args.file}: {info['error']}\n")
+            return 1
     else:
         info = module.inspect(data, args.file)
         render = module.render

@@ -28,7 +28,6 @@ import argparse
 import re
 import sys
 import time
-from pathlib import Path
 
 from kernelkit.commands.common import add_frontend_arguments, frontend_options
 from kernelkit.errors import KernelkitError
@@ -42,6 +41,8 @@ def register(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src", help="OpenCL C source or host binary")
     p.add_argument("-k", "--kernel", help="kernel name (default: the only kernel)")
+    p.add_argument("-t", "--target", default="host",
+                   help="device to run on: host (default) or a simulated one, e.g. visa:tgllp")
     p.add_argument("-g", "--global", dest="global_size", required=True, help="global size, e.g. 1024 or 64,64")
     p.add_argument("-l", "--local", dest="local_size", help="local size (default: chosen by the runtime)")
     p.add_argument("--offset", help="global offset")
@@ -190,6 +191,15 @@ def parse_argument(text: str, arg, rng):
     return _scalar(text, arg)
 
 
+def _save_path(args) -> str:
+    """Where --save writes (numpy adds .npz), never one of the run's inputs."""
+    from kernelkit.commands.common import check_output
+
+    path = args.save if args.save.endswith(".npz") else args.save + ".npz"
+    inputs = [args.src] + [a.split("@", 1)[1] for a in args.arg if "@" in a]
+    return check_output(path, inputs, option="--save")
+
+
 def _refuse_other_binaries(path: str, data: bytes) -> None:
     """A binary of another target is named as such, not compiled as OpenCL C."""
     from kernelkit.commands.inspect import find_inspector
@@ -215,9 +225,11 @@ def run(args) -> int:
     import numpy as np
 
     import kernelkit
+    from kernelkit.formats.limits import read_input
     from kernelkit.targets.host.binary import is_host_binary
 
-    data = Path(args.src).read_bytes()
+    save_path = _save_path(args) if args.save else None   # refused before anything runs
+    data = read_input(args.src)
     options = frontend_options(args)
     if is_host_binary(data):
         if options:
@@ -233,8 +245,8 @@ def run(args) -> int:
         from kernelkit.builder.progress import Progress
 
         with Progress() as progress:   # a status line on a terminal when the build takes a while
-            progress.update(args.src, f"building {args.src} for host")
-            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build()
+            progress.update(args.src, f"building {args.src} for {args.target}")
+            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build(args.target)
         if prog.build_log:
             sys.stderr.write(prog.build_log)
     names = prog.kernel_names
@@ -269,7 +281,7 @@ def run(args) -> int:
         raise KernelkitError(f"--print: no buffer argument named {', '.join(unknown)} "
                              f"(buffers: {', '.join(buffers) or 'none'})")
     if args.save:
-        np.savez(args.save, **buffers)
+        np.savez(save_path, **buffers)
     if args.time:
         print(f"{args.kernel}: {elapsed * 1e3:.3f} ms", file=sys.stderr)
     return 0

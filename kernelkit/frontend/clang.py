@@ -44,9 +44,25 @@ def clang_command() -> tuple[str, ...]:
 
 @functools.cache
 def clang_version() -> str:
-    """clang's ``--version`` first line, e.g. ``clang version 22.1.8``."""
+    """clang's ``--version`` first line, e.g. ``clang version 22.1.8`` (kept in the cache under the
+    zig binary's path, size and time: a compile does not start clang once more just to ask)."""
+    from kernelkit.cache import Cache, make_key
+
+    binary = clang_command()[0]
+    try:
+        st = os.stat(binary)
+        key = make_key("clang --version", binary, str(st.st_size), str(st.st_mtime_ns))
+    except OSError:
+        key = None
+    store = Cache("tools", library=True)
+    cached = store.get(key) if key else None
+    if cached:
+        return cached.decode("utf-8", "replace")
     result = run_clang(["--version"], count=False)
-    return result.stdout.splitlines()[0].strip() if result.stdout else "unknown"
+    version = result.stdout.splitlines()[0].strip() if result.stdout else "unknown"
+    if key and result.returncode == 0:
+        store.put(key, version.encode())
+    return version
 
 
 @dataclass

@@ -19,6 +19,13 @@ from kernelkit.ir.opcodes import (
 from kernelkit.ir.parser_base import ParserBase, decode_name, string_body
 from kernelkit.ir.values import Placeholder, Value
 
+# function attributes that may follow a call's arguments (none of them is an instruction name)
+CALL_SITE_ATTRIBUTE_WORDS = frozenset({
+    "alwaysinline", "builtin", "cold", "convergent", "hot", "memory", "mustprogress", "nobuiltin",
+    "nocallback", "noduplicate", "nofree", "noinline", "nomerge", "norecurse", "noreturn", "nosync",
+    "nounwind", "readnone", "readonly", "strictfp", "willreturn", "writeonly",
+})
+
 
 class FunctionParser(ParserBase):
     def __init__(self, tokens: Tokens, module: Module) -> None:
@@ -418,7 +425,9 @@ class FunctionParser(ParserBase):
         inst.return_attributes = ret_attrs
         inst.arg_attributes = arg_attrs
         inst.addrspace = addrspace
-        while self.kinds[self.pos] == "attrgrp":  # call-site attributes are printed as groups
+        # call-site attributes: groups as LLVM prints them, or written out (`call void @f() convergent`)
+        while self.kinds[self.pos] == "attrgrp" or (self.kinds[self.pos] == "ident"
+                                                    and self.vals[self.pos] in CALL_SITE_ATTRIBUTE_WORDS):
             inst.attributes.append(self.parse_attribute())
         if self.kinds[self.pos] == "[":
             self.pos += 1

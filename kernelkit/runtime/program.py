@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernelkit.errors import KernelkitError, LaunchError
+from kernelkit.ir.analysis.reach import Reach
 from kernelkit.runtime.args import LocalMemory, pack_arguments
 from kernelkit.runtime.event import Event
 from kernelkit.runtime.launch import LaunchState, NativeLaunch, new_printf_buffer
 from kernelkit.runtime.ndrange import make_ndrange
 from kernelkit.runtime.printf import decode_printf_buffer
+from kernelkit.runtime.reach import check_reach
 
 __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
@@ -167,6 +169,7 @@ class Kernel:
         self.info = info
         self.signature = _signature_from_json(info.signature)
         self.name = self.signature.name
+        self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
         self.last_output = ""
 
     def __repr__(self) -> str:
@@ -197,8 +200,11 @@ class Kernel:
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
                           has_barriers=self.info.coroutine)
-        packed = pack_arguments(self.name, self.signature.args, args, local_memory_limit=host_device_info().local_memory_size,
+        packed = pack_arguments(self.name, self.signature.args, args,
+                                local_memory_limit=host_device_info().local_memory_size,
                                 static_local_bytes=self.signature.static_local_mem or 0)
+        if not check:   # (checked mode catches the access itself, naming the address and work-item)
+            check_reach(self.name, self.signature, self.reach, args, nd)
         exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)

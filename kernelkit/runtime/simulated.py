@@ -8,6 +8,7 @@ simulator's launch receives numpy buffers, ``LocalArg`` sizes and value bytes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,7 +42,7 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
     from kernelkit.abi.signature import signatures_from_source
     from kernelkit.builder import build
     from kernelkit.mux.registry import resolve_target
-    from kernelkit.sim.amdil import launch
+    from kernelkit.sim.amdil import SimImage, launch
 
     _, device = resolve_target(target)
     result = build(source, target, options, filename=filename)
@@ -51,12 +52,23 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
                                         pointer_size=4)
 
     def run(kernel, args, global_size, local_size, global_offset):
+        args = [SimImage(a) if isinstance(a, np.ndarray) and a.ndim in (3, 4) else a
+                for a in args]
         return launch(text, kernel, args, global_size, local_size, global_offset, device=device)
     return SimulatedProgram(target, result.binary, signatures, run, result.log)
 
 
+def _visa(source: str, options, target: str, filename: str) -> SimulatedProgram:
+    from kernelkit.mux.registry import resolve_target
+    from kernelkit.targets.visa.runner import visa_program
+
+    _, device = resolve_target(target)
+    binary, run = visa_program(source, options, device, filename)
+    return SimulatedProgram(target, binary.isa_of_built(), [k.signature for k in binary.kernels], run)
+
+
 # target family -> builder of its SimulatedProgram
-SIMULATORS: dict[str, Callable[..., SimulatedProgram]] = {"amdil": _amdil}
+SIMULATORS: dict[str, Callable[..., SimulatedProgram]] = {"amdil": _amdil, "visa": _visa}
 
 
 def build_simulated(source: str, options, target: str, filename: str) -> SimulatedProgram:
@@ -88,9 +100,20 @@ class SimulatedKernel:
 
         nd = make_ndrange(self.name, global_size, local_size, global_offset,
                           reqd_work_group_size=self.signature.reqd_work_group_size)
-        packed = pack_arguments(self.name, self.signature.args, args)
+        # images and samplers go to the simulator as given (numpy arrays, sampler values);
+        # everything else is checked and packed as on the host
+        plain = [a for a in self.signature.args if a.kind not in ("image", "sampler")]
+        if len(args) != len(self.signature.args):
+            pack_arguments(self.name, self.signature.args, args)    # raises the host's error
+        given = dict(zip([a.index for a in self.signature.args], args, strict=True))
+        packed_plain = pack_arguments(self.name, plain, [given[a.index] for a in plain])
+        packed = iter(packed_plain)
         values = []
-        for a, p in zip(self.signature.args, packed, strict=True):
+        for a in self.signature.args:
+            if a.kind in ("image", "sampler"):
+                values.append(given[a.index])
+                continue
+            p = next(packed)
             if a.kind == "pointer" and a.address_space == "local":
                 values.append(LocalArg(p.local_bytes))
             elif a.kind == "pointer":
@@ -104,4 +127,32 @@ class SimulatedKernel:
         dims = nd.work_dim
         self.last_stats = self.program.launch(self.name, values, nd.global_size[:dims],
                                               nd.local_size[:dims], nd.global_offset[:dims])
-        return ""
+        output = format_printf(getattr(self.last_stats, "printf", None) or [])
+        if output:
+            sys.stdout.write(output)
+            sys.stdout.flush()
+        self.last_output = output
+        return output
+
+
+def format_printf(records) -> str:
+    """Simulator printf records [(format, [(type, bytes)])] formatted as the host formats its
+    own (runtime.printf.format_record); string arguments arrive as their bytes."""
+    import ctypes
+    import struct
+
+    from kernelkit.runtime.printf import format_record
+    from kernelkit.targets.host.passes.printf import RECORD_HEADER
+
+    out = []
+    for fmt, values in records:
+        types, payload, keep = [], bytearray(RECORD_HEADER), []
+        for ty, raw in values:
+            if ty == "string":
+                buf = ctypes.create_string_buffer(bytes(raw))
+                keep.append(buf)
+                ty, raw = "ptr", struct.pack("<Q", ctypes.addressof(buf))
+            types.append(ty)
+            payload += bytes(raw).ljust((len(raw) + 7) // 8 * 8, b"\0")
+        out.append(format_record(fmt, types, bytes(payload)))
+    return "".join(out)

@@ -23,8 +23,7 @@ from kernelkit.errors import CompileError  # noqa: E402
 from kernelkit.mux.result import MuxError  # noqa: E402
 
 DEVICES = ("rv770", "cypress", "cayman")
-CL12 = [c for c in cases() if c.cl_std.startswith("CL1") and not c.run.get("stdout")
-        and "fp16" not in (c.kernel.get("needs") or [])]
+CL12 = [c for c in cases() if c.cl_std.startswith("CL1") and "fp16" not in (c.kernel.get("needs") or [])]
 
 
 def _fp16_kernels(file: str) -> set[str]:
@@ -54,11 +53,11 @@ def arguments(case: Case) -> tuple[list, list]:
     return values, outs
 
 
-def run(case: Case, target: str, values: list) -> list:
+def run(case: Case, target: str, values: list) -> tuple[list, str]:
     vals = [v.copy() if isinstance(v, np.ndarray) else v for v in values]
-    program(case.file, case.cl_std, target).kernel(case.name)(
+    output = program(case.file, case.cl_std, target).kernel(case.name)(
         *vals, global_size=case.run["global"], local_size=case.run.get("local"))
-    return vals
+    return vals, output
 
 
 def compare(case: Case, name: str, ours: np.ndarray, host: np.ndarray, device: str) -> None:
@@ -75,11 +74,14 @@ def compare(case: Case, name: str, ours: np.ndarray, host: np.ndarray, device: s
 @pytest.mark.parametrize("case", CL12, ids=lambda c: c.id)
 def test_corpus_kernel_gives_the_host_results_on_7xx_evergreen_and_ni(case: Case):
     values, outs = arguments(case)
-    host = run(case, "host", values)
+    host, host_output = run(case, "host", values)
     for device in DEVICES:
-        got = run(case, f"amdil:{device}", values)
+        got, output = run(case, f"amdil:{device}", values)
         for i, _ in outs:
             compare(case, case.kernel["args"][i]["name"], got[i], host[i], device)
+        assert output == host_output, f"{case.id} on {device}: printf output"
+    if case.run.get("stdout"):
+        assert host_output
 
 
 def test_opencl_c_2_0_files_are_refused_naming_the_feature():

@@ -23,13 +23,14 @@ test_thread_dimension_atomic (OpenCL C, the conformance suite's thread-dimension
             atom_or(&dst[t_address - start_address], error);
     }
 
-copyImage2D (OpenCL C, the runtime's image blit; sampler value 22 as in ;sampler:unknown_22):
+copyImage2D (OpenCL C, the runtime's image blit; the sampler is the constant of the program's
+;sampler:unknown_22 record, integer coordinates: the IL converts them with itof and flr):
     __kernel void copyImage2D(__read_only image2d_t src, __write_only image2d_t dst,
                               int4 srcOrigin, int4 dstOrigin, int4 size) {
-        const sampler_t sampler = 22;    /* unnormalised, nearest */
+        const sampler_t sampler = 22;
         int x = get_global_id(0), y = get_global_id(1);
         if (x >= size.x || y >= size.y) return;
-        uint4 texel = read_imageui(src, sampler, (float2)(x + srcOrigin.x, y + srcOrigin.y));
+        uint4 texel = read_imageui(src, sampler, (int2)(x + srcOrigin.x, y + srcOrigin.y));
         write_imageui(dst, (int2)(x + dstOrigin.x, y + dstOrigin.y), texel);
     }
 """

@@ -63,7 +63,7 @@ def test_verbose_adds_the_listings(tmp_path):
     proc = _demo(str(tmp_path), "--verbose")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "compute_pgm_rsrc1:" in proc.stdout and "resources: kernarg" in proc.stdout   # AMDGPU listing
-    assert re.search(r"^      \[\s+0\]\s+16 value\s+a$", proc.stdout, re.M)                # AMD IL cb1 slot
+    assert re.search(r"^\s+\[\s+0\]\s+16 value\s+a(\s+cb1\[0\] float)?$", proc.stdout, re.M)  # AMD IL cb1 slot
     assert "spec" not in proc.stdout.lower()
 
 

@@ -39,6 +39,9 @@ def test_default_output_has_the_formats_suffix_and_is_named(tmp_path, capsys):
     assert f"wrote {out}" in err
     code, _, err = _run(["build", src, "--emit", "llvm"], capsys)
     assert code == 0 and (tmp_path / "saxpy.ll").read_text().startswith("; ModuleID") and "saxpy.ll" in err
+    (tmp_path / "out").mkdir()
+    code, _, err = _run(["build", src, "-t", "gfx90a", "-o", tmp_path / "out"], capsys)    # -o DIR
+    assert code == 0 and (tmp_path / "out" / "saxpy.hsaco").read_bytes() == out.read_bytes()
 
 
 def test_build_never_overwrites_its_input(tmp_path, capsys):
@@ -95,3 +98,14 @@ def test_many_sources_and_targets_in_parallel(tmp_path, capsys):
     from kernelkit.targets.host.binary import read_host_binary
 
     assert [k.name for k in read_host_binary((out_dir / "b.host.kkhost").read_bytes()).kernels] == ["k1"]
+
+
+def test_run_save_refuses_an_input(tmp_path, capsys):
+    import numpy as np
+
+    data = tmp_path / "x.npz"
+    np.savez(data, x=np.ones(4, np.float32))
+    before = data.read_bytes()
+    code, _, err = _run(["run", SAXPY, "-k", "saxpy", "-g", "4", "--arg", "2.0", "--arg", f"x:@{data}",
+                         "--arg", "y:[4]=ones", "--save", data], capsys)
+    assert code == 1 and "overwrite" in err and data.read_bytes() == before

@@ -199,3 +199,16 @@ def test_inspect_dev_zero_is_one_line_error():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert proc.stderr.count("\n") == 1 and "input size limit" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["link", "-k", "clear_memory"], ["run", "-g", "4"], ["layout", "-k", "x"],
+                                     ["build", "-t", "host", "-o", "-"]])
+def test_every_command_reading_a_file_applies_the_cap(command):
+    import os
+
+    path = reference_path("amdil", "hlc-juniper", "clear_memory.01.linked.il")
+    assert path.stat().st_size > 1024
+    env = dict(os.environ, KERNELKIT_MAX_INPUT_SIZE="1k")
+    proc = subprocess.run([sys.executable, "-m", "kernelkit", command[0], str(path), *command[1:]],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode != 0 and "input size limit of 1024 bytes" in proc.stderr, proc.stderr

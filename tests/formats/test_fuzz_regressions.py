@@ -130,3 +130,21 @@ def test_v3_metadata_sequence_items_are_typed(key, value):
     elf.layout()
     with pytest.raises(FormatError, match=key):
         CodeObject.parse(elf.to_bytes())
+
+
+@pytest.mark.parametrize("field_name", ["line_range", "maximum_operations_per_instruction"])
+def test_dwarf_line_header_zero_divisor_is_a_format_error(field_name):
+    # pyelftools divides by these fields (ZeroDivisionError escaped `inspect --debug`)
+    from fuzz.targets import dwarf_seeds, read_dwarf
+    from kernelkit.formats import elf as E
+
+    data = bytearray(dwarf_seeds()[0])
+    sec = E.ElfFile.parse(bytes(data)).section(".debug_line")
+    version = int.from_bytes(data[sec.offset + 4:sec.offset + 6], "little")
+    # DWARF 5 6.2.4: unit_length, version, address_size, segment_selector_size, header_length, then
+    # minimum_instruction_length, maximum_operations_per_instruction, default_is_stmt, line_base, line_range
+    header = sec.offset + (12 if version >= 5 else 10)
+    data[header + {"maximum_operations_per_instruction": 1, "line_range": 4}[field_name]] = 0
+    read_dwarf(dwarf_seeds()[0])
+    with pytest.raises(FormatError, match="unreadable DWARF"):
+        read_dwarf(bytes(data))

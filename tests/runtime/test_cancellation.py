@@ -29,6 +29,9 @@ kernel void spin_at_barrier(global int *a, local int *t, int stop) {
   a[get_global_id(0)] = t[(i + 1) % get_local_size(0)];
 }
 kernel void forever(global int *a) { for (;;) { } }
+kernel void barrier_forever(global int *a, local int *t) {   // stopped between barrier rounds
+  for (int i = 1; i != 0; i = t[0]) { t[get_local_id(0)] = i; barrier(CLK_LOCAL_MEM_FENCE); }
+}
 """
 
 
@@ -50,6 +53,7 @@ def reference_spin(start: np.ndarray, stop: int) -> np.ndarray:
     ("spin", lambda a: (a, np.int32(1000))),
     ("spin_at_barrier", lambda a: (a, kernelkit.LocalMemory(4 * 64), np.int32(1000))),
     ("forever", lambda a: (a,)),
+    ("barrier_forever", lambda a: (a, kernelkit.LocalMemory(4 * 64))),
 ])
 def test_timeout_stops_an_endless_kernel_and_the_program_runs_again(kernel, args):
     a = np.zeros(4096, np.int32)
@@ -85,3 +89,41 @@ def test_ctrl_c_stops_a_running_launch():
 def test_timeout_must_be_positive():
     with pytest.raises(LaunchError, match="timeout must be a positive number"):
         prog().kernel("forever")(np.zeros(4, np.int32), global_size=4, timeout=-1)
+
+
+LOOP_IR = """
+define void @k(ptr %a, {ty} %n, ptr %kk.wi, ptr %kk.wg) {{
+entry:
+  br label %loop
+loop:
+  %other = phi float [ 0.0, %entry ], [ %other.next, %loop ]   ; a phi that is not the induction
+  %i = phi {ty} [ {start}, %entry ], [ %i.next, %loop ]
+  %other.next = fadd float %other, 1.0
+  store {ty} %i, ptr %a
+  %i.next = add {ty} %i, {step}
+  %more = icmp {pred} {ty} {tested}, {bound}
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}}
+"""
+
+
+@pytest.mark.parametrize("ty,start,step,pred,tested,bound,polled", [
+    ("i32", 0, 1, "slt", "%i.next", 32, False),           # for (i = 0; i < 32; ++i): 32 iterations
+    ("i32", 31, -1, "sge", "%i.next", 0, False),          # counting down
+    ("i32", 0, 1, "slt", "%i.next", "%n", False),         # i < n, n known at launch: ends within 2^32 steps
+    ("i32", 0, 1, "ne", "%i", "%n", False),               # i != n stepping by one: reaches n
+    ("i32", 0, 1, "sle", "%i.next", "%n", True),          # i <= n: endless for n = INT_MAX
+    ("i64", 0, 1, "slt", "%i.next", "%n", True),          # a 64-bit bound: up to 2^63 steps
+    ("i8", 0, 1, "ule", "%i.next", 255, True),            # uchar i <= 255: never false (C wraps uchar)
+    ("i32", 0, 2, "ne", "%i.next", 7, True),              # i != 7 stepping by 2: never false
+    ("i64", 0, 1, "slt", "%i.next", 1 << 40, True),       # ends, but after 2^40 steps
+])
+def test_polls_only_where_the_loop_is_not_provably_short(ty, start, step, pred, tested, bound, polled):
+    """The iteration counts are C's (OpenCL C 6.1: unsigned arithmetic wraps modulo 2^bits)."""
+    from kernelkit.targets.host.passes.cancellation import add_cancellation_points
+
+    text = LOOP_IR.format(ty=ty, start=start, step=step, pred=pred, tested=tested, bound=bound)
+    out = add_cancellation_points(text, ["k"])
+    assert ("load atomic i64" in out) == polled

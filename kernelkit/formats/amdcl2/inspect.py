@@ -70,3 +70,24 @@ def render(info: dict) -> str:
             details += render_register_fields("amd_kernel_code_t", k["amd_kernel_code_t"])
         out += render_kernel(k, details, arg_detail=lambda a: f"{a['address_space']} {a['access']}")
     return "\n".join(out) + "\n"
+
+
+def disassembly(data: bytes, path: str) -> dict:
+    """``inspect --disasm``: each kernel's code (after its amd_kernel_code_t) for the device's
+    processor, through LLVM's C disassembler."""
+    from kernelkit.formats.amdcl2.devices import device_processor
+    from kernelkit.formats.amdgpu.disasm import function_listing
+
+    binary = read_cl2(data)
+    device = binary.device.lower()
+    try:
+        processor = device_processor(device).split(":")[0]
+    except KeyError:
+        return {"processor": device, "functions": [], "error": f"no processor known for CL2 device {device}"}
+    return function_listing([(k.name, 0, k.code) for k in binary.kernels], processor)
+
+
+def render_disassembly(listing: dict) -> str:
+    from kernelkit.formats.amdgpu.disasm import render_listing
+
+    return render_listing(listing)

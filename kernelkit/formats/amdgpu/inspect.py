@@ -179,3 +179,17 @@ def render(info: dict) -> str:
         for b in fat["bundles"]:
             lines += [f"  at {b['offset']}:"] + _render_bundle(b, "  ")
     return "\n".join(lines) + "\n"
+
+
+def disassembly(data: bytes, path: str) -> dict:
+    """``inspect --disasm``: the code object's functions through LLVM's C disassembler."""
+    from kernelkit.formats.amdgpu.disasm import code_object_functions, function_listing
+
+    co = CodeObject.parse(data)
+    return function_listing(code_object_functions(co.elf), co.target.processor.name)
+
+
+def render_disassembly(listing: dict) -> str:
+    from kernelkit.formats.amdgpu.disasm import render_listing
+
+    return render_listing(listing)

@@ -46,10 +46,13 @@ class Processor:
     features: tuple[str, ...] = ()
     generic: tuple[str, ...] = ()   # for a generic target: the processors it runs on
     generic_version: int = 0        # EF_AMDGPU_GENERIC_VERSION the generic target requires
+    wave32_only: bool = False       # GFX12.5: no wavefrontsize64
 
     @property
     def wavefront_sizes(self) -> tuple[int, ...]:
         """Native size first; wavefrontsize64 processors run wave32 natively (GFX10+)."""
+        if self.wave32_only:
+            return (32,)
         return (32, 64) if "wavefrontsize64" in self.features else (64,)
 
     @property
@@ -120,6 +123,10 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("gfx1153", _G, 0x058, apu=True, features=_W),
     Processor("gfx1200", _G, 0x048, features=_W),
     Processor("gfx1201", _G, 0x04E, features=_W),
+    # LLVM 22 (clang 22 of the ziglang wheel, the LLVM llvmlite links): e_flags of its objects
+    # (mach 0x049 / 0x05A, xnack and sramecc "any"), wave32 only (-mwavefrontsize64 refused)
+    Processor("gfx1250", _G, 0x049, features=("cumode", "sramecc", "xnack"), wave32_only=True),
+    Processor("gfx1251", _G, 0x05A, features=("cumode", "sramecc", "xnack"), wave32_only=True),
     Processor("gfx9-generic", _G, 0x051, features=("xnack",), generic_version=1,
               generic=("gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c")),
     Processor("gfx9-4-generic", _G, 0x05F, features=("sramecc", "xnack"), generic_version=1,

@@ -13,13 +13,18 @@ def _location(value) -> str:
                      for e in value["location_list"])
 
 
+def _pc(value) -> str:
+    """An address, or ``?`` where damaged DWARF gave none."""
+    return f"{value:#x}" if isinstance(value, int) else "?"
+
+
 def render_debug(doc: dict) -> str:
     units = doc["units"]
     out = [f"DWARF of {doc['target']} (wave{doc['wave_size']}): "
            + ", ".join(f"unit at {u['offset']:#x} version {u['version']}" for u in units)]
     for k in doc["functions"]:
         role = f"kernel {k['kernel']} entry" if k["kernel"] else f"function {k['linkage_name'] or k['name']}"
-        out.append(f"{role} ({k['name']})  pc [{k['low_pc']:#x}, {k['high_pc']:#x})  "
+        out.append(f"{role} ({k['name']})  pc [{_pc(k['low_pc'])}, {_pc(k['high_pc'])})  "
                    f"frame base {_location(k['frame_base'])}")
         for v in k["variables"]:
             out.append(f"  {v['tag']:<16} {v['name'] or '?':<12} line {v['line']}: {_location(v['location'])}")

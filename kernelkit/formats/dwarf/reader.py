@@ -8,9 +8,11 @@ Plain DWARF 4/5 (.debug_info, .debug_line, .debug_frame, .debug_loclists, .debug
 
 from __future__ import annotations
 
+import struct
 from io import BytesIO
 
 from elftools.common.exceptions import DWARFError, ELFError
+from elftools.construct.core import ConstructError
 from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr
 from elftools.elf.elffile import ELFFile
 
@@ -178,8 +180,11 @@ def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
         return {"units": units, "frames": _frames(dwarf, wave_size), "wave_size": wave_size}
     except FormatError:
         raise
-    except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError) as exc:
-        raise FormatError(f"unreadable DWARF: {exc}", field=".debug_info") from None
+    except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError, TypeError,
+            AssertionError, ArithmeticError, NotImplementedError, ConstructError, struct.error,
+            RecursionError) as exc:
+        # pyelftools checks its input with assert and lets construct/struct errors through
+        raise FormatError(f"unreadable DWARF: {type(exc).__name__}: {exc}", field=".debug_info") from None
 
 
 def _walk(die: dict):

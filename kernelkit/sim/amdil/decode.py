@@ -218,7 +218,7 @@ def _operands(text: str) -> list[str]:
 NO_DST = {"if_logicalnz", "if_logicalz", "break_logicalnz", "break_logicalz", "continue_logicalnz",
           "continue_logicalz", "uav_add", "uav_sub", "uav_and", "uav_or", "uav_xor", "uav_min",
           "uav_max", "uav_umin", "uav_umax", "uav_xchg", "uav_cmp_xchg", "uav_inc", "uav_dec",
-          "lds_store", "lds_add", "lds_sub", "lds_and", "lds_or", "lds_xor", "lds_min", "lds_max",
+          "lds_store", "lds_store_byte", "lds_store_short", "lds_add", "lds_sub", "lds_and", "lds_or", "lds_xor", "lds_min", "lds_max",
           "lds_umin", "lds_umax", "lds_store_vec", "uav_arena_store"}
 # opcodes whose first operand is a memory write mask (mem0.x___) rather than a register
 MEM_DST = {"uav_raw_store"}
@@ -375,6 +375,13 @@ def decode(text: str, kernel: str | None = None) -> DecodedProgram:
     return DecodedProgram(main, functions, names, literals, decls, program, kernel_id)
 
 
+def _param_id(ins: Instr) -> int:
+    value = ins.params.get("id", "")
+    if not value.isdigit():
+        raise _fail(f"{ins.op} needs _id(N)", ins.line)
+    return int(value)
+
+
 def _declare(ins: Instr, decls: Declarations, literals: dict) -> None:
     if not ins.op.startswith("dcl_"):
         return
@@ -396,9 +403,9 @@ def _declare(ins: Instr, decls: Declarations, literals: dict) -> None:
         decls.cb_sizes[int(m.group(1))] = int(m.group(2))
         decls.cb_lines[int(m.group(1))] = ins.line
     elif op == "dcl_raw_uav":
-        decls.raw_uav = int(ins.params["id"])
+        decls.raw_uav = _param_id(ins)
     elif op == "dcl_arena_uav":
-        decls.arena_uav = int(ins.params["id"])
+        decls.arena_uav = _param_id(ins)
     elif op == "dcl_lds":
         if not args.strip().isdigit():
             raise _fail(f"dcl_lds needs a byte size, not {args!r}", ins.line)
@@ -409,9 +416,9 @@ def _declare(ins: Instr, decls: Declarations, literals: dict) -> None:
             raise _fail(f"cannot read dcl_indexed_temp_array {args!r}", ins.line)
         decls.indexed_temps[int(m.group(1))] = int(m.group(2))
     elif op == "dcl_resource":
-        decls.resources[int(ins.params["id"])] = ins.params
+        decls.resources[_param_id(ins)] = ins.params
     elif op == "dcl_uav":
-        decls.typed_uavs[int(ins.params["id"])] = ins.params
+        decls.typed_uavs[_param_id(ins)] = ins.params
     elif op == "dcl_max_thread_per_group":
         decls.max_threads = _int(args, ins.line)
     elif op == "dcl_num_thread_per_group":

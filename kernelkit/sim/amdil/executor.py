@@ -537,32 +537,33 @@ class Executor:
                 raise LaunchError(f"{self.where(lane)}: {what} of {span} byte(s) at LDS address "
                                   f"{int(a[int(np.argmax(bad))]):#x} is outside the "
                                   f"{nbytes} bytes of local memory")
-        if op == "lds_load":
+        if op.startswith("lds_load"):
+            # one dword (or byte/short, extended) into every written component
             comps = ins.dst.select
-            count = max(comps) + 1
             addr = self._read(ins.srcs[0], (0,))
-            kind = ins.params.get("size", "dword")
+            kind = op[len("lds_load_"):] if op != "lds_load" else "dword"
+            if kind not in ACCESS_SIZES:
+                raise LaunchError(f"unknown LDS load {op!r}")
             dst = ins.dst
 
             def lds_load():
                 act = self._act()
                 a = self._lane_values(addr, act)[0].astype(np.int64)
-                size = ACCESS_SIZES[kind][0] if count == 1 else 4 * count
-                check(a, size, act, "LDS load")
+                check(a, ACCESS_SIZES[kind][0], act, "LDS load")
                 r = rows(act)
                 if kind != "dword":
                     b = self.lds.view(np.uint8)
-                    flat = r * b.shape[1] + a
-                    vals = [load_bytes(b.reshape(-1), flat, kind)]
+                    v = load_bytes(b.reshape(-1), r * b.shape[1] + a, kind)
                 else:
-                    vals = [self.lds[r, (a >> 2) + c] for c in comps]
-                self._write_lanes(dst, comps, vals, act)
+                    v = self.lds[r, a >> 2]
+                self._write_lanes(dst, comps, [v] * len(comps), act)
             return lds_load
-        if op == "lds_store":
+        if op.startswith("lds_store"):
             addr = self._read(ins.srcs[0], (0,))
-            kind = ins.params.get("size", "dword")
-            count = 1
-            value = self._read(ins.srcs[1], tuple(range(count)))
+            kind = op[len("lds_store_"):] if op != "lds_store" else "dword"
+            if kind not in ACCESS_SIZES:
+                raise LaunchError(f"unknown LDS store {op!r}")
+            value = self._read(ins.srcs[1], (0,))
 
             def lds_store():
                 act = self._act()
@@ -632,7 +633,7 @@ class Executor:
         return self.images[key], self._texels[key]
 
     def _compile_image_read(self, ins: Instr) -> Callable[[], None]:
-        rid = int(ins.params.get("resource", ins.params.get("id", "-1")))
+        rid = _number(ins.params.get("resource", ins.params.get("id", "")), "resource id")
         normalized = ins.params.get("coordtype", "unnormalized") == "normalized"
         comps, write = self._writer(ins.dst)
         coord = self._read(ins.srcs[0], (0, 1, 2))
@@ -657,7 +658,7 @@ class Executor:
         return read
 
     def _compile_typed_uav(self, ins: Instr) -> Callable[[], None]:
-        uid = int(ins.params.get("id", "-1"))
+        uid = _number(ins.params.get("id", ""), "UAV id")
         if ins.op != "uav_store":
             raise LaunchError("typed UAV loads are not supported")
         coord = self._read(ins.srcs[0], (0, 1, 2))
@@ -685,6 +686,12 @@ class Executor:
         for key, img in self.images.items():
             if key[0] == "uav":
                 img.write_back(self._texels[key])
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise LaunchError(f"{what} {text!r} is not a number")
+    return int(text)
 
 
 def _select(v: np.ndarray, sel: list[int]) -> np.ndarray:

@@ -14,16 +14,19 @@ scalars and vectors, ``bytes`` for structs, ints for samplers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from kernelkit.abi.amdil import ImageDesc, LocalArg, fill_cb1, layout_from_metadata
 from kernelkit.abi.amdil_cb0 import Dispatch, fill_cb0, hardware_local_end
 from kernelkit.errors import KernelkitError, LaunchError
+from kernelkit.formats.amdil import records as r
 from kernelkit.sim.amdil.decode import DecodedProgram, decode
 from kernelkit.sim.amdil.executor import Executor, Lanes
 from kernelkit.sim.amdil.memory import Heap, SimImage
+from kernelkit.sim.amdil.printf import BUFFER_BYTES as PRINTF_BYTES
+from kernelkit.sim.amdil.printf import read_records
 
 # lanes (work-items) executed together: whole work-groups, bounded so that the register file
 # (registers x 4 x lanes x 4 bytes) stays near REGISTER_FILE_BYTES
@@ -40,6 +43,7 @@ class LaunchStats:
     work_items: int
     work_groups: int
     work_item_instructions: int
+    printf: list = field(default_factory=list)    # [(format, [(type, bytes)])] in write order
 
 
 _CACHE: dict[tuple[int, str], DecodedProgram] = {}
@@ -149,13 +153,17 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
     num_groups = tuple(g // sz for g, sz in zip(gsz, lsz, strict=True))
     total_items = math.prod(gsz)
     total_groups = math.prod(num_groups)
+    formats = {rec.id: rec for b in prog.program.metadata for rec in b.of(r.PrintfFormat)}
+    printf_base = heap.reserve("printf buffer", PRINTF_BYTES) if formats else 0
     private_ring = heap.reserve("private ring", private * total_items) if private else 0
     local_ring = heap.reserve("local ring", local_total * total_groups) if emulated_local else 0
     heap.finish(init)
 
     dispatch = Dispatch.ndrange(gsz, lsz, off, private_ring_offset=private_ring,
                                 private_per_thread=private, local_ring_offset=local_ring,
-                                local_per_group=local_total, data_segment_offset=data_offset)
+                                local_per_group=local_total, data_segment_offset=data_offset,
+                                printf_offset=printf_base,
+                                printf_size=PRINTF_BYTES if formats else 0)
     cb0 = bytearray(fill_cb0(dispatch))
     cb0[56:60] = ID_MASK.to_bytes(4, "little")
     cb0[72:76] = ID_MASK.to_bytes(4, "little")
@@ -189,7 +197,8 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
         exe.run(_lanes(first, count, lsz3, ng3, off3))
     exe.finish()
     heap.copy_back()
-    return LaunchStats(total_items, total_groups, exe.work_item_instructions)
+    records = read_records(heap.data.tobytes(), printf_base, PRINTF_BYTES, formats) if formats else []
+    return LaunchStats(total_items, total_groups, exe.work_item_instructions, records)
 
 
 def _default_local(gsz: tuple[int, ...], prog: DecodedProgram) -> tuple[int, ...]:

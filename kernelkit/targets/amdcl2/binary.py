@@ -119,10 +119,11 @@ def _kernels_of(v2_object: bytes) -> dict[str, tuple[AmdKernelCode, bytes]]:
     return out
 
 
-def build_cl2_binary(module) -> bytes:
+def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
+    """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
     from kernelkit.targets.amdcl2.setup_args import add_setup_arguments
-    from kernelkit.targets.amdhsa import codegen, legacy
+    from kernelkit.targets.amdhsa import codegen
     from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
 
     device, driver = module.target.device, module.driver_version
@@ -139,11 +140,28 @@ def build_cl2_binary(module) -> bytes:
     ir = module.finalized_llvm_module
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
-    signatures = module.program_info.kernels
     set_kernel_attributes(ir, module.program_info, module.source_attributes)
-    add_setup_arguments(ir, signatures)
+    add_setup_arguments(ir, module.program_info.kernels)
+    module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    text = codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True)
+    return codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True), features, e_flags
+
+
+def cl2_assembly(module) -> str:
+    """``kernelkit build --emit asm -t amdcl2:<device>``: LLVM's assembly of the CL2 kernels."""
+    from kernelkit.targets.amdhsa import codegen
+
+    text, features, _ = _cl2_ir(module)
+    return codegen.emit_assembly(text, module.target.target_id, module.options, features)
+
+
+def build_cl2_binary(module) -> bytes:
+    from kernelkit.targets.amdhsa import codegen, legacy
+
+    device, driver = module.target.device, module.driver_version
+    tid = module.target.target_id
+    signatures = module.program_info.kernels
+    text, features, e_flags = _cl2_ir(module)
     obj = codegen.emit_object(text, tid, module.options, features)
     usages = pointer_usage(text)
     compiled = _kernels_of(legacy.downgrade(obj, tid, 2))

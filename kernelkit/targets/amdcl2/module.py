@@ -47,6 +47,13 @@ class Cl2Module(AmdhsaModule):
             raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
         super().compile_opencl_c(source, rest, **kwargs)
 
+    def create_assembly(self) -> str:
+        from kernelkit.targets.amdcl2.binary import cl2_assembly
+
+        if self.finalized_llvm_module is None or self.program_info is None:
+            self.finalize()
+        return cl2_assembly(self)
+
     def create_binary(self) -> bytes:
         from kernelkit.targets.amdcl2.binary import build_cl2_binary
 

@@ -274,18 +274,40 @@ def _probe_image_instructions(processor: str) -> bool:
         return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
 
 
-def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ...] = ()) -> bytes:
-    b = llvm()
+def _check_images(ir_text: str, tid: TargetID) -> None:
     if re.search(r"^\s.*\bcall\b.*@llvm\.amdgcn\.image\.", ir_text, re.M) and \
             not has_image_instructions(tid.processor.name):
         raise CompileError(f"amdhsa: {tid.processor.name} has no image instructions (the kernels use "
                            "image builtins)")
+
+
+def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ...] = ()) -> bytes:
+    b = llvm()
+    _check_images(ir_text, tid)
     m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
     tm = target_machine(tid, _opt_level(options), features)
     try:
         return tm.emit_object(m)
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: code generation failed: {exc}", log=str(exc)) from exc
+
+
+def emit_assembly(ir_text: str, tid: TargetID, options=(), features: tuple[str, ...] = ()) -> str:
+    """LLVM's assembly text of the optimised amdgcn IR (what ``emit_object`` assembles)."""
+    b = llvm()
+    _check_images(ir_text, tid)
+    try:
+        return target_machine(tid, _opt_level(options), features).emit_assembly(b.parse_assembly(ir_text))
+    except RuntimeError as exc:
+        raise CompileError(f"amdhsa: code generation failed: {exc}", log=str(exc)) from exc
+
+
+def compile_assembly(mux_ir: str, tid: TargetID, version: int, options=(), *,
+                     features: tuple[str, ...] = ()) -> str:
+    """``--emit asm``: LLVM's assembly of the kernels (for V2/V3, of the V4 code their objects are
+    rewritten from)."""
+    check_target(tid, version)
+    return emit_assembly(amdgpu_ir(mux_ir, tid, version, options, features), tid, options, features)
 
 
 def link_shared(objects: list[bytes]) -> bytes:

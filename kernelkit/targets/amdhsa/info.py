@@ -4,6 +4,10 @@ any AMDGPU target ID or triple-prefixed target ID (``gfx90a:xnack-``,
 
 from __future__ import annotations
 
+import functools
+import re
+import subprocess
+
 from kernelkit.formats.amdgpu.tables import PROCESSORS
 from kernelkit.formats.amdgpu.target_id import TargetID, TargetIDError
 from kernelkit.mux.device import AddressCapabilities, DeviceInfo
@@ -14,6 +18,27 @@ from kernelkit.mux.result import MuxError, Result
 AMDHSA_COMPILATION_OPTIONS = "--code-object-version,1,code object version 2..6 (default 6) also as build option -mcode-object-version=N"
 _NOT_OURS = ("host", "amdil:", "amdcl2:", "visa:")
 _AMDGPU_PREFIXES = ("gfx", "amdgcn-", "amdhsa:")
+# the OS of the code objects kernelkit writes; amdpal (PAL metadata) and mesa3d are not produced
+OS_ABI = "amdhsa"
+
+
+@functools.cache
+def llvm_processors() -> frozenset[str]:
+    """The amdgcn processors of the LLVM in use: clang 22 of the ziglang wheel (the LLVM major
+    llvmlite links) lists them with ``--print-supported-cpus``; empty when clang cannot say."""
+    from kernelkit.frontend.clang import clang_command
+
+    try:
+        run = subprocess.run([*clang_command(), "--target=amdgcn-amd-amdhsa", "--print-supported-cpus"],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(re.findall(r"^\s+(gfx[\w-]+)\s*$", run.stdout + run.stderr, re.M))
+
+
+def buildable(name: str) -> bool:
+    known = llvm_processors()
+    return not known or name in known
 
 
 def amdhsa_device_info(device: str = "gfx90a") -> DeviceInfo:
@@ -38,7 +63,8 @@ class AmdhsaInfo(Info):
                          compilation_options=AMDHSA_COMPILATION_OPTIONS)
 
     def devices(self) -> list[str]:
-        return [p.name for p in PROCESSORS if p.arch == "amdgcn"]
+        """The amdgcn processors kernelkit knows that the LLVM in use builds."""
+        return [p.name for p in PROCESSORS if p.arch == "amdgcn" and buildable(p.name)]
 
     def parse_target(self, target_name: str) -> str | None:
         if target_name.startswith(_NOT_OURS):
@@ -51,7 +77,16 @@ class AmdhsaInfo(Info):
             if target_name.startswith(_AMDGPU_PREFIXES):   # ours, but invalid: say what is valid
                 raise MuxError(Result.INVALID_VALUE, str(exc)) from exc
             return None
-        return tid.full() if tid.arch == "amdgcn" else None
+        if tid.arch != "amdgcn":
+            return None
+        os_name = tid.triple.split("-")[2] if tid.triple and tid.triple.count("-") >= 2 else OS_ABI
+        if os_name != OS_ABI:
+            raise MuxError(Result.INVALID_VALUE, f"{target_name}: kernelkit writes amdgcn-amd-amdhsa code objects "
+                                                 f"only; the {os_name} OS ABI is not produced")
+        if not buildable(tid.processor.name):
+            raise MuxError(Result.INVALID_VALUE, f"{tid.processor.name}: the LLVM in use has no such "
+                                                 "processor (see `kernelkit targets`)")
+        return tid.full()
 
     def create_target(self, context, device=None, callback=None):
         if context is None:

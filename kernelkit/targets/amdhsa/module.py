@@ -51,6 +51,17 @@ class AmdhsaModule(Module):
             self.add_build_error(exc.message)
             raise
 
+    def create_assembly(self) -> str:
+        """LLVM's assembly text of the module (``kernelkit build --emit asm``)."""
+        from kernelkit.targets.amdhsa.codegen import compile_assembly
+        from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
+
+        if self.finalized_llvm_module is None or self.program_info is None:
+            self.finalize()
+        set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
+        return compile_assembly(str(self.finalized_llvm_module), self.target.target_id, self.code_object_version,
+                                self.options, features=self.backend_options.features(self.target.target_id.processor))
+
     def _create_kernel(self, name: str):
         from kernelkit.targets.amdhsa.kernel import AmdhsaKernel
 

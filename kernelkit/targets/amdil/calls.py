@@ -83,6 +83,8 @@ class CallOps:
         name = fn.name
         if name.startswith(IGNORED):
             return
+        if self.image_call(inst, name):
+            return
         if name in WORK_ITEM:
             self.work_item(inst, name)
         elif name in ("__mux_get_work_dim",):
@@ -98,7 +100,7 @@ class CallOps:
         elif name.startswith("llvm."):
             self.intrinsic(inst, name)
         elif name == "printf":
-            raise CompileError("amdil: printf is not supported by the AMD IL code generator yet")
+            self.printf(inst)
         elif name.startswith("__mux_"):
             raise CompileError(f"amdil: {name} (work-group collectives, sub-groups, DMA) needs "
                                f"OpenCL C 2.0 or a feature AMD IL devices do not have")

@@ -55,7 +55,13 @@ class AmdilModule(Module):
         opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
         try:
             ir = optimised_ir(str(self.finalized_llvm_module), self.options)
-            return write_program(ir, self.program_info.kernels, device, opts).encode()
+            return write_program(ir, self.program_info.kernels, device, opts,
+                                 debug="-g" in self.options).encode()
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # a construct the code generator does not handle: one readable error, not a trace
+            message = f"amdil: internal error selecting instructions: {type(exc).__name__}: {exc}"
+            self.add_build_error(message)
+            raise CompileError(message) from exc

@@ -51,7 +51,7 @@ def slot_count(ty: T.Type) -> int:
             return 1
         raise CompileError(f"amdil: {ty} values need cl_khr_fp16, which AMD IL devices do not "
                            f"support")
-    if isinstance(ty, T.PointerType):
+    if isinstance(ty, T.PointerType | T.TargetExtType):    # pointers; image/sampler handles
         return 1
     if isinstance(ty, T.LiteralStructType | T.NamedStructType) and ty.elements is not None:
         return sum(slot_count(e) for e in ty.elements)

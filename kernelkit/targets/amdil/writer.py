@@ -156,16 +156,25 @@ def _uses(fn, predicate) -> bool:
     return any(predicate(op) for b in fn.blocks for i in b.instructions for op in i.operands)
 
 
+def _printf_promotion(v) -> bool:
+    """A float clang promoted to double only to pass it to printf (sent as the float)."""
+    return getattr(v, "opcode", None) == "fpext" and bool(v.users) and all(
+        getattr(getattr(u, "called_function", None), "name", None) == "printf" for u in v.users)
+
+
 def _types_used(fn):
     for b in fn.blocks:
         for i in b.instructions:
+            if _printf_promotion(i):
+                continue
             yield i.type
             for op in i.operands:
-                yield op.type
+                if not _printf_promotion(op):
+                    yield op.type
 
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
-                 data_places: dict[str, int]) -> list[str]:
+                 data_places: dict[str, int], printf_base: int = 0) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -179,6 +188,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     args_info = []
     for arg, slot in zip(fn.args, layout.args, strict=True):
         info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
+        if slot.kind == "image":
+            info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
         if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
             info.update(kind="byval", private=private, size=slot.size)
             private += (slot.size + 3) // 4 * 4
@@ -194,7 +205,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             globals_[gv.name] = ("local", local_offset)
             local_offset += size
     static_local = (local_offset + 3) // 4 * 4
-    sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_})
+    sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
+                                          "fp64": opts.fp64, "printf_base": printf_base})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -212,6 +224,14 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     name = fn.name
     reqd = sig.reqd_work_group_size
     out = [f"func {wrapper_id} ; __OpenCL_{name}_kernel", "mov r770, l1.0"]
+    for a in layout.args:     # image resources and typed UAVs, as the driver declares them
+        if a.kind == "image":
+            dim = (a.image_dim or "2d").replace("_", "")
+            if a.access == "WO":
+                out.append(f"dcl_uav_id({a.record.id})_type({dim})_fmtx(uint)")
+            else:
+                out.append(f"dcl_resource_id({a.record.id})_type({dim})_fmtx(unknown)"
+                           f"_fmty(unknown)_fmtz(unknown)_fmtw(unknown)")
     if reqd:
         out.append(f"dcl_num_thread_per_group {reqd[0]}, {reqd[1]}, {reqd[2]}")
     else:
@@ -222,8 +242,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         out.append(f"dcl_lds_id(1) {static_local}")
     out += wrapper_setup(device)
     out += lits.declarations()
-    cb1 = max(layout.cb1_slots, 1)
-    out.append(f"dcl_cb cb1[{cb1}]")
+    if layout.cb1_slots:
+        out.append(f"dcl_cb cb1[{layout.cb1_slots}]")
     for a in layout.args:
         out.append(f"; Kernel arg setup: {a.name}")
         for k in range(a.slots):
@@ -238,7 +258,11 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
     records += layout.metadata_records()
-    records += [r.IdList("function", [body_id]), r.ResourceId("uavid", 1)]
+    records.append(r.IdList("function", [body_id]))
+    records += [r.Sampler(f"unknown_{v}", k, 1, v)
+                for k, v in enumerate(sel.layout.get("samplers", []))]
+    records += sel.layout.get("printf", [])
+    records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
     out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
@@ -258,7 +282,14 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def write_program(module, signatures, device, opts: Options) -> str:
+def debug_section(fn, source: str) -> list[str]:
+    """``-g``: what the driver's debug sections open each kernel with (stripped by the
+    runtime's link step): the kernel's global symbol and the source file."""
+    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
+            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+
+
+def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
     """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
     kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
     by_name = {s.name: s for s in signatures}
@@ -272,8 +303,11 @@ def write_program(module, signatures, device, opts: Options) -> str:
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
+        if debug:
+            lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
-                              FIRST_UNIQUE_ID + n + i, module, places)
+                              FIRST_UNIQUE_ID + n + i, module, places,
+                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines))
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:

@@ -3,7 +3,8 @@
 Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 ``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
-``uniform_work_groups``), ``printf_sites`` (format string then argument LLVM types),
+``uniform_work_groups``, ``vector_width``: work-items per call of the whole-function-vectorised
+form, 1 when scalar), ``printf_sites`` (format string then argument LLVM types),
 ``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host),
 ``object_sha256`` (its digest: a damaged object is refused before LLVM loads it, which would abort
 the process) and ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
@@ -29,6 +30,8 @@ class HostKernelInfo:
     coroutine: bool = False
     max_work_dim: int = 3
     uniform_work_groups: bool = True
+    reach: list[dict] = field(default_factory=list)   # kernelkit.ir.analysis.reach.Reach.to_json()
+    vector_width: int = 1
 
     @property
     def name(self) -> str:
@@ -63,7 +66,8 @@ class HostBinary:
         body = {
             "version": VERSION, "triple": self.triple, "cpu": self.cpu,
             "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
-                         "uniform_work_groups": k.uniform_work_groups} for k in self.kernels],
+                         "uniform_work_groups": k.uniform_work_groups, "reach": k.reach,
+                         "vector_width": k.vector_width} for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
             "shared_globals": self.shared_globals,
             "object": self.object_code, "object_sha256": hashlib.sha256(self.object_code).hexdigest(),
@@ -112,8 +116,13 @@ def read_host_binary(data: bytes) -> HostBinary:
         if not isinstance(max_work_dim, int) or isinstance(max_work_dim, bool) or not 1 <= max_work_dim <= 3:
             raise FormatError(f"host binary: max_work_dim {max_work_dim!r} is not 1, 2 or 3", offset=off,
                               field="kernels.max_work_dim")
+        width = k.get("vector_width", 1)
+        if not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 64:
+            raise FormatError(f"host binary: vector_width {width!r} is not 1..64", offset=off,
+                              field="kernels.vector_width")
         kernels.append(HostKernelInfo(signature, bool(k.get("coroutine")), max_work_dim,
-                                      bool(k.get("uniform_work_groups", True))))
+                                      bool(k.get("uniform_work_groups", True)), _reach(k.get("reach") or [], off),
+                                      vector_width=width))
     obj = _field(body, "object", bytes, off)
     if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
         raise FormatError("host binary: the object code does not match its SHA-256 digest (damaged file)",
@@ -128,6 +137,18 @@ def read_host_binary(data: bytes) -> HostBinary:
         shared_globals=_strings(body.get("shared_globals") or [], "shared_globals", off),
         mux_ir=_optional(body, "mux_ir", str, "", off),
         options=_strings(body.get("options") or [], "options", off))
+
+
+def _reach(value, where: int) -> list[dict]:
+    """The kernel's reach records (``{"arg", "offset": [[coef, [symbol...]]...], "size", "store"}``)."""
+    def ok(r) -> bool:
+        return (isinstance(r, dict) and isinstance(r.get("arg"), int) and isinstance(r.get("size"), int)
+                and isinstance(r.get("store"), bool) and isinstance(r.get("offset"), list)
+                and all(isinstance(t, list) and len(t) == 2 and isinstance(t[0], int) and isinstance(t[1], list)
+                        and all(isinstance(x, str) for x in t[1]) for t in r["offset"]))
+    if not isinstance(value, list) or not all(ok(r) for r in value):
+        raise FormatError("host binary: malformed reach records", offset=where, field="kernels.reach")
+    return value
 
 
 def _strings(value, name: str, where: int) -> list[str]:

@@ -51,14 +51,34 @@ def uniform_work_groups(ir_text: str, kernel: str) -> bool:
     return _opencl_version(ir_text) < (2, 0)
 
 
-def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) -> HostBinary:
+def kernel_reaches(mux_ir: str, kernels: list[str]) -> dict[str, list[dict]]:
+    """Each kernel's reach (the buffer bytes every work-item touches), for the launch's size checks;
+    none for a module kernelkit.ir cannot read."""
+    from kernelkit import ir
+    from kernelkit.errors import FormatError
+    from kernelkit.ir.analysis.reach import kernel_reach
+
+    try:
+        module = ir.parse(mux_ir)
+    except FormatError:
+        return {}
+    return {f.name: [r.to_json() for r in kernel_reach(f)] for f in module.functions if f.name in kernels}
+
+
+def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
+                      log: list[str] | None = None) -> HostBinary:
+    """The host binary of finalized mux IR; build-log lines (vectorisation fallbacks) go to `log`."""
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
     code = compile_host(mux_ir, check=check, options=options,
                         local_mem={sig.name: sig.static_local_mem for sig in signatures})
+    if log is not None:
+        log.extend(code.log)
+    reach = kernel_reaches(mux_ir, [sig.name for sig in signatures])
     kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(mux_ir, sig.name),
-                              uniform_work_groups(mux_ir, sig.name))
+                              uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []),
+                              vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
                       object_code=code.object_code, printf_sites=code.printf_sites,
@@ -75,8 +95,12 @@ class HostModule(Module):
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        return build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
-                                 check=check)
+        log: list[str] = []
+        binary = build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
+                                   check=check, log=log)
+        for line in log:
+            self.add_diagnostic(line)
+        return binary
 
     def _create_kernel(self, name: str):
         from kernelkit.targets.host.kernel import HostKernel

@@ -33,6 +33,11 @@ class VisaInfo(Info):
     def devices(self) -> list[str]:
         return [p.name for p in PLATFORMS]
 
+    def _create_target(self, context, device, callback):
+        from kernelkit.targets.visa.target import VisaTarget
+
+        return VisaTarget(self, context, callback, device=device or self.device_info.device_name)
+
 
 def get_compilers() -> list[Info]:
     return [VisaInfo()]

@@ -1,0 +1,866 @@
+"""kernelkit.ir kernel -> vISA text (spec 004 text format), SIMD lanes = work-items.
+
+Values the uniformity analysis (kernelkit.ir.analysis) finds uniform live in one-element variables
+written with NoMask at execution size 1 and read with the scalar region <0;1,0>; varying values in
+SIMD-wide variables written under the execution mask. Control flow is vISA's SIMD control flow as
+IGC emits it: every branch is a ``goto`` (lanes whose predicate holds wait at the label), uniform
+conditions give execution size 1; phi copies sit at the end of each predecessor, predicated on the
+edge. Global memory is reached with SVM (A64) gather/scatter messages, one lane per work-item;
+``__local`` memory with SLM messages. The payload is kernelkit.abi.visa's.
+
+What is not generated yet is refused with a CompileError naming the instruction.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from kernelkit import ir
+from kernelkit.abi.opencl_types import ir_field_offset, ir_size_align
+from kernelkit.abi.visa import GRF_BYTES, Payload
+from kernelkit.errors import CompileError
+from kernelkit.ir import types as T
+from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
+
+INT_TYPES = {1: "w", 8: "b", 16: "w", 32: "d", 64: "q"}
+UNSIGNED = {"b": "ub", "w": "uw", "d": "ud", "q": "uq", "f": "f", "df": "df", "hf": "hf", "ub": "ub",
+            "uw": "uw", "ud": "ud", "uq": "uq"}
+FLOAT_TYPES = {"half": "hf", "float": "f", "double": "df"}
+SIZES = {"b": 1, "ub": 1, "w": 2, "uw": 2, "d": 4, "ud": 4, "q": 8, "uq": 8, "hf": 2, "f": 4, "df": 8}
+R0_GROUP_DWORD = (1, 6, 7)
+CMP = {"eq": "eq", "ne": "ne", "sgt": "gt", "sge": "ge", "slt": "lt", "sle": "le", "ugt": "gt", "uge": "ge",
+       "ult": "lt", "ule": "le", "oeq": "eq", "one": "ne", "ogt": "gt", "oge": "ge", "olt": "lt", "ole": "le",
+       "ueq": "eq", "une": "ne"}
+BINARY = {"add": "add", "sub": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor", "shl": "shl",
+          "lshr": "shr", "ashr": "asr", "fadd": "add", "fsub": "add", "fmul": "mul", "fdiv": "div",
+          "udiv": "div", "sdiv": "div", "urem": "mod", "srem": "mod"}
+RAW = {1: "ub", 2: "uw", 4: "ud", 8: "uq"}
+UNSIGNED_OPS = frozenset({"lshr", "udiv", "urem"})
+NO_INTEGER_DIVISION = frozenset({"dg2"})    # GenX_IR: "int divide/remainder is not supported for this platform"
+MAX_SVM_LANES = 16
+POINTER_BYTES = 8                      # spir64                     # svm messages take up to 16 addresses
+GLOBAL_SPACES = (1, 2)                 # __global, __constant
+LOCAL_SPACE = 3
+
+
+def vtype_of(ty: T.Type) -> str:
+    if isinstance(ty, T.VectorType):
+        return vtype_of(ty.element)
+    if isinstance(ty, T.IntType):
+        if ty.bits > 64:
+            raise CompileError(f"vISA code generation: i{ty.bits} values are not supported")
+        return INT_TYPES[next(b for b in (1, 8, 16, 32, 64) if ty.bits <= b)]
+    if isinstance(ty, T.FloatType) and ty.kind in FLOAT_TYPES:
+        return FLOAT_TYPES[ty.kind]
+    if isinstance(ty, T.PointerType):
+        return "ud" if ty.addrspace == LOCAL_SPACE else "uq"
+    raise CompileError(f"vISA code generation: values of type {ty} are not supported")
+
+
+class KernelCodegen:
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+        from kernelkit.targets.visa.segments import Segments
+
+        self.platform = payload.platform
+        self.segments = segments or Segments()
+        self.fn = function
+        self.sig = signature
+        self.payload = payload
+        self.simd = payload.simd
+        self.static_slm = static_slm              # program-scope __local variable -> SLM offset
+        self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
+        self.decls: list[str] = []
+        self.inputs: list[str] = []
+        self.body: list[str] = []
+        self.names: dict[int, str] = {}
+        self.count = 0
+        self.preds = 0
+        self.labels: dict[int, str] = {}
+        self.aliases: dict[tuple[str, str], str] = {}
+        self.exit = "BB_exit"
+        self.k = 0                                # the vector element being generated
+
+    # ---- variables
+    def _new(self, vtype: str, n: int, prefix: str = "G") -> str:
+        self.count += 1
+        name = f"{prefix}{self.count}"
+        align = "GRF" if n * SIZES[vtype] >= GRF_BYTES else "dword" if SIZES[vtype] <= 4 else "qword"
+        self.decls.append(f".decl {name} v_type=G type={vtype} num_elts={n} align={align}")
+        return name
+
+    def _alias(self, name: str, vtype: str) -> str:
+        key = (name, vtype)
+        if key not in self.aliases:
+            self.count += 1
+            alias = f"A{self.count}"
+            base = next(d for d in self.decls if d.split()[1] == name)
+            n = int(base.split("num_elts=")[1].split()[0])
+            btype = base.split(" type=")[1].split()[0]
+            count = max(1, n * SIZES[btype] // SIZES[vtype])
+            self.decls.append(f".decl {alias} v_type=G type={vtype} num_elts={count} align=dword "
+                              f"alias=<{name}, 0>")
+            self.aliases[key] = alias
+        return self.aliases[key]
+
+    def _pred(self) -> str:
+        self.preds += 1
+        name = f"P{self.preds}"
+        self.decls.append(f".decl {name} v_type=P num_elts={self.simd}")
+        return name
+
+    def uniform(self, value) -> bool:
+        return isinstance(value, ir.Constant) or self.uniformity.is_uniform(value)
+
+    def var(self, value) -> str:
+        key = id(value)
+        if key not in self.names:
+            n = (1 if self.uniform(value) else self.simd) * lanes_of(value.type)
+            self.names[key] = self._new(vtype_of(value.type), n)
+        return self.names[key]
+
+    # ---- operands
+    def _place(self, value, vtype: str) -> str:
+        """(row,col) of element ``self.k`` of ``value`` (its own element 0 when scalar)."""
+        k = self.k if isinstance(value.type, T.VectorType) else 0
+        width = 1 if self.uniform(value) else self.simd
+        byte = k * width * SIZES[vtype_of(value.type)]
+        return f"({byte // GRF_BYTES},{byte % GRF_BYTES // SIZES[vtype]})"
+
+    def src(self, value, vtype: str | None = None) -> str:
+        """``value`` (element ``self.k`` of a vector) as a source operand (of type ``vtype`` when
+        reinterpreted)."""
+        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue | ir.ConstantExpr):
+            value = element_constant(value, self.k if isinstance(value.type, T.VectorType) else 0)
+        if isinstance(value, ir.ConstantInt):
+            ty = vtype or vtype_of(value.type)
+            if value.type == T.i1:
+                return f"0x{(-1 if value.value & 1 else 0) & 0xFFFF:x}:{ty}"
+            bits = SIZES[ty] * 8
+            return f"0x{value.value & ((1 << bits) - 1):x}:{ty}"
+        if isinstance(value, ir.ConstantFP):
+            ty = vtype or vtype_of(value.type)
+            fmt = {"f": "<f", "df": "<d", "hf": "<e"}[ty]
+            raw = int.from_bytes(struct.pack(fmt, value.value), "little")
+            return f"0x{raw:x}:{ty}"
+        if isinstance(value, ir.GlobalVariable) and value.addrspace == LOCAL_SPACE:
+            return f"0x{self.static_slm[value.name]:x}:{vtype or 'ud'}"
+        if isinstance(value, ir.GlobalVariable | ir.ConstantExpr):
+            return self._global_address(value)
+        if isinstance(value, ir.Constant):
+            raise CompileError(f"vISA code generation: constant {value} is not supported")
+        name = self.var(value)
+        own = vtype_of(value.type)
+        step = 1
+        if vtype and vtype != own:
+            name = self._alias(name, vtype)
+            step = max(1, SIZES[own] // SIZES[vtype])    # the low part of each wider element
+        region = "<0;1,0>" if self.uniform(value) else f"<{step};1,0>"
+        return f"{name}{self._place(value, vtype or own)}{region}"
+
+    def _global_address(self, value) -> str:
+        """A program-scope __global/__constant variable (or a constant GEP into one): its segment's
+        base (implicit input) plus its offset, in a scalar temporary."""
+        offset = 0
+        while isinstance(value, ir.ConstantExpr) and value.opcode in ("getelementptr", "addrspacecast", "bitcast"):
+            if value.opcode == "getelementptr":
+                base_ty, first = value.source_type, True
+                for idx in value.operands[1:]:
+                    if not isinstance(idx, ir.ConstantInt):
+                        raise CompileError(f"vISA code generation: constant expression {value} is not supported")
+                    if first:
+                        offset += idx.value * _size_of(base_ty)
+                        first = False
+                    elif isinstance(base_ty, T.LiteralStructType | T.NamedStructType):
+                        offset += ir_field_offset(base_ty, idx.value, POINTER_BYTES)
+                        base_ty = base_ty.elements[idx.value]
+                    else:
+                        base_ty = base_ty.element
+                        offset += idx.value * _size_of(base_ty)
+            value = value.operands[0]
+        if not isinstance(value, ir.GlobalVariable) or value.name not in self.segments.offsets:
+            raise CompileError(f"vISA code generation: constant {value} is not supported")
+        kind, start = self.segments.offsets[value.name]
+        tmp = self._new("uq", 1)
+        self.emit(f"add (M1_NM, 1) {tmp}(0,0)<1> {self.implicit(kind)}(0,0)<0;1,0> 0x{start + offset:x}:uq")
+        return f"{tmp}(0,0)<0;1,0>"
+
+    def dst(self, value, vtype: str | None = None) -> str:
+        name = self.var(value)
+        if vtype and vtype != vtype_of(value.type):
+            name = self._alias(name, vtype)
+        return f"{name}{self._place(value, vtype or vtype_of(value.type))}<1>"
+
+    def exe(self, value) -> str:
+        return "(M1_NM, 1)" if self.uniform(value) else f"(M1, {self.simd})"
+
+    def emit(self, line: str) -> None:
+        self.body.append("    " + line)
+
+    # ---- the kernel
+    def generate(self) -> str:
+        self._prologue()
+        blocks = list(self.fn.blocks)
+        for i, block in enumerate(blocks):
+            self.labels[id(block)] = f"BB_{i}"
+        for i, block in enumerate(blocks):
+            self.body.append(f"{self.labels[id(block)]}:")
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            for inst in block:
+                self._instruction(inst, block, nxt)
+        self.body.append(f"{self.exit}:")
+        self.emit("ret (M1, 1)")
+        head = [".version 4.1", f'.kernel "{self.fn.name}"']
+        attrs = ['.kernel_attr Target="3d"', f".kernel_attr SimdSize={self.simd}"]
+        return "\n".join(head + self.decls + self.inputs + attrs + ['.function "_main_0"', "_main_0:"]
+                         + self.body) + "\n"
+
+    def _prologue(self) -> None:
+        self.input_vars: dict[str, str] = {}
+        for inp in self.payload.inputs:
+            name = self._new(inp.type, inp.num_elements, "I")
+            self.inputs.append(f".input {name} offset={inp.offset} size={inp.size}")
+            self.input_vars[inp.name if inp.kind != "implicit" else inp.kind] = name
+            if inp.kind == "argument":
+                arg = self.fn.args[inp.arg_index]
+                want = vtype_of(arg.type)
+                if SIZES.get(inp.type) != SIZES[want]:
+                    raise CompileError(f"vISA code generation: argument {inp.arg_index} ({inp.name}) of type "
+                                       f"{arg.type} is not supported")
+                self.names[id(arg)] = name if inp.type == want else self._alias(name, want)
+        self.r0 = self._new("ud", 8, "R")
+        self.decls.append(self.decls.pop().replace("align=GRF", "align=GRF alias=<%r0, 0>"))
+        # SIMD-wide local ids (dword), from the 16-lane uw payload GRFs
+        self.local_ids = []
+        for dim in range(3):
+            parts = [i for i in self.payload.inputs if i.kind == "local_id" and i.dim == dim]
+            if not parts:
+                break
+            lid = self._new("d", self.simd, "L")
+            for part in parts:
+                n = min(16, self.simd - part.lane)
+                mask = f"M{part.lane // 4 + 1}"
+                self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
+            self.local_ids.append(lid)
+
+    def input_name(self, inp) -> str:
+        return self.input_vars[inp.name]
+
+    def implicit(self, kind: str) -> str:
+        inp = self.payload.implicit(kind)
+        if inp is None:
+            raise CompileError(f"vISA code generation: the payload has no {kind}")
+        return self.input_vars[inp.name]
+
+    # ---- instructions
+    def _instruction(self, inst, block, nxt) -> None:
+        op = inst.opcode
+        if isinstance(inst, ir.PhiInst):
+            return
+        if isinstance(inst.type, T.VectorType) and op in ELEMENTWISE | {"call"}:
+            for self.k in range(inst.type.count):
+                self._scalar_instruction(inst, block, nxt)
+            self.k = 0
+            return
+        if op in ("extractelement", "insertelement", "shufflevector"):
+            self._vector_op(inst)
+            return
+        self._scalar_instruction(inst, block, nxt)
+
+    def _scalar_instruction(self, inst, block, nxt) -> None:
+        op = inst.opcode
+        if op in BINARY or op == "fneg":
+            self._binary(inst)
+        elif isinstance(inst, ir.CompareInst):
+            self._compare(inst)
+        elif isinstance(inst, ir.CastInst) or op in ("zext", "sext", "trunc", "sitofp", "uitofp", "fptosi",
+                                                      "fptoui", "fpext", "fptrunc", "bitcast"):
+            self._cast(inst)
+        elif op == "select":
+            self._select(inst)
+        elif op == "getelementptr":
+            self._gep(inst)
+        elif op == "load":
+            self._load(inst)
+        elif op == "store":
+            self._store(inst)
+        elif op == "call":
+            self._call(inst)
+        elif op == "br":
+            self._branch(inst, block, nxt)
+        elif op == "switch":
+            self._switch(inst, block)
+        elif op == "ret":
+            self._phi_copies(block, None)
+            self.emit(f"goto (M1, {self.simd}) {self.exit}")
+        elif op == "unreachable":
+            pass
+        elif op == "freeze":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.src(inst.operands[0])}")
+        else:
+            raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
+
+    def _binary(self, inst) -> None:
+        op = inst.opcode
+        vt = vtype_of(inst.type)
+        if op == "fneg":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} (-){self.src(inst.operands[0])}")
+            return
+        a, b = inst.operands
+        st = UNSIGNED[vt] if op in UNSIGNED_OPS else vt
+        if inst.type == T.i1 and op in ("and", "or", "xor"):
+            st = "w"
+        if op == "mul" and SIZES[vt] == 8:
+            self._mul64(inst, a, b)
+            return
+        if op in ("udiv", "sdiv", "urem", "srem"):
+            if self._divide_by_power_of_two(inst, a, b):
+                return
+            if self.platform in NO_INTEGER_DIVISION or SIZES[vt] == 8:
+                raise CompileError(f"vISA code generation: {op} by a non-power-of-two is not supported on "
+                                   f"{self.platform} for {vt} (the finalizer has no integer division there)")
+        if op in ("sub", "fsub") and isinstance(b, ir.ConstantInt):
+            sb = self.src(ir.ConstantInt(b.type, -b.value), st)
+        elif op in ("sub", "fsub") and isinstance(b, ir.ConstantFP):
+            sb = self.src(ir.ConstantFP(b.type, -b.value), st)
+        elif op in ("sub", "fsub"):
+            sb = "(-)" + self.src(b, st)
+        else:
+            sb = self.src(b, st)
+        self.emit(f"{BINARY[op]} {self.exe(inst)} {self.dst(inst, st)} {self.src(a, st)} {sb}")
+
+    def _divide_by_power_of_two(self, inst, a, b) -> bool:
+        """x / 2^k and x % 2^k with shifts and masks (signed: rounding toward zero)."""
+        if not isinstance(b, ir.ConstantInt) or b.value <= 0 or b.value & (b.value - 1):
+            return False
+        op, vt, k = inst.opcode, vtype_of(inst.type), b.value.bit_length() - 1
+        exe = self.exe(inst)
+        bits = SIZES[vt] * 8
+        if op == "udiv":
+            self.emit(f"shr {exe} {self.dst(inst, UNSIGNED[vt])} {self.src(a, UNSIGNED[vt])} 0x{k:x}:d")
+        elif op == "urem":
+            self.emit(f"and {exe} {self.dst(inst, UNSIGNED[vt])} {self.src(a, UNSIGNED[vt])} "
+                      f"0x{b.value - 1:x}:{UNSIGNED[vt]}")
+        else:
+            n = 1 if self.uniform(inst) else self.simd
+            region = "<0;1,0>" if n == 1 else "<1;1,0>"
+            bias = self._new(vt, n)
+            self.emit(f"asr {exe} {bias}(0,0)<1> {self.src(a)} 0x{bits - 1:x}:d")
+            self.emit(f"shr {exe} {self._alias(bias, UNSIGNED[vt])}(0,0)<1> "
+                      f"{self._alias(bias, UNSIGNED[vt])}(0,0){region} 0x{bits - k:x}:d")
+            self.emit(f"add {exe} {bias}(0,0)<1> {bias}(0,0){region} {self.src(a)}")
+            if op == "sdiv":
+                self.emit(f"asr {exe} {self.dst(inst)} {bias}(0,0){region} 0x{k:x}:d")
+            else:
+                mask = ((1 << bits) - 1) ^ (b.value - 1)
+                self.emit(f"and {exe} {bias}(0,0)<1> {bias}(0,0){region} 0x{mask:x}:{vt}")
+                self.emit(f"add {exe} {self.dst(inst)} {self.src(a)} (-){bias}(0,0){region}")
+        return True
+
+    def _mul64(self, inst, a, b) -> None:
+        """64-bit multiply (the finalizer has none): lo*lo (32 x 32 -> 64) + (lo*hi + hi*lo) << 32."""
+        exe = self.exe(inst)
+        n = 1 if self.uniform(inst) else self.simd
+        halves = []
+        for v in (a, b):
+            if isinstance(v, ir.Constant):
+                raw = v.value & ((1 << 64) - 1)
+                halves.append((f"0x{raw & 0xFFFFFFFF:x}:ud", f"0x{raw >> 32:x}:ud"))
+                continue
+            name = self._alias(self.var(v), "ud")
+            step = "<0;1,0>" if self.uniform(v) else "<2;1,0>"
+            halves.append((f"{name}(0,0){step}", f"{name}(0,1){step}"))
+        (alo, ahi), (blo, bhi) = halves
+        low = self._new("uq", n)
+        cross = self._new("ud", n)
+        other = self._new("ud", n)
+        self.emit(f"mul {exe} {low}(0,0)<1> {alo} {blo}")
+        self.emit(f"mul {exe} {cross}(0,0)<1> {alo} {bhi}")
+        self.emit(f"mul {exe} {other}(0,0)<1> {ahi} {blo}")
+        region = "<0;1,0>" if n == 1 else "<1;1,0>"
+        self.emit(f"add {exe} {cross}(0,0)<1> {cross}(0,0){region} {other}(0,0){region}")
+        high = self._alias(low, "ud")
+        self.emit(f"add {exe} {high}(0,1)<2> {high}(0,1){region.replace('1;1', '2;1')} {cross}(0,0){region}")
+        self.emit(f"mov {exe} {self.dst(inst, 'uq')} {low}(0,0){region}")
+
+    def _compare(self, inst) -> None:
+        a, b = inst.operands
+        vt = vtype_of(a.type)
+        pred = inst.predicate
+        if pred.startswith("u") and inst.opcode == "icmp":
+            vt = UNSIGNED[vt]
+        if pred not in CMP:
+            raise CompileError(f"vISA code generation: comparison {pred} is not supported")
+        self.emit(f"cmp.{CMP[pred]} {self.exe(inst)} {self.dst(inst)} {self.src(a, vt)} {self.src(b, vt)}")
+
+    def _cast(self, inst) -> None:
+        op = inst.opcode
+        src = inst.operands[0]
+        dt, st = vtype_of(inst.type), vtype_of(src.type)
+        exe = self.exe(inst)
+        if src.type == T.i1 and op == "zext":
+            self.emit(f"and {exe} {self.dst(inst)} {self.src(src, 'w')} 0x1:w")
+            return
+        if inst.type == T.i1 and op == "trunc":
+            tmp = self._new(st, 1 if self.uniform(inst) else self.simd)
+            region = "<0;1,0>" if self.uniform(inst) else "<1;1,0>"
+            self.emit(f"and {exe} {tmp}(0,0)<1> {self.src(src)} 0x1:{st}")
+            self.emit(f"cmp.ne {exe} {self.dst(inst)} {tmp}(0,0){region} 0x0:{st}")
+            return
+        if op in ("zext", "uitofp"):
+            st = UNSIGNED[st]
+        elif op == "fptoui":
+            dt = UNSIGNED[dt]
+        elif op in ("bitcast", "ptrtoint", "inttoptr"):
+            st = dt = RAW[SIZES[dt]]
+        elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
+            raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
+        self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
+
+    def _select(self, inst) -> None:
+        cond, a, b = inst.operands
+        pred = self._predicate(cond)
+        self.emit(f"({pred}) sel {self.exe(inst)} {self.dst(inst)} {self.src(a)} {self.src(b)}")
+
+    def _predicate(self, cond) -> str:
+        """A SIMD-wide predicate holding i1 ``cond`` (true = all ones) for every lane."""
+        pred = self._pred()
+        if isinstance(cond, ir.ConstantInt):
+            bits = (1 << self.simd) - 1 if cond.value & 1 else 0
+            self.emit(f"setp (M1_NM, {self.simd}) {pred} 0x{bits:x}:ud")
+        else:
+            self.emit(f"cmp.ne (M1_NM, {self.simd}) {pred} {self.src(cond)} 0x0:w")
+        return pred
+
+    def _gep(self, inst) -> None:
+        base, *indices = inst.operands
+        vt = vtype_of(inst.type)
+        ty = inst.source_type
+        acc = self.src(base, vt)
+        scale_type = ty
+        offset = 0
+        first = True
+        for idx in indices:
+            if first:
+                size = _size_of(scale_type)
+                first = False
+            elif isinstance(scale_type, T.LiteralStructType | T.NamedStructType):
+                k = idx.value
+                offset += ir_field_offset(scale_type, k, POINTER_BYTES)
+                scale_type = scale_type.elements[k]
+                continue
+            else:
+                scale_type = scale_type.element
+                size = _size_of(scale_type)
+            if isinstance(idx, ir.ConstantInt):
+                offset += idx.value * size
+                continue
+            it = "q" if vt == "uq" else "d"
+            tmp = self._new(it, 1 if self.uniform(inst) else self.simd)
+            if size & (size - 1) == 0:
+                self.emit(f"shl {self.exe(inst)} {tmp}(0,0)<1> {self.src(idx)} 0x{size.bit_length() - 1:x}:d")
+            else:                       # the finalizer has no 64-bit mul: 32 x 32 -> 64 bits
+                self.emit(f"mul {self.exe(inst)} {tmp}(0,0)<1> {self.src(idx, 'd')} 0x{size:x}:d")
+            nxt = self._new(vt, 1 if self.uniform(inst) else self.simd)
+            rt = "<0;1,0>" if self.uniform(inst) else "<1;1,0>"
+            self.emit(f"add {self.exe(inst)} {nxt}(0,0)<1> {acc} {tmp}(0,0){rt}")
+            acc = f"{nxt}(0,0){rt}"
+        self.emit(f"add {self.exe(inst)} {self.dst(inst)} {acc} 0x{offset & ((1 << 64) - 1):x}:{'q' if vt == 'uq' else 'd'}")
+
+    # ---- memory
+    def _halves(self):
+        for lane in range(0, self.simd, MAX_SVM_LANES):
+            yield lane, min(MAX_SVM_LANES, self.simd - lane), f"M{lane // 4 + 1}"
+
+    def _wide(self, value, vtype: str) -> str:
+        """A SIMD-wide variable holding ``value`` (broadcast when uniform)."""
+        if not self.uniform(value) and not isinstance(value, ir.Constant):
+            name = self.var(value)
+            return name if vtype == vtype_of(value.type) else self._alias(name, vtype)
+        wide = self._new(vtype, self.simd)
+        self.emit(f"mov (M1_NM, {self.simd}) {wide}(0,0)<1> {self.src(value, vtype)}")
+        return wide
+
+    def _load(self, inst) -> None:
+        ptr = inst.pointer
+        space = ptr.type.addrspace
+        vt = vtype_of(inst.type)
+        size = SIZES[vt]
+        if space == LOCAL_SPACE:
+            self._slm(inst, ptr, None)
+            return
+        if space not in GLOBAL_SPACES:
+            raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(inst.type)):
+            self._load_element(inst, self._element_address(base, self.k * size), vt, size)
+        self.k = 0
+
+    def _element_address(self, base: str, offset: int) -> str:
+        """SIMD-wide address of the element ``offset`` bytes after ``base``."""
+        if not offset:
+            return base
+        addr = self._new("uq", self.simd)
+        self.emit(f"add (M1_NM, {self.simd}) {addr}(0,0)<1> {base}(0,0)<1;1,0> 0x{offset:x}:uq")
+        return addr
+
+    def _load_element(self, inst, addr: str, vt: str, size: int) -> None:
+        block = 8 if size == 8 else 4 if size == 4 else 1
+        blocks = 1 if size >= 4 else size
+        data_type = {8: "uq", 4: "ud"}.get(size, "ud")
+        data = self._new(data_type, self.simd)
+        mask = "_NM" if self.uniform(inst) else ""
+        for lane, n, m in self._halves():
+            da = self._piece(data, data_type, lane, n)
+            aa = self._piece(addr, "uq", lane, n)
+            self.emit(f"svm_gather.{block}.{blocks} ({m}{mask}, {n}) {aa}.0 {da}.0")
+        rt = "<1;1,0>"
+        if self.uniform(inst):
+            rt = "<0;1,0>"
+        src_t = vt if size >= 4 else UNSIGNED[vt]
+        if size < 4 and not self.uniform(inst):
+            rt = f"<{4 // size};1,0>"
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self._alias(data, src_t) if src_t != data_type else data}"
+                  f"(0,0){rt}")
+
+    def _piece(self, name: str, vtype: str, lane: int, n: int) -> str:
+        """An alias of lanes lane..lane+n of a SIMD-wide variable (raw operands start at a byte)."""
+        if lane == 0 and n == self.simd:
+            return name
+        self.count += 1
+        alias = f"H{self.count}"
+        self.decls.append(f".decl {alias} v_type=G type={vtype} num_elts={n} align=GRF "
+                          f"alias=<{name}, {lane * SIZES[vtype]}>")
+        return alias
+
+    def _store(self, inst) -> None:
+        value, ptr = inst.value, inst.pointer
+        space = ptr.type.addrspace
+        if space == LOCAL_SPACE:
+            self._slm(None, ptr, value)
+            return
+        if space not in GLOBAL_SPACES:
+            raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
+        vt = vtype_of(value.type)
+        size = SIZES[vt]
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(value.type)):
+            addr = self._element_address(base, self.k * size)
+            block = 8 if size == 8 else 4 if size == 4 else 1
+            blocks = 1 if size >= 4 else size
+            data_type = {8: "uq", 4: "ud"}.get(size, "ud")
+            data = self._new(data_type, self.simd)
+            st = vt if size >= 4 else UNSIGNED[vt]
+            stride = 1 if size >= 4 else 4 // size
+            self.emit(f"mov (M1, {self.simd}) {self._alias(data, st) if st != data_type else data}(0,0)<{stride}> "
+                      f"{self.src(value, st)}")
+            for lane, n, m in self._halves():
+                self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
+                          f"{self._piece(data, data_type, lane, n)}.0")
+        self.k = 0
+
+    def _slm(self, load, ptr, value) -> None:
+        """Dword SLM access (each element of a vector in turn): gather4_scaled / scatter4_scaled on
+        %slm (T0)."""
+        ty = load.type if load is not None else value.type
+        vt = vtype_of(ty)
+        if SIZES[vt] != 4:
+            raise CompileError("vISA code generation: __local accesses other than 32-bit are not supported")
+        base = self._wide(ptr, "ud")
+        for self.k in range(lanes_of(ty)):
+            offsets = base
+            if self.k:
+                offsets = self._new("ud", self.simd)
+                self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
+            data = self._new("ud", self.simd)
+            if load is None:
+                self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
+            for lane, n, m in self._halves():
+                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                if load is not None:
+                    mask = "_NM" if self.uniform(load) else ""
+                    self.emit(f"gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                else:
+                    self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+            if load is not None:
+                rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+        self.k = 0
+
+    # ---- calls
+    def _call(self, inst) -> None:
+        fn = inst.called_function
+        name = fn.name if fn is not None else ""
+        args = inst.args
+        if name.startswith("llvm.lifetime") or name.startswith("llvm.experimental.noalias"):
+            return
+        if name in ("llvm.fmuladd.f32", "llvm.fma.f32", "llvm.fmuladd.f64", "llvm.fma.f64"):
+            a, b, c = args
+            self.emit(f"mad {self.exe(inst)} {self.dst(inst)} {self.src(a)} {self.src(b)} {self.src(c)}")
+            return
+        if name in ("llvm.smax.i32", "llvm.smin.i32", "llvm.umax.i32", "llvm.umin.i32", "llvm.maxnum.f32",
+                    "llvm.minnum.f32"):
+            op = "max" if "max" in name else "min"
+            vt = "ud" if ".u" in name else vtype_of(inst.type)
+            self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
+            return
+        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
+            return
+        dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
+        if name in WORK_ITEM and dim is None:
+            raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")
+        if name == "_Z13get_global_idj":
+            tmp = self._new("d", self.simd)
+            grp = self._new("d", 1)
+            self.emit(f"mul (M1_NM, 1) {grp}(0,0)<1> {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0> "
+                      f"{self.implicit('enqueued_local_size')}(0,{dim})<0;1,0>")
+            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {self.local_ids[dim]}(0,0)<1;1,0> {grp}(0,0)<0;1,0>")
+            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {tmp}(0,0)<1;1,0> "
+                      f"{self.implicit('payload_header')}(0,{dim})<0;1,0>")
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {tmp}(0,0)<1;1,0>")
+        elif name == "_Z12get_local_idj":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.local_ids[dim]}(0,0)<1;1,0>")
+        elif name == "_Z12get_group_idj":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0>")
+        elif name in SIZE_INPUTS:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit(SIZE_INPUTS[name])}(0,{dim})<0;1,0>")
+        elif name == "_Z12get_work_dimv":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit('work_dim')}(0,0)<0;1,0>")
+        elif name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
+            self.emit("fence_local.E")
+            self.emit("barrier")
+        else:
+            raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
+
+    def _builtin(self, inst, name: str, args) -> bool:
+        """OpenCL integer/float builtins that are one or two vISA instructions."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, code = parsed
+        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
+            return False
+        vt = vtype_of(inst.type)
+        unsigned = code in "jmth"
+        if unsigned and base in ("min", "max", "clamp"):
+            vt = UNSIGNED[vt]
+        exe, dst = self.exe(inst), self.dst(inst, vt)
+        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
+                for a in args]
+        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
+            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
+        elif base == "clamp" and len(args) == 3:
+            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
+            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
+        elif base in ("abs", "fabs") and len(args) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ("mad", "fma") and len(args) == 3:
+            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
+        elif base == "select" and len(args) == 3:
+            pred = self._pred()
+            ct = vtype_of(args[2].type)
+            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
+            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
+            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
+        elif base in NATIVE_MATH and len(args) == 1:
+            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
+        else:
+            return False
+        return True
+
+    def _atomic(self, inst, name: str, args) -> bool:
+        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
+        dword_atomic on %slm for __local; the old value is the result."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, _code = parsed
+        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
+        if op is None:
+            return False
+        ptr, *values = args
+        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+            op = {"min": "minsint", "max": "maxsint"}[op]
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
+            values = [values[1], values[0]]
+        sources = []
+        for value in values:
+            var = self._new(vt, self.simd)
+            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
+            sources.append(f"{var}.")
+        while len(sources) < 2:
+            sources.append("%null.")
+        result = self._new(vt, self.simd)
+        space = ptr.type.addrspace
+        if space in GLOBAL_SPACES:
+            addr = self._wide(ptr, "uq")
+            for lane in range(0, self.simd, 8):
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+        elif space == LOCAL_SPACE:
+            offsets = self._wide(ptr, "ud")
+            for lane, n, m in self._halves():
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
+                          f"{result}.{lane * 4}")
+        else:
+            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
+        if inst.type != T.void and inst.users:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        return True
+
+    # ---- control flow
+    def _phi_copies(self, block, successor, pred: str | None = None) -> None:
+        if successor is None:
+            return
+        phis = [p for p in successor if isinstance(p, ir.PhiInst)]
+        temps = []
+        for phi in phis:
+            value = phi.value_for(block)
+            for self.k in range(lanes_of(phi.type)):
+                tmp = self._new(vtype_of(phi.type), 1 if self.uniform(phi) else self.simd)
+                self.emit(f"mov {self.exe(phi)} {tmp}(0,0)<1> {self.src(value)}")
+                temps.append((phi, self.k, tmp))
+        for phi, k, tmp in temps:
+            self.k = k
+            region = "<0;1,0>" if self.uniform(phi) else "<1;1,0>"
+            prefix = f"({pred}) " if pred and not self.uniform(phi) else ""
+            self.emit(f"{prefix}mov {self.exe(phi)} {self.dst(phi)} {tmp}(0,0){region}")
+        self.k = 0
+
+    def _branch(self, inst, block, nxt) -> None:
+        ops = inst.operands
+        if len(ops) == 1:
+            target = ops[0]
+            self._phi_copies(block, target)
+            if target is not nxt:
+                self.emit(f"goto (M1, {self.simd}) {self.labels[id(target)]}")
+            return
+        cond, true_block, false_block = ops
+        pred = self._predicate(cond)
+        uniform = self.uniform(cond)
+        self._phi_copies(block, true_block, pred)
+        self._phi_copies(block, false_block, f"!{pred}")
+        size = 1 if uniform else self.simd
+        self.emit(f"(!{pred}) goto (M1, {size}) {self.labels[id(false_block)]}")
+        if true_block is not nxt:
+            self.emit(f"goto (M1, {self.simd}) {self.labels[id(true_block)]}")
+
+    def _vector_op(self, inst) -> None:
+        """extractelement / insertelement / shufflevector with constant indices: moves of parts."""
+        op = inst.opcode
+        exe = self.exe(inst)
+
+        def move(k_dst: int, value, k_src: int) -> None:
+            self.k = k_src
+            source = self.src(value)
+            self.k = k_dst
+            self.emit(f"mov {exe} {self.dst(inst)} {source}")
+            self.k = 0
+        if op == "extractelement":
+            vec, idx = inst.operands
+            if not isinstance(idx, ir.ConstantInt):
+                raise CompileError(f"vISA code generation: {inst} with a variable index is not supported")
+            move(0, vec, idx.value)
+            return
+        if op == "insertelement":
+            vec, elt, idx = inst.operands
+            if not isinstance(idx, ir.ConstantInt):
+                raise CompileError(f"vISA code generation: {inst} with a variable index is not supported")
+            for j in range(inst.type.count):
+                if j == idx.value:
+                    move(j, elt, 0)
+                elif not isinstance(vec, ir.ConstantSimple):
+                    move(j, vec, j)
+            return
+        a, b, mask = inst.operands
+        na = a.type.count
+        for j, m in enumerate(_mask_values(mask, inst.type.count)):
+            if m is None:
+                continue
+            move(j, a if m < na else b, m if m < na else m - na)
+
+    def _switch(self, inst, block) -> None:
+        """A chain of compares: lanes whose value equals a case go to it, the rest to the default."""
+        cond = inst.operands[0]
+        default = inst.operands[1]
+        vt = vtype_of(cond.type)
+        for value, target in inst.cases():
+            pred = self._pred()
+            self.emit(f"cmp.eq (M1_NM, {self.simd}) {pred} {self.src(cond)} {self.src(value, vt)}")
+            self._phi_copies(block, target, pred)
+            self.emit(f"({pred}) goto (M1, {1 if self.uniform(cond) else self.simd}) {self.labels[id(target)]}")
+        self._phi_copies(block, default)
+        self.emit(f"goto (M1, {self.simd}) {self.labels[id(default)]}")
+
+
+ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
+                                         "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+# native_* / half_* builtins: vISA's (reduced precision) math instructions
+NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
+               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
+               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
+               "half_sin": "sin", "half_cos": "cos"}
+
+
+# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
+ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
+                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
+                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
+SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
+
+
+def _demangle(name: str) -> tuple[str, str] | None:
+    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
+    if not name.startswith("_Z"):
+        return None
+    i = 2
+    while i < len(name) and name[i].isdigit():
+        i += 1
+    if i == 2:
+        return None
+    length = int(name[2:i])
+    base, rest = name[i:i + length], name[i + length:]
+    if rest.startswith("Dv"):
+        rest = rest[rest.index("_") + 1:]
+    return base, rest[:1]
+
+
+WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
+                       "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
+SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",
+               "_Z14get_num_groupsj": "num_groups", "_Z23get_enqueued_local_sizej": "enqueued_local_size"}
+
+
+def _mask_values(mask, count: int) -> list[int | None]:
+    """A shufflevector mask as element indices (None: poison)."""
+    if isinstance(mask, ir.ConstantAggregate):
+        return [op.value if isinstance(op, ir.ConstantInt) else None for op in mask.operands]
+    if isinstance(mask, ir.ConstantSplat):
+        return [mask.operands[0].value] * count
+    if isinstance(mask, ir.ConstantSimple):
+        return [0 if mask.keyword == "zeroinitializer" else None] * count
+    raise CompileError(f"vISA code generation: shufflevector mask {mask} is not supported")
+
+
+def lanes_of(ty: T.Type) -> int:
+    """Elements of a vector type (1 for scalars): a vector lives as that many SIMD-wide parts."""
+    return ty.count if isinstance(ty, T.VectorType) else 1
+
+
+def element_constant(value, k: int):
+    """Element ``k`` of a constant (a scalar constant is its own element 0)."""
+    ty = value.type
+    if isinstance(value, ir.ConstantAggregate):
+        return value.operands[k]
+    if isinstance(value, ir.ConstantSplat):
+        return value.operands[0]
+    if isinstance(value, ir.ConstantSimple):              # zeroinitializer, undef, poison: zero
+        elem = ty.element if isinstance(ty, T.VectorType) else ty
+        return ir.ConstantFP(elem, 0.0) if isinstance(elem, T.FloatType) else ir.ConstantInt(elem, 0)
+    return value
+
+
+def _size_of(ty: T.Type) -> int:
+    return ir_size_align(ty, POINTER_BYTES)[0]

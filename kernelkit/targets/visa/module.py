@@ -1,0 +1,116 @@
+"""OpenCL C -> vISA object for a platform: the frontend's IR, kernelkit.abi.visa's payload per
+kernel, kernelkit.targets.visa.codegen's text, parsed by kernelkit.formats.visa into the object
+model (validated, written as ``.isa`` or printed as ``.visaasm``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kernelkit import ir
+from kernelkit.abi.signature import KernelSignature, signatures_from_ir
+from kernelkit.abi.visa import DEFAULT_SIMD, Payload, implicit_inputs, lay_out, resolve_platform
+from kernelkit.errors import CompileError, KernelkitError
+from kernelkit.formats.visa import check, parse_visaasm, write_isa
+from kernelkit.formats.visa.model import VisaObject
+from kernelkit.targets.visa.codegen import LOCAL_SPACE, KernelCodegen
+
+
+@dataclass
+class VisaKernel:
+    signature: KernelSignature
+    payload: Payload | None
+    text: str | None
+    static_slm: int
+    error: str | None = None          # why the code generator refused this kernel
+    segments: dict | None = None      # implicit input (constant_base / global_base) -> initial bytes
+
+
+@dataclass
+class VisaBinary:
+    platform: str
+    kernels: list[VisaKernel]
+
+    def _built(self, every: bool) -> list[VisaKernel]:
+        failed = [k for k in self.kernels if k.error]
+        if failed and every:
+            raise CompileError("; ".join(k.error for k in failed))
+        return [k for k in self.kernels if not k.error]
+
+    def object(self, every: bool = True) -> VisaObject:
+        obj = VisaObject()
+        for k in self._built(every):
+            obj.kernels.extend(parse_visaasm(k.text).kernels)
+        check(obj)
+        return obj
+
+    def isa(self) -> bytes:
+        """The vISA object of every kernel (a CompileError names the kernels that failed)."""
+        return write_isa(self.object())
+
+    def isa_of_built(self) -> bytes:
+        """The vISA object of the kernels that compiled."""
+        return write_isa(self.object(every=False))
+
+    def visaasm(self) -> str:
+        return "".join(k.text for k in self._built(True))
+
+    def kernel(self, name: str) -> VisaKernel:
+        for k in self.kernels:
+            if k.signature.name == name:
+                if k.error:
+                    raise CompileError(k.error)
+                return k
+        raise KeyError(name)
+
+
+def _uses_double(function) -> bool:
+    from kernelkit.ir import types as T
+
+    for block in function.blocks:
+        for inst in block:
+            for value in (inst, *inst.operands):
+                ty = getattr(value, "type", None)
+                if isinstance(ty, T.FloatType) and ty.kind == "double":
+                    return True
+    return False
+
+
+def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, simd: int | None = None,
+                 filename: str = "<source>") -> VisaBinary:
+    from kernelkit.frontend import compile_opencl
+
+    p = resolve_platform(platform)
+    simd = simd or DEFAULT_SIMD
+    opts = list(options)
+    module = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
+    functions = {f.name: f for f in module.functions}
+    at_o0 = {f.name: f for f in unoptimised.functions}
+    static, offset = {}, 0
+    for g in module.globals:
+        if g.addrspace == LOCAL_SPACE:
+            from kernelkit.abi.opencl_types import ir_size_align
+
+            size, align = ir_size_align(g.value_type, 8)
+            offset = -(-offset // max(align, 4)) * max(align, 4)
+            static[g.name] = offset
+            offset += size
+    from kernelkit.targets.visa.segments import lay_out_segments
+
+    segments = lay_out_segments(module)
+    kernels = []
+    for sig in signatures_from_ir(module):
+        fn = functions[sig.name]
+        if _uses_double(fn) and not p.fp64:
+            kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name} uses double, "
+                                      f"which {p.name} does not support (no fp64 on this platform)"))
+            continue
+        try:
+            payload = lay_out(sig, simd, p.name, implicit_inputs(fn, at_o0.get(sig.name), p.name))
+            text = KernelCodegen(fn, sig, payload, static, segments).generate()
+        except (CompileError, KernelkitError) as exc:
+            kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))
+            continue
+        kernels.append(VisaKernel(sig, payload, text, offset, segments={k: bytes(v) for k, v in segments.data.items()}))
+    return VisaBinary(p.name, kernels)

@@ -1,0 +1,69 @@
+"""The visa compiler::Target and Module: OpenCL C -> vISA object (``.isa``) for one platform.
+``--simd=N`` (or ``--simd N``) in the build options picks the SIMD width of every kernel."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kernelkit.mux.module import Module, ProgramInfo
+from kernelkit.mux.result import MuxError, Result
+from kernelkit.mux.target import Target
+
+
+def split_simd_option(options: Sequence[str]) -> tuple[int | None, list[str]]:
+    """(SIMD width from ``--simd=N`` / ``--simd N``, the other options)."""
+    simd, rest, items = None, [], list(options)
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item == "--simd" and i + 1 < len(items):
+            value, i = items[i + 1], i + 2
+        elif item.startswith("--simd="):
+            value, i = item.split("=", 1)[1], i + 1
+        else:
+            rest.append(item)
+            i += 1
+            continue
+        if not value.isdigit():
+            raise MuxError(Result.INVALID_COMPILER_OPTIONS, f"--simd takes 8, 16 or 32, not {value!r}")
+        simd = int(value)
+    return simd, rest
+
+
+class VisaTarget(Target):
+    def _create_module(self):
+        return VisaModule(self)
+
+
+class VisaModule(Module):
+    """Compiles straight from the frontend's IR (kernelkit.targets.visa.codegen works on the OpenCL
+    builtins as clang emits them)."""
+
+    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+        self.simd, rest = split_simd_option(options)
+        self.source, self.filename = source, kwargs.get("filename", "<source>")
+        super().compile_opencl_c(source, rest, **kwargs)
+        self.frontend_options = rest
+
+    def finalize(self) -> ProgramInfo:
+        from kernelkit.abi.signature import signatures_from_ir
+
+        if self.llvm_module is None:
+            raise MuxError(Result.INVALID_VALUE, "finalize needs a compiled module")
+        self.program_info = ProgramInfo(signatures_from_ir(self.llvm_module))
+        self.state = self.FINALIZED
+        return self.program_info
+
+    def create_binary(self) -> bytes:
+        return self.visa_binary().isa()
+
+    def visa_binary(self):
+        from kernelkit.errors import CompileError
+        from kernelkit.targets.visa.module import compile_visa
+
+        try:
+            return compile_visa(self.source, self.target.device, self.frontend_options, simd=self.simd,
+                                filename=self.filename)
+        except CompileError as exc:
+            self.add_build_error(str(exc))
+            raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc

@@ -1,0 +1,160 @@
+"""kernelkit's vISA code generator (kernelkit.targets.visa): every kernel gives numpy's results on
+the vISA simulator (through kernelkit.Program) at SIMD 8, 16 and 32, and GenX_IR finalizes its
+objects — text and binary to the same Gen code — for SKL, ICLLP, TGLLP and DG2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kernelkit
+from kernelkit.errors import CompileError
+from kernelkit.formats.visa import parse_visaasm, write_isa
+from kernelkit.formats.visa.model import VisaObject
+from kernelkit.targets.visa.module import compile_visa
+from tests.conftest import require_tool
+from tests.visa.finalizer import finalize_binary, finalize_text
+
+SOURCE = (Path(__file__).parent / "cl" / "codegen_kernels.cl").read_text()
+RNG = np.random.default_rng(3)
+GENX = {"skl": "SKL", "icllp": "ICLLP", "tgllp": "TGLLP", "dg2": "DG2"}
+
+
+def _program(platform: str, simd: int | None = None):
+    options = [f"--simd={simd}"] if simd else []
+    return kernelkit.Program(SOURCE, options).build(f"visa:{platform}")
+
+
+@pytest.mark.parametrize("simd", [8, 16, 32])
+def test_branches_and_divergent_loop(simd):
+    prog = _program("tgllp", simd)
+    values = RNG.integers(-50, 50, 64).astype(np.int32)
+    for limit in (5, 20):
+        out = np.zeros(64, np.int32)
+        prog.kernel("branches")(values, out, np.int32(limit), global_size=64, local_size=32)
+        r = np.where(values > limit, values * 3, values - 7) + (1000 if limit > 10 else 0)
+        want = [sum(i * x for i in range(v & 15)) + x for v, x in zip(values.tolist(), r.tolist(), strict=True)]
+        np.testing.assert_array_equal(out, want)
+    x, y = RNG.random(200, np.float32), RNG.random(200, np.float32)
+    want = np.float32(1.5) * x + y
+    prog.kernel("saxpy")(np.float32(1.5), x, y, global_size=200, local_size=40)
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_local_memory_barriers_and_tiled_sgemm(platform):
+    prog = _program(platform)
+    data, out = RNG.random(256, np.float32), np.zeros(4, np.float32)
+    prog.kernel("local_sum")(data, out, kernelkit.LocalMemory(64 * 4), global_size=256, local_size=64)
+    np.testing.assert_allclose(out, data.reshape(4, 64).sum(1), rtol=1e-5)
+    n = 48
+    a, b, c = RNG.random((n, n), np.float32), RNG.random((n, n), np.float32), np.zeros((n, n), np.float32)
+    prog.kernel("sgemm_tiled")(np.int32(n), a, b, c, global_size=(n, n), local_size=(16, 16))
+    np.testing.assert_allclose(c, a @ b, rtol=1e-4)
+
+
+def test_struct_fields_through_pointers():
+    dtype = np.dtype([("x", "<f4"), ("n", "<i4"), ("w", "<f4", 3)], align=True)
+    ps = np.zeros(48, dtype)
+    ps["x"], ps["n"], ps["w"][:, 1] = RNG.random(48), RNG.integers(-9, 9, 48), RNG.random(48)
+    out = np.zeros(48, np.float32)
+    _program("icllp").kernel("fields")(ps, out, global_size=48, local_size=16)
+    np.testing.assert_allclose(out, ps["w"][:, 1] * ps["x"] + ps["n"], rtol=1e-6)
+
+
+def test_division_by_powers_of_two():
+    a = RNG.integers(-1000, 1000, 64).astype(np.int32)
+    q, r = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    uq, ur = np.zeros(64, np.uint32), np.zeros(64, np.uint32)
+    _program("dg2").kernel("divs")(a, q, r, uq, ur, global_size=64, local_size=16)
+    np.testing.assert_array_equal(q, np.trunc(a / 8))
+    np.testing.assert_array_equal(r, np.fmod(a, 8))
+    np.testing.assert_array_equal(uq, a.astype(np.uint32) // 16)
+    np.testing.assert_array_equal(ur, a.astype(np.uint32) % 16)
+
+
+def test_finalizer_accepts_text_and_binary_alike():
+    require_tool("GenX_IR")
+    binary = compile_visa(SOURCE, "tgllp")
+    for kernel in binary.kernels:
+        routine = parse_visaasm(kernel.text).kernels[0]
+        from_text, _ = finalize_text(kernel.text, "TGLLP")
+        from_binary, _ = finalize_binary(write_isa(VisaObject(kernels=[routine])), "TGLLP")
+        assert from_text == from_binary, kernel.signature.name
+
+
+@pytest.mark.parametrize("platform", ["skl", "icllp", "dg2"])
+def test_finalizer_accepts_every_platform(platform):
+    require_tool("GenX_IR")
+    for kernel in compile_visa(SOURCE, platform).kernels:
+        finalize_text(kernel.text, GENX[platform])
+
+
+def test_build_command_writes_isa_and_visaasm(tmp_path):
+    from kernelkit.cli import main
+    from kernelkit.formats.visa import read_isa
+
+    src = tmp_path / "k.cl"
+    src.write_text(SOURCE)
+    assert main(["build", str(src), "-t", "visa:tgllp", "-o", str(tmp_path / "k.isa")]) == 0
+    obj = read_isa((tmp_path / "k.isa").read_bytes())
+    assert [k.name for k in obj.kernels] == ["branches", "local_sum", "sgemm_tiled", "divs", "saxpy", "fields"]
+    assert main(["build", str(src), "-t", "visa:tgllp", "--emit", "visaasm", "-o", str(tmp_path / "k.visaasm")]) == 0
+    assert [k.name for k in parse_visaasm((tmp_path / "k.visaasm").read_text()).kernels] == [k.name for k in obj.kernels]
+
+
+def test_refusals_name_kernel_and_reason():
+    source = "kernel void d(global double *x) { x[get_global_id(0)] *= 2.0; }\n" \
+             "kernel void s(global float *x) { x[get_global_id(0)] = sin(x[get_global_id(0)]); }\n"
+    binary = compile_visa(source, "tgllp")
+    with pytest.raises(CompileError, match="kernel d uses double, which tgllp does not support"):
+        binary.kernel("d")
+    with pytest.raises(CompileError, match="kernel s: vISA code generation: calls to _Z3sinf are not supported"):
+        binary.kernel("s")
+    x = np.arange(32, dtype=np.float64)
+    kernelkit.Program(source).build("visa:skl").kernel("d")(x, global_size=32, local_size=16)
+    np.testing.assert_array_equal(x, 2 * np.arange(32))
+
+
+def test_run_command_on_visa(capsys):
+    from kernelkit.cli import main
+
+    path = Path(__file__).parent / "cl" / "codegen_kernels.cl"
+    assert main(["run", str(path), "-t", "visa:tgllp", "-k", "saxpy", "-g", "64", "-l", "16", "--arg", "2.0",
+                 "--arg", "x:[64]=arange", "--arg", "y:[64]=ones", "--print", "y"]) == 0
+    out = capsys.readouterr().out
+    assert "127." in out and "1.," in out
+
+
+def test_corpus_switch_and_atomics_finalize():
+    require_tool("GenX_IR")
+    from tests.visa.igc_dump import CORPUS
+
+    for stem, names in (("control_flow", ("classify", "collatz")), ("atomics", ("histogram", "atomic_mix"))):
+        binary = compile_visa((CORPUS / f"{stem}.cl").read_text(), "tgllp")
+        for name in names:
+            finalize_text(binary.kernel(name).text, "TGLLP")
+
+
+def test_program_scope_constant_and_global_variables():
+    from tests.visa.igc_dump import CORPUS
+
+    prog = kernelkit.Program((CORPUS / "constant_data.cl").read_text()).build("visa:tgllp")
+    raw, out = RNG.integers(-100, 100, 48).astype(np.int32), np.zeros(48, np.float32)
+    prog.kernel("calibrate")(raw, out, global_size=48, local_size=16)
+    gid = np.arange(48)
+    primes, lut = np.array([2, 3, 5, 7, 11, 13, 17, 19]), np.arange(16) ** 2
+    np.testing.assert_allclose(out, (raw - 3) * 1.5 + primes[gid % 8] + lut[gid % 16], rtol=1e-6)
+    data = RNG.random(64, np.float32)
+    out = np.zeros(64, np.float32)
+    prog.kernel("blur5")(data, out, np.int32(64), global_size=64, local_size=16)
+    weights = [0.0625, 0.25, 0.375, 0.25, 0.0625]
+    want = sum(w * data[np.clip(np.arange(64) + k, 0, 63)] for w, k in zip(weights, range(-2, 3), strict=True))
+    np.testing.assert_allclose(out, want, rtol=1e-5)
+    counter = kernelkit.Program((CORPUS / "generic_cl30.cl").read_text(), ["-cl-std=CL3.0"]).build("visa:tgllp")
+    first, second = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    counter.kernel("count_calls")(first, global_size=16, local_size=16)
+    counter.kernel("count_calls")(second, global_size=16, local_size=16)
+    assert (first[0], second[0]) == (1, 2)          # program-scope __global keeps its value between launches
