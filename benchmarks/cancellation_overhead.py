@@ -19,16 +19,25 @@ import host_vs_pocl  # noqa: E402
 
 
 def build(source: str, kernel: str, polls: bool):
+    """The kernel compiled with or without the polls (recompiled in this process from the host
+    binary's mux IR, as checked mode is)."""
     import kernelkit
+    from kernelkit.runtime.program import _signature_from_json
     from kernelkit.targets.host import codegen
+    from kernelkit.targets.host.module import build_host_binary
 
+    prog = kernelkit.Program(source, ["-cl-std=CL1.2"]).build()
+    if polls:
+        return prog.kernel(kernel)
+    binary = prog._binary   # noqa: SLF001 - the mux IR to recompile
     saved = codegen.add_cancellation_points
-    if not polls:
-        codegen.add_cancellation_points = lambda text, kernels: text
+    codegen.add_cancellation_points = lambda text, kernels: text
     try:
-        return kernelkit.Program(source, ["-cl-std=CL1.2"]).build().kernel(kernel)
+        again = build_host_binary(binary.mux_ir, [_signature_from_json(k.signature) for k in binary.kernels],
+                                  binary.options)
     finally:
         codegen.add_cancellation_points = saved
+    return kernelkit.Program.from_binary(again.to_bytes()).kernel(kernel)
 
 
 def main(argv: list[str] | None = None) -> int:

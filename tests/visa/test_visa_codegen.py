@@ -126,3 +126,13 @@ def test_run_command_on_visa(capsys):
                  "--arg", "x:[64]=arange", "--arg", "y:[64]=ones", "--print", "y"]) == 0
     out = capsys.readouterr().out
     assert "127." in out and "1.," in out
+
+
+def test_corpus_switch_and_atomics_finalize():
+    require_tool("GenX_IR")
+    from tests.visa.igc_dump import CORPUS
+
+    for stem, names in (("control_flow", ("classify", "collatz")), ("atomics", ("histogram", "atomic_mix"))):
+        binary = compile_visa((CORPUS / f"{stem}.cl").read_text(), "tgllp")
+        for name in names:
+            finalize_text(binary.kernel(name).text, "TGLLP")

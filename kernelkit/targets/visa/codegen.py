@@ -571,7 +571,7 @@ class KernelCodegen:
             vt = "ud" if ".u" in name else vtype_of(inst.type)
             self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
             return
-        if self._builtin(inst, name, args):
+        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
             return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
@@ -633,6 +633,49 @@ class KernelCodegen:
             self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
         else:
             return False
+        return True
+
+    def _atomic(self, inst, name: str, args) -> bool:
+        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
+        dword_atomic on %slm for __local; the old value is the result."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, _code = parsed
+        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
+        if op is None:
+            return False
+        ptr, *values = args
+        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+            op = {"min": "minsint", "max": "maxsint"}[op]
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
+            values = [values[1], values[0]]
+        sources = []
+        for value in values:
+            var = self._new(vt, self.simd)
+            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
+            sources.append(f"{var}.")
+        while len(sources) < 2:
+            sources.append("%null.")
+        result = self._new(vt, self.simd)
+        space = ptr.type.addrspace
+        if space in GLOBAL_SPACES:
+            addr = self._wide(ptr, "uq")
+            for lane in range(0, self.simd, 8):
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+        elif space == LOCAL_SPACE:
+            offsets = self._wide(ptr, "ud")
+            for lane, n, m in self._halves():
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
+                          f"{result}.{lane * 4}")
+        else:
+            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
+        if inst.type != T.void and inst.users:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
         return True
 
     # ---- control flow
@@ -712,10 +755,9 @@ class KernelCodegen:
         default = inst.operands[1]
         vt = vtype_of(cond.type)
         for value, target in inst.cases():
-            if any(isinstance(p, ir.PhiInst) for p in target):
-                raise CompileError("vISA code generation: switch targets with phis are not supported")
             pred = self._pred()
             self.emit(f"cmp.eq (M1_NM, {self.simd}) {pred} {self.src(cond)} {self.src(value, vt)}")
+            self._phi_copies(block, target, pred)
             self.emit(f"({pred}) goto (M1, {1 if self.uniform(cond) else self.simd}) {self.labels[id(target)]}")
         self._phi_copies(block, default)
         self.emit(f"goto (M1, {self.simd}) {self.labels[id(default)]}")
@@ -730,6 +772,10 @@ NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "
                "half_sin": "sin", "half_cos": "cos"}
 
 
+# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
+ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
+                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
+                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
 SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
 
 
