@@ -163,6 +163,7 @@ int __kk_generic_address_space(__generic void *p) {
 }
 
 // image, sampler, pipe and device-side enqueue builtins
+#include "subgroups.cl"
 #include "images.cl"
 #include "pipes.cl"
 #include "enqueue.cl"
