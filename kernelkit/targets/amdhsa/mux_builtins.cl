@@ -184,6 +184,7 @@ int __kk_generic_address_space(__generic void *p) {
 
 // image, sampler, pipe and device-side enqueue builtins
 #include "subgroups.cl"
+#include "atomics.cl"
 #include "images.cl"
 #include "pipes.cl"
 #include "enqueue.cl"
