@@ -1,5 +1,5 @@
 """What the cancellation points (Ctrl-C / launch timeouts: a cancel-flag poll on every loop
-back-edge of a host kernel) cost: each kernel of host_vs_pocl.py built with and without them,
+back-edge of a host kernel) cost: each kernel of host_vs_peers.py built with and without them,
 timed alternately in one process (best of ``--repeat`` runs each), as a ratio.
 
     python benchmarks/cancellation_overhead.py [--quick] [--only NAME] [--repeat N]
@@ -15,20 +15,29 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import host_vs_pocl  # noqa: E402
+import host_vs_peers  # noqa: E402
 
 
 def build(source: str, kernel: str, polls: bool):
+    """The kernel compiled with or without the polls (recompiled in this process from the host
+    binary's mux IR, as checked mode is)."""
     import kernelkit
+    from kernelkit.runtime.program import _signature_from_json
     from kernelkit.targets.host import codegen
+    from kernelkit.targets.host.module import build_host_binary
 
+    prog = kernelkit.Program(source, ["-cl-std=CL1.2"]).build()
+    if polls:
+        return prog.kernel(kernel)
+    binary = prog._binary   # noqa: SLF001 - the mux IR to recompile
     saved = codegen.add_cancellation_points
-    if not polls:
-        codegen.add_cancellation_points = lambda text, kernels: text
+    codegen.add_cancellation_points = lambda text, kernels: text
     try:
-        return kernelkit.Program(source, ["-cl-std=CL1.2"]).build().kernel(kernel)
+        again = build_host_binary(binary.mux_ir, [_signature_from_json(k.signature) for k in binary.kernels],
+                                  binary.options)
     finally:
         codegen.add_cancellation_points = saved
+    return kernelkit.Program.from_binary(again.to_bytes()).kernel(kernel)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     print(f"{'benchmark':28} {'with polls':>11} {'without':>11} {'cost':>7}")
     ratios = []
-    for b in host_vs_pocl._benches(args.quick):
+    for b in host_vs_peers._benches(args.quick):
         if args.only and args.only not in b.name:
             continue
         kernels = {polls: build(b.source, b.kernel, polls) for polls in (True, False)}

@@ -180,8 +180,9 @@ def layout_for(path: str, target: str, kernel: str, options: dict) -> dict:
     with open(path, "rb") as f:
         head = f.read(32)
     if head.startswith((b"\x7fELF", b"__CLANG_OFFLOAD_BUNDLE__", b"CCOB")):
-        with open(path, "rb") as f:
-            co, source = _binary_metadata(f.read(), target)
+        from kernelkit.formats.limits import read_input
+
+        co, source = _binary_metadata(read_input(path), target)
         meta = co.metadata.kernel(kernel)
         version = co.version
     else:

@@ -68,8 +68,10 @@ def _resolve(name: str):
     return resolve_target(name)
 
 
-def build(request: dict, send) -> dict:
-    """Compile one request through the ComputeMux chain; ``send`` reports stages."""
+def build(request: dict, send, *, assembly: bool = False) -> dict:
+    """Compile one request through the ComputeMux chain (to the binary, or with ``assembly`` to the
+    target's assembly text); ``send`` reports stages."""
+    from kernelkit.errors import KernelkitError
     from kernelkit.mux.context import Context
 
     send({"stage": "frontend"})
@@ -77,13 +79,16 @@ def build(request: dict, send) -> dict:
     target = info.create_target(Context(), device)
     target.init_with_builtins(None)
     module = target.create_module()
+    if assembly and not hasattr(module, "create_assembly"):
+        raise KernelkitError(f"target {request['target']} writes no assembly (--emit asm: amdhsa and amdcl2 "
+                             "targets)")
     module.compile_opencl_c(request["source"], list(request.get("options") or ()),
                             filename=request.get("filename") or "<source>")
     send({"stage": "passes"})
     program = module.finalize()
     kernels = [k.name for k in program.kernels]
     send({"stage": "codegen", "kernels": kernels})
-    binary = module.create_binary()
+    binary = module.create_assembly().encode() if assembly else module.create_binary()
     return {"ok": True, "binary": binary, "log": module.log, "deps": [list(d) for d in module.dependencies],
             "kernels": kernels}
 
@@ -102,7 +107,8 @@ def build_checked_host(request: dict, send) -> dict:
     return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
 
 
-HANDLERS = {"build": build, "host-checked": build_checked_host}
+HANDLERS = {"build": build, "asm": lambda request, send: build(request, send, assembly=True),
+            "host-checked": build_checked_host}
 
 
 def handle(request: dict, send) -> dict:

@@ -71,8 +71,7 @@ def _emit(args) -> str:
     if args.clang_emit_llvm:
         return "bitcode" if args.clang_c and not args.clang_S else "llvm"
     if args.clang_S and args.emit == "binary":
-        raise KernelkitError("-S without -emit-llvm asks for target assembly, which `build` does not write "
-                             "(use -S -emit-llvm for LLVM IR)")
+        return "asm"                     # as clang: -S is the target's assembly
     return args.emit
 
 
@@ -91,9 +90,9 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
 
 
 def _emit_asm(args) -> int:
-    """``--emit asm``: the target module's assembly text (targets whose module has ``create_assembly``)."""
-    from kernelkit.mux.context import Context
-    from kernelkit.mux.registry import resolve_target
+    """``--emit asm`` (or clang's ``-S``): the target module's assembly text (targets whose module has
+    ``create_assembly``)."""
+    from kernelkit.builder.pool import raise_reply, run_request
 
     if len(args.sources) != 1 or len(args.targets) != 1:
         raise KernelkitError("--emit asm takes one source and one target")
@@ -103,18 +102,17 @@ def _emit_asm(args) -> int:
         options.append(f"-mcode-object-version={args.code_object_version}")
     if args.driver_version is not None:
         options.append(f"-mamdcl2-driver-version={args.driver_version}")
-    info, device = resolve_target(target_name)
-    target = info.create_target(Context(), device)
-    target.init_with_builtins(None)
-    module = target.create_module()
-    if not hasattr(module, "create_assembly"):
-        raise KernelkitError(f"target {target_name} writes no assembly (--emit asm: amdhsa and amdcl2 targets)")
-    module.compile_opencl_c(read_source(source), options, filename=source)
-    module.finalize()
-    text = module.create_assembly()
-    _print_log(module.log)
     output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES["asm"])
-    write_output(output, text.encode())
+    # in a worker process, like every build that reaches LLVM's backend
+    reply = run_request({"kind": "asm", "source": read_source(source), "target": target_name, "options": options,
+                         "filename": source, "env": {k: v for k, v in os.environ.items() if k.startswith("KERNELKIT_")},
+                         "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    _print_log(reply.get("log") or "")
+    write_output(output, reply["binary"])
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
     return 0
 
 

@@ -64,7 +64,9 @@ def frontend_options(args) -> list[str]:
 
 def read_source(path: str) -> str:
     """The text of a source file; a file that is not UTF-8 is a compile error, not a traceback."""
-    data = Path(path).read_bytes()
+    from kernelkit.formats.limits import read_input
+
+    data = read_input(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

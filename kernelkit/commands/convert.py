@@ -26,7 +26,9 @@ def run(args) -> int:
     from kernelkit.formats.visa.validate import check
 
     check_output(args.output, [args.input])
-    data = Path(args.input).read_bytes()
+    from kernelkit.formats.limits import read_input
+
+    data = read_input(args.input)
     if not detect(data, args.input):
         raise FormatError(f"{args.input}: not a vISA object or vISA assembly text", offset=0, field="magic")
     target = args.to or Path(args.output).suffix.lstrip(".")

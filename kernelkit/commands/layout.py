@@ -67,9 +67,9 @@ def _binary_target(path: str, asked: str | None) -> str | None:
     from kernelkit.commands.common import target_kind
     from kernelkit.commands.inspect import INSPECTORS
     from kernelkit.errors import FormatError
+    from kernelkit.formats.limits import read_input
 
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     reader = next((n for n in INSPECTORS if (m := import_if_present(n)) is not None and m.detect(data, path)), None)
     if reader is None:
         return None

@@ -18,9 +18,9 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from kernelkit.formats.amdil import link_program, parse_program
+    from kernelkit.formats.limits import read_input
 
-    with open(args.file, "rb") as f:
-        data = f.read()
+    data = read_input(args.file)
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError as exc:

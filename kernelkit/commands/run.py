@@ -28,7 +28,6 @@ import argparse
 import re
 import sys
 import time
-from pathlib import Path
 
 from kernelkit.commands.common import add_frontend_arguments, frontend_options
 from kernelkit.errors import KernelkitError
@@ -226,10 +225,11 @@ def run(args) -> int:
     import numpy as np
 
     import kernelkit
+    from kernelkit.formats.limits import read_input
     from kernelkit.targets.host.binary import is_host_binary
 
     save_path = _save_path(args) if args.save else None   # refused before anything runs
-    data = Path(args.src).read_bytes()
+    data = read_input(args.src)
     options = frontend_options(args)
     if is_host_binary(data):
         if options:

@@ -56,6 +56,7 @@ class BuildOptions:
     include_dirs: list[str] = field(default_factory=list)  # absolute paths
     flags: list[str] = field(default_factory=list)         # accepted flag options, in order
     extensions: list[str] = field(default_factory=list)    # -cl-ext= values
+    device_options: list[str] = field(default_factory=list)  # for the device compiler, not clang
 
     @property
     def cl_version(self) -> int:
@@ -122,6 +123,8 @@ def parse_options(options: str | Sequence[str]) -> BuildOptions:
                 raise CompileError(f"build option {opt}: unknown OpenCL C version "
                                    f"(expected one of {', '.join(CL_STD_VERSIONS)})")
             out.cl_std = std
+        elif opt.startswith("-cl-wfv="):   # the host's whole-function vectoriser: never|auto|always
+            out.device_options.append(opt)
         elif opt.startswith("-cl-ext="):
             out.extensions.append(opt[len("-cl-ext="):])
         elif opt in OPT_LEVELS:

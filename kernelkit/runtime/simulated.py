@@ -42,7 +42,7 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
     from kernelkit.abi.signature import signatures_from_source
     from kernelkit.builder import build
     from kernelkit.mux.registry import resolve_target
-    from kernelkit.sim.amdil import launch
+    from kernelkit.sim.amdil import SimImage, launch
 
     _, device = resolve_target(target)
     result = build(source, target, options, filename=filename)
@@ -52,6 +52,8 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
                                         pointer_size=4)
 
     def run(kernel, args, global_size, local_size, global_offset):
+        args = [SimImage(a) if isinstance(a, np.ndarray) and a.ndim in (3, 4) else a
+                for a in args]
         return launch(text, kernel, args, global_size, local_size, global_offset, device=device)
     return SimulatedProgram(target, result.binary, signatures, run, result.log)
 
@@ -98,9 +100,20 @@ class SimulatedKernel:
 
         nd = make_ndrange(self.name, global_size, local_size, global_offset,
                           reqd_work_group_size=self.signature.reqd_work_group_size)
-        packed = pack_arguments(self.name, self.signature.args, args)
+        # images and samplers go to the simulator as given (numpy arrays, sampler values);
+        # everything else is checked and packed as on the host
+        plain = [a for a in self.signature.args if a.kind not in ("image", "sampler")]
+        if len(args) != len(self.signature.args):
+            pack_arguments(self.name, self.signature.args, args)    # raises the host's error
+        given = dict(zip([a.index for a in self.signature.args], args, strict=True))
+        packed_plain = pack_arguments(self.name, plain, [given[a.index] for a in plain])
+        packed = iter(packed_plain)
         values = []
-        for a, p in zip(self.signature.args, packed, strict=True):
+        for a in self.signature.args:
+            if a.kind in ("image", "sampler"):
+                values.append(given[a.index])
+                continue
+            p = next(packed)
             if a.kind == "pointer" and a.address_space == "local":
                 values.append(LocalArg(p.local_bytes))
             elif a.kind == "pointer":

@@ -196,3 +196,63 @@ def test_printf_metadata_as_spec_000_writes_it():
     assert [fmt for fmt, _ in stats.printf] == ["Bottom: %d Top: %d InitialSize: %d\n"] * 2
     assert [[int.from_bytes(raw, "little") for _, raw in values] for _, values in stats.printf] == \
         [[1, 2, 3]] * 2
+
+
+def test_images_through_the_api():
+    src = COPY_IMAGE + """
+    kernel void dims(read_only image2d_t img, global int *out) {
+        out[0] = get_image_width(img); out[1] = get_image_height(img);
+    }"""
+    prog = kernelkit.Program(src).build("amdil:cayman")
+    image = np.arange(6 * 8 * 4, dtype=np.uint32).reshape(6, 8, 4)
+    copy = np.zeros_like(image)
+    zero = np.zeros(4, np.int32)
+    prog.copyImage2D(image, copy, zero, zero, np.array([8, 6, 1, 0], np.int32), global_size=(8, 6))
+    assert np.array_equal(copy, image)
+    out = np.zeros(2, np.int32)
+    prog.dims(image, out, global_size=1)
+    assert out.tolist() == [8, 6]
+
+
+def test_64_bit_integer_arithmetic():
+    src = """
+    kernel void k(global const long *a, global const long *b, global long *q, global long *r,
+                  global ulong *uq, global ulong *ur, global long *m) {
+        size_t i = get_global_id(0);
+        q[i] = a[i] / b[i]; r[i] = a[i] % b[i];
+        uq[i] = (ulong)a[i] / (ulong)b[i]; ur[i] = (ulong)a[i] % (ulong)b[i];
+        m[i] = (a[i] * b[i]) ^ (a[i] >> (i % 64)) ^ (long)((ulong)b[i] << (i % 61));
+    }"""
+    rng = np.random.default_rng(9)
+    a = rng.integers(-2**62, 2**62, 64, dtype=np.int64)
+    b = rng.integers(-2**40, 2**40, 64, dtype=np.int64)
+    b[b == 0] = 7
+    b[:8] = rng.integers(-50, 50, 8)
+    b[b == 0] = 3
+    outs = [np.zeros(64, np.int64) for _ in range(2)] + [np.zeros(64, np.uint64) for _ in range(2)] + \
+        [np.zeros(64, np.int64)]
+    kernelkit.Program(src).build("amdil:juniper").k(a, b, *outs, global_size=64, local_size=16)
+    ai, bi = [int(x) for x in a], [int(x) for x in b]
+    q = [abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1) for x, y in zip(ai, bi, strict=True)]
+    assert outs[0].tolist() == q
+    assert outs[1].tolist() == [x - y * z for x, y, z in zip(ai, bi, q, strict=True)]
+    ua, ub = a.view(np.uint64), b.view(np.uint64)
+    assert np.array_equal(outs[2], ua // ub) and np.array_equal(outs[3], ua % ub)
+    i = np.arange(64)
+    want = (a * b) ^ (a >> (i % 64)) ^ (ub << (i % 61).astype(np.uint64)).view(np.int64)
+    assert np.array_equal(outs[4], want)
+
+
+def test_sampler_arguments_set_the_coordinate_type_at_run_time():
+    src = """kernel void rd(read_only image2d_t img, sampler_t s, global float4 *out, float scale) {
+        int x = get_global_id(0), y = get_global_id(1);
+        out[y * 4 + x] = read_imagef(img, s, (float2)((x + 0.5f) * scale, (y + 0.5f) * scale));
+    }"""
+    prog = kernelkit.Program(src).build("amdil:juniper")
+    block = parse_program(prog.binary.decode()).find_kernel("rd")
+    assert ";sampler:s:0:0:0" in [rec.to_line() for rec in block.records]
+    image = np.arange(64, dtype=np.float32).reshape(4, 4, 4)
+    for sampler, scale in ((0x11, 0.25), (0x10, 1.0)):     # normalised / pixel coordinates
+        out = np.zeros(64, np.float32)
+        prog.rd(image, np.uint32(sampler), out, np.float32(scale), global_size=(4, 4))
+        assert np.array_equal(out.reshape(4, 4, 4), image), hex(sampler)

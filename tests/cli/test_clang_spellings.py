@@ -69,8 +69,13 @@ def test_emit_llvm_spellings_text_and_bitcode(tmp_path, capsys):
     assert [f.name for f in from_bc.functions if not f.is_declaration] == \
         [f.name for f in text.functions if not f.is_declaration]
     assert "saxpy" in [f.name for f in text.functions]
-    code, _, err = _run(["build", SAXPY, "-S", "-t", "gfx90a", "-o", tmp_path / "k.s"], capsys)
-    assert code == 1 and "assembly" in err and len(err.strip().splitlines()) == 1
+    # -S alone: the target's assembly, as --emit asm writes it (ends each kernel with s_endpgm)
+    assert _run(["build", SAXPY, "-S", "-t", "gfx90a", "-o", tmp_path / "k.s"], capsys)[0] == 0
+    assert _run(["build", SAXPY, "--emit", "asm", "-t", "gfx90a", "-o", tmp_path / "k2.s"], capsys)[0] == 0
+    assembly = (tmp_path / "k.s").read_text()
+    assert assembly == (tmp_path / "k2.s").read_text() and "s_endpgm" in assembly
+    code, _, err = _run(["build", SAXPY, "-S", "-t", "host", "-o", tmp_path / "h.s"], capsys)
+    assert code == 1 and "no assembly" in err and len(err.strip().splitlines()) == 1
 
 
 def test_O_means_optimisation_level_in_every_subcommand():

@@ -76,16 +76,24 @@ def test_symbol_names_cannot_multiply_the_string_table():
     assert peak < 8 * len(data) + SLACK
 
 
-def test_overlapping_bundle_entries_are_views():
+def test_overlapping_bundle_entries_are_refused_without_copies():
     payload = 256 << 10
     count = 5000                                               # ~1.2 GB if each entry were copied
     header = len(BUNDLE_MAGIC) + 8 + count * (24 + 4)
     entries = b"".join(struct.pack("<QQQ", header, payload, 4) + b"host" for _ in range(count))
     data = BUNDLE_MAGIC + struct.pack("<Q", count) + entries + bytes(payload)
     peak, result = peak_of(OffloadBundle.parse, data)
-    assert isinstance(result, OffloadBundle) and len(result.entries) == count
-    assert all(len(e.data) == payload for e in result.entries)
+    assert isinstance(result, FormatError) and result.field == "entry_offset"
     assert peak < 4 * len(data) + SLACK
+
+
+def test_bundle_entries_are_views_of_the_file():
+    real = reference_path("amdgpu", "bundle", "saxpy.hipv4.uncompressed.hipfb").read_bytes()
+    bundle = OffloadBundle.parse(real)
+    assert [bytes(e.data) == real[e.offset:e.offset + len(e.data)] for e in bundle.entries] == \
+        [True] * len(bundle.entries)
+    assert all(isinstance(e.data, memoryview) for e in bundle.entries)
+    assert OffloadBundle(bundle.entries).to_bytes() == real          # views write back like bytes
 
 
 def test_overlapping_visa_objects_are_refused(reference):
@@ -199,3 +207,16 @@ def test_inspect_dev_zero_is_one_line_error():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert proc.stderr.count("\n") == 1 and "input size limit" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["link", "-k", "clear_memory"], ["run", "-g", "4"], ["layout", "-k", "x"],
+                                     ["build", "-t", "host", "-o", "-"]])
+def test_every_command_reading_a_file_applies_the_cap(command):
+    import os
+
+    path = reference_path("amdil", "hlc-juniper", "clear_memory.01.linked.il")
+    assert path.stat().st_size > 1024
+    env = dict(os.environ, KERNELKIT_MAX_INPUT_SIZE="1k")
+    proc = subprocess.run([sys.executable, "-m", "kernelkit", command[0], str(path), *command[1:]],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode != 0 and "input size limit of 1024 bytes" in proc.stderr, proc.stderr

@@ -29,6 +29,9 @@ kernel void spin_at_barrier(global int *a, local int *t, int stop) {
   a[get_global_id(0)] = t[(i + 1) % get_local_size(0)];
 }
 kernel void forever(global int *a) { for (;;) { } }
+kernel void barrier_forever(global int *a, local int *t) {   // stopped between barrier rounds
+  for (int i = 1; i != 0; i = t[0]) { t[get_local_id(0)] = i; barrier(CLK_LOCAL_MEM_FENCE); }
+}
 """
 
 
@@ -50,6 +53,7 @@ def reference_spin(start: np.ndarray, stop: int) -> np.ndarray:
     ("spin", lambda a: (a, np.int32(1000))),
     ("spin_at_barrier", lambda a: (a, kernelkit.LocalMemory(4 * 64), np.int32(1000))),
     ("forever", lambda a: (a,)),
+    ("barrier_forever", lambda a: (a, kernelkit.LocalMemory(4 * 64))),
 ])
 def test_timeout_stops_an_endless_kernel_and_the_program_runs_again(kernel, args):
     a = np.zeros(4096, np.int32)
@@ -80,6 +84,11 @@ def test_ctrl_c_stops_a_running_launch():
     event.cancel()
     with pytest.raises(LaunchError, match="cancelled"):
         event.wait()
+    b = np.zeros(4, np.int32)
+    done = prog().kernel("spin").launch(b, np.int32(0), global_size=4)
+    done.wait()
+    done.cancel()                        # too late: the launch finished, its result stands
+    assert done.wait() == "" and done.done
 
 
 def test_timeout_must_be_positive():
@@ -92,7 +101,9 @@ define void @k(ptr %a, {ty} %n, ptr %kk.wi, ptr %kk.wg) {{
 entry:
   br label %loop
 loop:
+  %other = phi float [ 0.0, %entry ], [ %other.next, %loop ]   ; a phi that is not the induction
   %i = phi {ty} [ {start}, %entry ], [ %i.next, %loop ]
+  %other.next = fadd float %other, 1.0
   store {ty} %i, ptr %a
   %i.next = add {ty} %i, {step}
   %more = icmp {pred} {ty} {tested}, {bound}

@@ -14,11 +14,8 @@ from dataclasses import dataclass
 from kernelkit.abi.opencl_types import ir_size_align
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
-from kernelkit.ir.analysis.uniformity import ID_PER_DIMENSION, UniformityAnalysis, builtin_base_name
+from kernelkit.ir.analysis.uniformity import UniformityAnalysis
 from kernelkit.ir.values import ConstantInt, Value
-
-# lanes of the linear ids / sub-group local id are consecutive along dimension 0
-_UNIT_STRIDE_LINEAR = frozenset({"get_global_linear_id", "get_local_linear_id", "get_sub_group_local_id"})
 
 
 @dataclass(frozen=True)
@@ -74,13 +71,9 @@ class StrideAnalysis:
         return ir_size_align(ty, self.pointer_size)[0]
 
     def _compute(self, v: Value) -> Stride:
+        if isinstance(v, I.Instruction) and self.uniformity.roots.classify(v) is True:
+            return Stride(self.uniformity.roots.stride(v))
         if isinstance(v, I.CallInst):
-            fn = v.called_function
-            base = builtin_base_name(fn.name) if fn is not None else ""
-            if base in _UNIT_STRIDE_LINEAR:
-                return Stride(1)
-            if base in ID_PER_DIMENSION and isinstance(v.args[0], ConstantInt) and v.args[0].value == 0:
-                return Stride(1)
             return VARYING
         if isinstance(v, I.BinaryOp) and len(v.operands) == 2:
             a, b = (self.stride(x).step for x in v.operands)
@@ -96,6 +89,11 @@ class StrideAnalysis:
             if op == "shl" and b == 0:
                 c = _constant(v.operands[1])
                 return Stride(None if c is None or a is None else a << c)
+            if op in ("ashr", "lshr") and b == 0 and "exact" in v.flags:
+                # (x << c) >>exact c: a sign- or zero-extension in a register (int ids in i64)
+                c = _constant(v.operands[1])
+                if c is not None and a is not None and a % (1 << c) == 0:
+                    return Stride(a >> c)
             return VARYING
         if isinstance(v, I.CastInst) and v.opcode in ("zext", "sext", "trunc", "bitcast", "addrspacecast"):
             return self.stride(v.operands[0])

@@ -72,9 +72,13 @@ class WorkItemRoots:
     def all_dimensions(cls) -> WorkItemRoots:
         return cls(frozenset({0, 1, 2}))
 
-    def classify(self, call: I.CallInst) -> bool | None:
+    def classify(self, inst: I.Instruction) -> bool | None:
         """True: a root; False: uniform whatever the lanes (given uniform operands); None: not a
-        work-item function."""
+        work-item function (the ordinary rules apply). Targets whose work-item ids are not calls
+        (loads from a work-item structure, once builtins are inlined) override this and `stride`."""
+        if not isinstance(inst, I.CallInst):
+            return None
+        call = inst
         fn = call.called_function
         if fn is None:
             return None
@@ -89,6 +93,24 @@ class WorkItemRoots:
             return dim.value in self.dimensions  # type: ignore[attr-defined]
         if base in UNIFORM_WORK_ITEM_FUNCTIONS:
             return False
+        return None
+
+    def for_function(self, function: Function) -> WorkItemRoots:
+        """The same roots for a copy of the function they were made for (targets whose roots are
+        parameters map them to the copy's)."""
+        return self
+
+    def stride(self, root: I.Instruction) -> int | None:
+        """How a root changes from one lane to the next along dimension 0 (None: not linear)."""
+        fn = root.called_function if isinstance(root, I.CallInst) else None
+        if fn is None:
+            return None
+        base = builtin_base_name(fn.name)
+        if base in LINEAR_IDS:
+            return 1
+        dim = root.args[0] if root.args else None
+        if base in ID_PER_DIMENSION and isinstance(dim, Constant) and getattr(dim, "value", None) == 0:
+            return 1
         return None
 
 
@@ -231,6 +253,12 @@ class UniformityAnalysis:
 
     def _evaluate(self, inst: I.Instruction) -> bool:
         """Is `inst` divergent given what is known now?"""
+        kind = self.roots.classify(inst)
+        if kind is True:
+            return True
+        if kind is False:
+            ops = inst.args if isinstance(inst, I.CallInst) else inst.operands
+            return any(self._operand_divergent(op, inst) for op in ops)
         if isinstance(inst, I.AtomicRMWInst | I.CmpXchgInst):
             return True
         if isinstance(inst, I.LoadInst):
@@ -250,12 +278,7 @@ class UniformityAnalysis:
     def _call_divergent(self, call: I.CallInst) -> bool:
         if call.type.is_void:
             return False
-        kind = self.roots.classify(call)
-        if kind is True:
-            return True
         args_divergent = any(self._operand_divergent(a, call) for a in call.args)
-        if kind is False:
-            return args_divergent
         fn = call.called_function
         if fn is None:
             return True

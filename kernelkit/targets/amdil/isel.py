@@ -290,6 +290,17 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
                 em.mov(d, [lo, hi])
             elif op in ("shl", "lshr", "ashr"):
                 self.shift64(op, d, ea, eb[0])
+            elif op in ("udiv", "urem"):
+                q, r = self.divide64(ea, eb)
+                em.mov(d, q if op == "udiv" else r)
+            elif op in ("sdiv", "srem"):
+                sa = em.one("ishr", ea[1], 31)
+                sb = em.one("ishr", eb[1], 31)
+                q, r = self.divide64(self.abs64(ea, sa), self.abs64(eb, sb))
+                if op == "sdiv":
+                    em.mov(d, self.abs64(q, em.one("ixor", sa, sb)))   # negate when signs differ
+                else:
+                    em.mov(d, self.abs64(r, sa))                         # the dividend's sign
             else:
                 raise CompileError(f"amdil: 64-bit {op} is not supported")
 
@@ -300,6 +311,40 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
         hi = em.one("iadd", ea[1], eb[1])
         hi = em.one("iadd", hi, em.one("inegate", carry))
         em.mov(d, [lo, hi])
+
+    def abs64(self, e, sign) -> list[Slot]:
+        """(e ^ sign) - sign: |e| for sign = e >> 63, or -e when sign is all ones."""
+        em = self.em
+        flipped = [em.one("ixor", e[0], sign), em.one("ixor", e[1], sign)]
+        out = em.temp_slots(2)
+        self.add64(out, flipped, [em.one("iand", sign, 1), 0])
+        return out
+
+    def divide64(self, n, dv) -> tuple[list[Slot], list[Slot]]:
+        """Unsigned 64-bit quotient and remainder: restoring division, one bit per iteration
+        of an IL loop (bit 63 down to 0)."""
+        em = self.em
+        q, r, i = em.temp_slots(2), em.temp_slots(2), em.temp_slots(1)
+        em.mov(q, [0, 0])
+        em.mov(r, [0, 0])
+        em.mov(i, [63])
+        em.emit("whileloop")
+        carry = em.one("ushr", r[0], 31)
+        em.op("ior", [r[1]], [em.one("ishl", r[1], 1)], [carry])
+        bit_word = em.temp_slots(2)
+        self.shift64("lshr", bit_word, n, i[0])
+        em.op("ior", [r[0]], [em.one("ishl", r[0], 1)], [em.one("iand", bit_word[0], 1)])
+        ge = self.icmp_elem("uge", r, dv, 64)
+        diff = em.temp_slots(2)
+        self.add64(diff, r, self.neg64(dv))
+        em.op("cmov_logical", r, [ge, ge], diff, r)
+        qbit = em.temp_slots(2)
+        self.shift64("shl", qbit, [1, 0], i[0])
+        em.op("ior", q, q, [em.one("iand", qbit[0], ge), em.one("iand", qbit[1], ge)])
+        em.op("iadd", i, i, [0xFFFFFFFF])
+        em.emit(f"break_logicalnz {_x(em.one('ilt', i[0], 0))}")
+        em.emit("endloop")
+        return q, r
 
     def neg64(self, e) -> list[Operand]:
         em = self.em
@@ -637,6 +682,10 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
 def _reg_first(em: Emitter, a: Operand, b: Operand) -> tuple[Operand, Operand]:
     """IL wants a register or literal in each source; both constant is fine (literals)."""
     return a, b
+
+
+def _x(s: Slot) -> str:
+    return f"{s.file}{s.num}.{'xyzw'[s.comp]}"
 
 
 def _pairs(slots: list[Slot]) -> list[list[Slot]]:

@@ -3,7 +3,8 @@
 Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 ``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
-``uniform_work_groups``), ``printf_sites`` (format string then argument LLVM types),
+``uniform_work_groups``, ``vector_width``: work-items per call of the whole-function-vectorised
+form, 1 when scalar), ``printf_sites`` (format string then argument LLVM types),
 ``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host),
 ``object_sha256`` (its digest: a damaged object is refused before LLVM loads it, which would abort
 the process) and ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
@@ -30,6 +31,7 @@ class HostKernelInfo:
     max_work_dim: int = 3
     uniform_work_groups: bool = True
     reach: list[dict] = field(default_factory=list)   # kernelkit.ir.analysis.reach.Reach.to_json()
+    vector_width: int = 1
 
     @property
     def name(self) -> str:
@@ -64,7 +66,8 @@ class HostBinary:
         body = {
             "version": VERSION, "triple": self.triple, "cpu": self.cpu,
             "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
-                         "uniform_work_groups": k.uniform_work_groups, "reach": k.reach} for k in self.kernels],
+                         "uniform_work_groups": k.uniform_work_groups, "reach": k.reach,
+                         "vector_width": k.vector_width} for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
             "shared_globals": self.shared_globals,
             "object": self.object_code, "object_sha256": hashlib.sha256(self.object_code).hexdigest(),
@@ -113,8 +116,13 @@ def read_host_binary(data: bytes) -> HostBinary:
         if not isinstance(max_work_dim, int) or isinstance(max_work_dim, bool) or not 1 <= max_work_dim <= 3:
             raise FormatError(f"host binary: max_work_dim {max_work_dim!r} is not 1, 2 or 3", offset=off,
                               field="kernels.max_work_dim")
+        width = k.get("vector_width", 1)
+        if not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 64:
+            raise FormatError(f"host binary: vector_width {width!r} is not 1..64", offset=off,
+                              field="kernels.vector_width")
         kernels.append(HostKernelInfo(signature, bool(k.get("coroutine")), max_work_dim,
-                                      bool(k.get("uniform_work_groups", True)), _reach(k.get("reach") or [], off)))
+                                      bool(k.get("uniform_work_groups", True)), _reach(k.get("reach") or [], off),
+                                      vector_width=width))
     obj = _field(body, "object", bytes, off)
     if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
         raise FormatError("host binary: the object code does not match its SHA-256 digest (damaged file)",

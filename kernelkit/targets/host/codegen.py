@@ -23,6 +23,7 @@ from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names,
 from kernelkit.targets.host.passes.cancellation import add_cancellation_points
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
+from kernelkit.targets.host.passes.vectorise import VectorisedKernels, vectorise_kernels
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
@@ -48,6 +49,8 @@ class HostCode:
     shared_globals: list[str] = field(default_factory=list)  # mutable program-scope __global variables
     printf_sites: list[list[str]] = field(default_factory=list)
     checked: bool = False
+    log: list[str] = field(default_factory=list)         # build-log lines (vectorisation fallbacks)
+    vectorised: dict[str, int] = field(default_factory=dict)  # kernel -> lanes of its vector form
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
@@ -154,8 +157,8 @@ def _declare_wrapper_needs(mod) -> None:
             declared[name] = decl
 
 
-def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None
-                ) -> tuple[str, dict[str, int], set[str]]:
+def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
+                vectorised: dict[str, tuple[str, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
     the kernels whose work-items depend on each other between barriers (local atomics)."""
@@ -172,7 +175,8 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         f = mod.function(name)
         private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
-                                            local_mem=(local_mem or {}).get(name, 0))
+                                            local_mem=(local_mem or {}).get(name, 0),
+                                            vector=(vectorised or {}).get(name))
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
@@ -360,14 +364,17 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False) -> HostCode:
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
-    text = add_cancellation_points(inline_all(text), kernels)
-    text, coroutines, serial = add_entries(text, kernels, local_mem)
+    text = inline_all(text)
+    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options)
+    text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
+    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)
     obj = optimize_and_emit(text)
     if keep_ir:
         _LAST_IR["text"] = text
-    return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check)
+    return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check, wfv.log,
+                    {k: w for k, (_, w) in wfv.widths.items()})
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

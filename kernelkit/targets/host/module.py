@@ -65,15 +65,20 @@ def kernel_reaches(mux_ir: str, kernels: list[str]) -> dict[str, list[dict]]:
     return {f.name: [r.to_json() for r in kernel_reach(f)] for f in module.functions if f.name in kernels}
 
 
-def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False) -> HostBinary:
+def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
+                      log: list[str] | None = None) -> HostBinary:
+    """The host binary of finalized mux IR; build-log lines (vectorisation fallbacks) go to `log`."""
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
     code = compile_host(mux_ir, check=check, options=options,
                         local_mem={sig.name: sig.static_local_mem for sig in signatures})
+    if log is not None:
+        log.extend(code.log)
     reach = kernel_reaches(mux_ir, [sig.name for sig in signatures])
     kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(mux_ir, sig.name),
-                              uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []))
+                              uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []),
+                              vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
                       object_code=code.object_code, printf_sites=code.printf_sites,
@@ -90,8 +95,12 @@ class HostModule(Module):
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        return build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
-                                 check=check)
+        log: list[str] = []
+        binary = build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
+                                   check=check, log=log)
+        for line in log:
+            self.add_diagnostic(line)
+        return binary
 
     def _create_kernel(self, name: str):
         from kernelkit.targets.host.kernel import HostKernel

@@ -58,8 +58,11 @@ def vtype_of(ty: T.Type) -> str:
 
 
 class KernelCodegen:
-    def __init__(self, function, signature, payload: Payload, static_slm: dict):
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+        from kernelkit.targets.visa.segments import Segments
+
         self.platform = payload.platform
+        self.segments = segments or Segments()
         self.fn = function
         self.sig = signature
         self.payload = payload
@@ -126,7 +129,7 @@ class KernelCodegen:
     def src(self, value, vtype: str | None = None) -> str:
         """``value`` (element ``self.k`` of a vector) as a source operand (of type ``vtype`` when
         reinterpreted)."""
-        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue):
+        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue | ir.ConstantExpr):
             value = element_constant(value, self.k if isinstance(value.type, T.VectorType) else 0)
         if isinstance(value, ir.ConstantInt):
             ty = vtype or vtype_of(value.type)
@@ -141,6 +144,8 @@ class KernelCodegen:
             return f"0x{raw:x}:{ty}"
         if isinstance(value, ir.GlobalVariable) and value.addrspace == LOCAL_SPACE:
             return f"0x{self.static_slm[value.name]:x}:{vtype or 'ud'}"
+        if isinstance(value, ir.GlobalVariable | ir.ConstantExpr):
+            return self._global_address(value)
         if isinstance(value, ir.Constant):
             raise CompileError(f"vISA code generation: constant {value} is not supported")
         name = self.var(value)
@@ -151,6 +156,33 @@ class KernelCodegen:
             step = max(1, SIZES[own] // SIZES[vtype])    # the low part of each wider element
         region = "<0;1,0>" if self.uniform(value) else f"<{step};1,0>"
         return f"{name}{self._place(value, vtype or own)}{region}"
+
+    def _global_address(self, value) -> str:
+        """A program-scope __global/__constant variable (or a constant GEP into one): its segment's
+        base (implicit input) plus its offset, in a scalar temporary."""
+        offset = 0
+        while isinstance(value, ir.ConstantExpr) and value.opcode in ("getelementptr", "addrspacecast", "bitcast"):
+            if value.opcode == "getelementptr":
+                base_ty, first = value.source_type, True
+                for idx in value.operands[1:]:
+                    if not isinstance(idx, ir.ConstantInt):
+                        raise CompileError(f"vISA code generation: constant expression {value} is not supported")
+                    if first:
+                        offset += idx.value * _size_of(base_ty)
+                        first = False
+                    elif isinstance(base_ty, T.LiteralStructType | T.NamedStructType):
+                        offset += ir_field_offset(base_ty, idx.value, POINTER_BYTES)
+                        base_ty = base_ty.elements[idx.value]
+                    else:
+                        base_ty = base_ty.element
+                        offset += idx.value * _size_of(base_ty)
+            value = value.operands[0]
+        if not isinstance(value, ir.GlobalVariable) or value.name not in self.segments.offsets:
+            raise CompileError(f"vISA code generation: constant {value} is not supported")
+        kind, start = self.segments.offsets[value.name]
+        tmp = self._new("uq", 1)
+        self.emit(f"add (M1_NM, 1) {tmp}(0,0)<1> {self.implicit(kind)}(0,0)<0;1,0> 0x{start + offset:x}:uq")
+        return f"{tmp}(0,0)<0;1,0>"
 
     def dst(self, value, vtype: str | None = None) -> str:
         name = self.var(value)
@@ -571,6 +603,8 @@ class KernelCodegen:
             vt = "ud" if ".u" in name else vtype_of(inst.type)
             self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
             return
+        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
+            return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
             raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")
@@ -596,6 +630,85 @@ class KernelCodegen:
             self.emit("barrier")
         else:
             raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
+
+    def _builtin(self, inst, name: str, args) -> bool:
+        """OpenCL integer/float builtins that are one or two vISA instructions."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, code = parsed
+        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
+            return False
+        vt = vtype_of(inst.type)
+        unsigned = code in "jmth"
+        if unsigned and base in ("min", "max", "clamp"):
+            vt = UNSIGNED[vt]
+        exe, dst = self.exe(inst), self.dst(inst, vt)
+        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
+                for a in args]
+        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
+            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
+        elif base == "clamp" and len(args) == 3:
+            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
+            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
+        elif base in ("abs", "fabs") and len(args) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ("mad", "fma") and len(args) == 3:
+            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
+        elif base == "select" and len(args) == 3:
+            pred = self._pred()
+            ct = vtype_of(args[2].type)
+            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
+            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
+            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
+        elif base in NATIVE_MATH and len(args) == 1:
+            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
+        else:
+            return False
+        return True
+
+    def _atomic(self, inst, name: str, args) -> bool:
+        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
+        dword_atomic on %slm for __local; the old value is the result."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, _code = parsed
+        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
+        if op is None:
+            return False
+        ptr, *values = args
+        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+            op = {"min": "minsint", "max": "maxsint"}[op]
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
+            values = [values[1], values[0]]
+        sources = []
+        for value in values:
+            var = self._new(vt, self.simd)
+            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
+            sources.append(f"{var}.")
+        while len(sources) < 2:
+            sources.append("%null.")
+        result = self._new(vt, self.simd)
+        space = ptr.type.addrspace
+        if space in GLOBAL_SPACES:
+            addr = self._wide(ptr, "uq")
+            for lane in range(0, self.simd, 8):
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+        elif space == LOCAL_SPACE:
+            offsets = self._wide(ptr, "ud")
+            for lane, n, m in self._halves():
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
+                          f"{result}.{lane * 4}")
+        else:
+            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
+        if inst.type != T.void and inst.users:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        return True
 
     # ---- control flow
     def _phi_copies(self, block, successor, pred: str | None = None) -> None:
@@ -674,10 +787,9 @@ class KernelCodegen:
         default = inst.operands[1]
         vt = vtype_of(cond.type)
         for value, target in inst.cases():
-            if any(isinstance(p, ir.PhiInst) for p in target):
-                raise CompileError("vISA code generation: switch targets with phis are not supported")
             pred = self._pred()
             self.emit(f"cmp.eq (M1_NM, {self.simd}) {pred} {self.src(cond)} {self.src(value, vt)}")
+            self._phi_copies(block, target, pred)
             self.emit(f"({pred}) goto (M1, {1 if self.uniform(cond) else self.simd}) {self.labels[id(target)]}")
         self._phi_copies(block, default)
         self.emit(f"goto (M1, {self.simd}) {self.labels[id(default)]}")
@@ -685,6 +797,36 @@ class KernelCodegen:
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+# native_* / half_* builtins: vISA's (reduced precision) math instructions
+NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
+               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
+               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
+               "half_sin": "sin", "half_cos": "cos"}
+
+
+# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
+ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
+                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
+                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
+SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
+
+
+def _demangle(name: str) -> tuple[str, str] | None:
+    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
+    if not name.startswith("_Z"):
+        return None
+    i = 2
+    while i < len(name) and name[i].isdigit():
+        i += 1
+    if i == 2:
+        return None
+    length = int(name[2:i])
+    base, rest = name[i:i + length], name[i + length:]
+    if rest.startswith("Dv"):
+        rest = rest[rest.index("_") + 1:]
+    return base, rest[:1]
+
+
 WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
                        "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
 SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",

@@ -13,7 +13,9 @@ Loops that provably end get no poll (their cost showed on loop-heavy kernels, e.
 ``benchmarks/cancellation_overhead.py``): a loop with constant bounds that ends within
 BOUNDED_ITERATIONS iterations, and a unit-step loop ``for (i = a; i < n; ++i)`` over 32-bit values
 fixed before it (at most 2^32 iterations, whatever ``n`` is: Ctrl-C then waits for that loop, or
-for the polls of the loops around it). Every endless loop still polls.
+for the polls of the loops around it). A loop whose every iteration reaches a barrier polls there:
+the work-group loop of a barrier kernel tests the flag before each round (:mod:`wrapper`). Every
+endless loop still polls.
 
 Runs after everything is inlined into the kernels, on :mod:`kernelkit.ir`.
 """
@@ -23,9 +25,12 @@ from __future__ import annotations
 from kernelkit import ir
 from kernelkit.ir import types as T
 from kernelkit.ir.analysis.cfg import CFG
+from kernelkit.ir.analysis.dominators import DominatorTree
 from kernelkit.ir.analysis.loops import LoopForest
 from kernelkit.ir.values import Value
 from kernelkit.targets.host.sched import WorkGroupInfo
+
+BARRIER = "__mux_work_group_barrier"
 
 # a back-edge whose loop provably ends within this many iterations needs no poll
 BOUNDED_ITERATIONS = 4096
@@ -45,22 +50,23 @@ def _compare(predicate: str, a: int, b: int, bits: int) -> bool:
 
 
 def _counted_latch(u: ir.BasicBlock, v: ir.BasicBlock):
-    """(compare, branch-to-v-when-true, phi, next) of a latch ``br (icmp ...), v, exit`` whose
-    header ``v`` has a phi ``P`` with ``P.next = P +/- constant`` coming from ``u``; else None."""
+    """(compare, branch-to-v-when-true, phi, next) of a latch ``br (icmp ...), v, exit`` comparing
+    a phi ``P`` of the header ``v`` (or ``P.next = P +/- constant``, its value from ``u``); else None."""
     term = u.terminator
     if not isinstance(term, ir.BranchInst) or len(term.operands) != 3:
         return None
     cond, if_true, if_false = term.operands
     if not isinstance(cond, ir.CompareInst) or cond.opcode != "icmp" or (if_true is v) == (if_false is v):
         return None
-    phi = next((p for p in v.phis() if any(b is u for _, b in p.incoming())), None)
-    if phi is None:
-        return None
-    nxt = phi.value_for(u)
-    if not (isinstance(nxt, ir.BinaryOp) and nxt.opcode in ("add", "sub") and nxt.operands[0] is phi
-            and isinstance(nxt.operands[1], ir.ConstantInt)):
-        return None
-    return cond, if_true is v, phi, nxt
+    for phi in v.phis():
+        if not any(b is u for _, b in phi.incoming()):
+            continue
+        nxt = phi.value_for(u)
+        if (isinstance(nxt, ir.BinaryOp) and nxt.opcode in ("add", "sub") and nxt.operands[0] is phi
+                and isinstance(nxt.operands[1], ir.ConstantInt)
+                and any(op is phi or op is nxt for op in cond.operands)):
+            return cond, if_true is v, phi, nxt
+    return None
 
 
 def bounded_back_edge(u: ir.BasicBlock, v: ir.BasicBlock) -> bool:
@@ -179,13 +185,19 @@ def _drop_untrue_attributes(f: ir.Function) -> None:
 
 def instrument_function(f: ir.Function) -> int:
     """Add the cancel checks to kernel ``f`` (whose last parameter is the work-group info)."""
-    forest = LoopForest(CFG(f))
+    cfg = CFG(f)
+    forest = LoopForest(cfg)
+    dominators = DominatorTree(cfg)
+    barrier_blocks = [b for b in f.blocks if any(isinstance(i, ir.CallInst) and i.called_function is not None
+                                                 and i.called_function.name == BARRIER for i in b.instructions)]
     edges = []
     for u, v in retreating_edges(f):
         loop = forest.loop_of(v)
         members = set(loop.blocks) if loop is not None and loop.header is v else None
         if bounded_back_edge(u, v) or (members is not None and unit_step_back_edge(u, v, members)):
             continue
+        if members is not None and any(b in members and dominators.dominates(b, u) for b in barrier_blocks):
+            continue   # every iteration reaches a barrier, where the work-group loop polls between rounds
         edges.append((u, v))
     if not edges:
         return 0

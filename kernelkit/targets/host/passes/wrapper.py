@@ -78,7 +78,8 @@ class ResumeInfo:
 
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
-                    resume: ResumeInfo | None = None, local_mem: int = 0) -> tuple[str, list[str]]:
+                    resume: ResumeInfo | None = None, local_mem: int = 0,
+                    vector: tuple[str, int] | None = None) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
 
     With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
@@ -155,7 +156,12 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
                   f"  %left{d} = sub i64 %gs{d}, %start{d}", f"  %lt{d} = icmp ult i64 %left{d}, %en{d}",
                   f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
     args = ", ".join([*call_args, ""])
-    if not coroutine:
+    if not coroutine and vector is not None:
+        lines += _nested_loops(
+            [f"  call void @{f.name}({args}ptr %wi, ptr %wg){call_md}"],
+            before=_store_wi("%wi", "%x", "%y", "%z", "%lin"), x_latch_md=loop_md,
+            vector=(f"  call void @{vector[0]}({args}ptr %wi, ptr %wg)", vector[1]))
+    elif not coroutine:
         lines += _nested_loops(
             [f"  call void @{f.name}({args}ptr %wi, ptr %wg){call_md}"],
             before=_store_wi("%wi", "%x", "%y", "%z", "%lin"), x_latch_md=loop_md)
@@ -190,7 +196,8 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
     work-item 0 and run that region for all work-items in a loop of its own, the resume function
     specialised for the index (its switch folds away once inlined); until work-item 0 finished."""
     out = ["  br label %round", "round:",
-           "  %h0 = load ptr, ptr %hs", "  %fn0 = load ptr, ptr %h0", "  %fin = icmp eq ptr %fn0, null",
+           "  %h0 = load ptr, ptr %hs", "  %fn0 = load ptr, ptr %h0", "  %fin0 = icmp eq ptr %fn0, null",
+           *_cancelled_between_rounds(), "  %fin = or i1 %fin0, %round.stopped",
            "  br i1 %fin, label %d.end, label %dispatch", "dispatch:",
            f"  %ixp = getelementptr i8, ptr %h0, i64 {r.index_offset}",
            f"  %ix = load {r.index_type}, ptr %ixp", f"  %ix32 = zext {r.index_type} %ix to i32",
@@ -250,8 +257,17 @@ def _nested_region_loop(r: ResumeInfo, k: str, idx: str, loop_md: str) -> list[s
     return out
 
 
+def _cancelled_between_rounds() -> list[str]:
+    """``%round.stopped``: was the launch cancelled? Tested before each round of a barrier kernel,
+    which is the cancellation point of every loop with a barrier in each iteration (see
+    :mod:`cancellation`)."""
+    return ["  %round.stop = load atomic i64, ptr %cancel monotonic, align 8",
+            "  %round.stopped = icmp ne i64 %round.stop, 0"]
+
+
 def _generic_rounds() -> list[str]:
-    return ["  br label %round", "round:", "  br label %res.loop", "res.loop:",
+    return ["  br label %round", "round:", *_cancelled_between_rounds(),
+            "  br i1 %round.stopped, label %d.end, label %res.loop", "res.loop:",
                   "  %ri = phi i64 [ 0, %round ], [ %ri.next, %res.next ]",
                   "  %busy = phi i1 [ false, %round ], [ %busy.next, %res.next ]",
                   "  %rhp = getelementptr ptr, ptr %hs, i64 %ri", "  %rh = load ptr, ptr %rhp",
@@ -279,28 +295,49 @@ def mark_parallel_accesses(f: Function, group: int) -> None:
     f.body = out
 
 
-def _store_wi(ptr: str, x: str, y: str, z: str, lin: str) -> list[str]:
+def _store_wi(ptr: str, x: str, y: str, z: str, lin: str, tag: str = "") -> list[str]:
     i_id = field_index(WORK_ITEM_FIELDS, "local_id")
     i_lin = field_index(WORK_ITEM_FIELDS, "local_linear_id")
     out = []
     for d, v in enumerate((x, y, z)):
-        out += [f"  %wi.id{d}.{ptr[1:]} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_id}, i32 {d}",
-                f"  store i64 {v}, ptr %wi.id{d}.{ptr[1:]}"]
-    out += [f"  %wi.lin.{ptr[1:]} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_lin}",
-            f"  store i64 {lin}, ptr %wi.lin.{ptr[1:]}"]
+        out += [f"  %wi.id{d}.{ptr[1:]}{tag} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_id}, i32 {d}",
+                f"  store i64 {v}, ptr %wi.id{d}.{ptr[1:]}{tag}"]
+    out += [f"  %wi.lin.{ptr[1:]}{tag} = getelementptr inbounds {WI_T}, ptr {ptr}, i32 0, i32 {i_lin}",
+            f"  store i64 {lin}, ptr %wi.lin.{ptr[1:]}{tag}"]
     return out
 
 
-def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "") -> list[str]:
-    """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id."""
+def _vector_x_loop(call: str, width: int) -> list[str]:
+    """The x loop's first part for a vectorised kernel: ``call`` (the W-lane kernel) for W
+    consecutive work-items at a time while a whole packet fits in the row; ``%x.start`` is where
+    the scalar loop takes over."""
+    return [
+        f"  %xv.end = and i64 %ls0, {-width}", "  %xv.any = icmp ne i64 %xv.end, 0",
+        "  br i1 %xv.any, label %loop.xv, label %loop.xt", "loop.xv:",
+        "  %xv = phi i64 [ 0, %loop.y ], [ %xv.next, %loop.xv ]",
+        "  %linv = add i64 %rowbase, %xv",
+        *_store_wi("%wi", "%xv", "%y", "%z", "%linv", ".v"), call,
+        f"  %xv.next = add nuw i64 %xv, {width}", "  %xv.more = icmp ult i64 %xv.next, %xv.end",
+        "  br i1 %xv.more, label %loop.xv, label %loop.xt", "loop.xt:",
+        "  %xt.more = icmp ult i64 %xv.end, %ls0",
+        "  br i1 %xt.more, label %loop.x, label %end.x",
+    ]
+
+
+def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "",
+                  vector: tuple[str, int] | None = None) -> list[str]:
+    """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id.
+    With ``vector`` (call, W): W-lane calls first, the scalar loop for the rest of each row."""
+    x_entry = ("  %x = phi i64 [ %xv.end, %loop.xt ], [ %x.next, %loop.x ]" if vector is not None
+               else "  %x = phi i64 [ 0, %loop.y ], [ %x.next, %loop.x ]")
     return [
         "  br label %loop.z", "loop.z:",
         "  %z = phi i64 [ 0, %group ], [ %z.next, %end.y ]",
         "  br label %loop.y", "loop.y:",
         "  %y = phi i64 [ 0, %loop.z ], [ %y.next, %end.x ]",
         "  %zy = mul i64 %z, %ls1", "  %zyy = add i64 %zy, %y", "  %rowbase = mul i64 %zyy, %ls0",
-        "  br label %loop.x", "loop.x:",
-        "  %x = phi i64 [ 0, %loop.y ], [ %x.next, %loop.x ]",
+        *(_vector_x_loop(*vector) if vector is not None else ["  br label %loop.x"]), "loop.x:",
+        x_entry,
         "  %lin = add i64 %rowbase, %x",
         *before, *body,
         "  %x.next = add nuw i64 %x, 1", "  %x.more = icmp ult i64 %x.next, %ls0",

@@ -1,12 +1,23 @@
-"""kernelkit's host target against PoCL on the same OpenCL C kernels, in the same run.
+"""kernelkit's host target against the OpenCL CPU runtimes installed here — PoCL and Intel's CPU
+runtime — on the same OpenCL C kernels, in the same run.
 
-Each benchmark runs on both, is checked against numpy, and reports the best time of a few runs,
-its throughput (GB/s or GFLOP/s) and the speedup PoCL time / kernelkit time; the geometric mean
-of the speedups closes the table. Both times are wall-clock times of one launch as a program sees
-it (enqueue to completion for PoCL; the kernel call, argument checks and threads included, for
-kernelkit), the best of ``--repeat`` runs after a warm-up run.
+Each benchmark runs on kernelkit and on every peer, is checked against numpy, and reports the best
+time of a few runs, kernelkit's throughput (GB/s or GFLOP/s) and, per peer, the speedup peer time /
+kernelkit time; the geometric mean of each peer's speedups closes the table. Times are wall-clock
+times of one launch as a program sees it (enqueue to completion for the peers; the kernel call,
+argument checks and threads included, for kernelkit), the best of ``--repeat`` runs after a
+warm-up run.
 
-    python benchmarks/host_vs_pocl.py [--quick] [--only NAME] [--repeat N]
+Peers (installed by nobody here; a peer that is missing is left out with a note):
+  PoCL    Debian's pocl-opencl-icd (/etc/OpenCL/vendors/pocl.icd);
+  Intel   Intel's OpenCL CPU runtime from pip (``pip install intel-opencl-rt intel-cmplr-lib-rt``
+          into a venv): ``<venv>/lib/libintelocl.so``, found under ``--intel PREFIX``, $INTEL_OCL_PREFIX
+          or this interpreter's prefix. Its libraries need LD_LIBRARY_PATH, which the dynamic loader
+          reads at start-up, so the benchmark re-runs itself once with an ICD directory naming both
+          peers (OCL_ICD_VENDORS) and LD_LIBRARY_PATH set.
+
+    python benchmarks/host_vs_peers.py [--quick] [--only NAME] [--repeat N] [--wfv never|auto|always]
+                                       [--intel PREFIX]
 """
 
 from __future__ import annotations
@@ -14,7 +25,9 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +66,28 @@ kernel void sgemm_tiled(int n, global const float *A, global const float *B, glo
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   C[row * n + col] = acc;
+}"""
+
+SGEMM_GUARDED = """
+#define TS 16
+kernel void sgemm_guarded(int M, int N, int K, global const float *A, global const float *B,
+                          global float *C) {
+  local float As[TS][TS];
+  local float Bs[TS][TS];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < (K + TS - 1) / TS; ++t) {
+    int ka = t * TS + tx, kb = t * TS + ty;
+    As[ty][tx] = (row < M && ka < K) ? A[row * K + ka] : 0.0f;
+    Bs[ty][tx] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
 }"""
 
 # The work-group reduction is the README example (examples/reduce.cl, kernel reduce_sum).
@@ -153,6 +188,14 @@ def _benches(quick: bool) -> list[Bench]:
                              lambda A=A, B=B, size=size: [np.int32(size), A, B, np.zeros((size, size), np.float32)],
                              (size, size), local, lambda a, ref=ref: np.allclose(a[3], ref, rtol=1e-4),
                              2.0 * size ** 3, "GFLOP/s"))
+    g = 250 if quick else 500    # not a multiple of the 16x16 tile: the last tiles are partial
+    A = rng.random((g, g + 3), dtype=np.float32)
+    B = rng.random((g + 3, g - 5), dtype=np.float32)
+    gref = A.astype(np.float64) @ B.astype(np.float64)
+    out.append(Bench(f"sgemm guarded tiled {g}", SGEMM_GUARDED, "sgemm_guarded",
+                     lambda: [np.int32(g), np.int32(g - 5), np.int32(g + 3), A, B, np.zeros((g, g - 5), np.float32)],
+                     ((g - 5 + 15) // 16 * 16, (g + 15) // 16 * 16), (16, 16),
+                     lambda a: np.allclose(a[5], gref, rtol=1e-4), 2.0 * g * (g - 5) * (g + 3), "GFLOP/s"))
     m = (1 << 20) if quick else (1 << 24)
     data = rng.random(m, dtype=np.float32)
     out.append(Bench("reduce (barriers)", REDUCE, "reduce_sum",
@@ -209,10 +252,10 @@ def _time(fn, repeat: int, setup=None) -> float:
     return best
 
 
-def run_kernelkit(b: Bench, repeat: int) -> tuple[float, bool]:
+def run_kernelkit(b: Bench, repeat: int, wfv: str = "auto") -> tuple[float, bool]:
     import kernelkit
 
-    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2"]).build()
+    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2", f"-cl-wfv={wfv}"]).build()
     kern = prog.kernel(b.kernel)
     args = b.make()
     call_args = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in args]
@@ -223,10 +266,10 @@ def run_kernelkit(b: Bench, repeat: int) -> tuple[float, bool]:
     return t, bool(b.check(args))
 
 
-def run_pocl(b: Bench, repeat: int) -> tuple[float, bool]:
+def run_peer(platform, b: Bench, repeat: int) -> tuple[float, bool]:
     import pyopencl as cl
 
-    ctx = cl.Context(cl.get_platforms()[0].get_devices())
+    ctx = cl.Context(platform.get_devices())
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     prog = cl.Program(ctx, b.source).build(options=["-cl-std=CL1.2"])
     kern = getattr(prog, b.kernel)
@@ -260,41 +303,113 @@ def run_pocl(b: Bench, repeat: int) -> tuple[float, bool]:
     return best, bool(b.check(args))
 
 
+PEERS = (("PoCL", "Portable Computing Language"), ("Intel", "Intel(R) OpenCL"))
+POCL_ICD = Path("/etc/OpenCL/vendors/pocl.icd")
+_PREPARED = "KERNELKIT_BENCH_PEERS"
+
+
+def intel_runtime(prefix: str | None) -> Path | None:
+    """``<prefix>/lib/libintelocl.so`` of a pip-installed intel-opencl-rt, if there is one."""
+    candidates = [prefix, os.environ.get("INTEL_OCL_PREFIX"), sys.prefix]
+    for c in candidates:
+        if c and (Path(c) / "lib" / "libintelocl.so").exists():
+            return (Path(c) / "lib" / "libintelocl.so").resolve()
+    return None
+
+
+def prepare_peers(intel_prefix: str | None, argv: list[str]) -> list[str]:
+    """Notes on missing peers; re-runs this script with OCL_ICD_VENDORS/LD_LIBRARY_PATH set for
+    the peers found (the ICD loader and the dynamic loader read them once, at start-up)."""
+    if os.environ.get(_PREPARED):
+        return json_notes(os.environ[_PREPARED])
+    notes, icds, libdirs = [], [], []
+    if POCL_ICD.exists():
+        icds.append(POCL_ICD.read_text().strip())
+    else:
+        notes.append("PoCL left out: /etc/OpenCL/vendors/pocl.icd is not installed (pocl-opencl-icd)")
+    intel = intel_runtime(intel_prefix)
+    if intel is not None:
+        icds.append(str(intel))
+        libdirs.append(str(intel.parent))
+    else:
+        notes.append("Intel's CPU runtime left out: no <prefix>/lib/libintelocl.so (pip install "
+                      "intel-opencl-rt intel-cmplr-lib-rt into a venv, then --intel <venv>)")
+    vendors = tempfile.mkdtemp(prefix="kernelkit-icd-")
+    for i, lib in enumerate(icds):
+        Path(vendors, f"peer{i}.icd").write_text(lib + "\n")
+    env = dict(os.environ, OCL_ICD_VENDORS=vendors, **{_PREPARED: "\x1f".join(notes) or "-"})
+    if libdirs:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join([*libdirs, *filter(None, [os.environ.get("LD_LIBRARY_PATH")])])
+    code = subprocess.call([sys.executable, os.path.abspath(__file__), *argv], env=env)
+    raise SystemExit(code)
+
+
+def json_notes(text: str) -> list[str]:
+    return [] if text == "-" else text.split("\x1f")
+
+
+def find_platforms(notes: list[str]) -> list[tuple[str, object]]:
+    try:
+        import pyopencl as cl
+        platforms = cl.get_platforms()
+    except Exception as exc:  # noqa: BLE001 - no ICD at all: no peers
+        notes.append(f"no OpenCL peers: {exc}")
+        return []
+    out = []
+    for label, vendor_name in PEERS:
+        match = [p for p in platforms if vendor_name in p.name]
+        if match:
+            out.append((label, match[0]))
+        elif not any(n.startswith(label) for n in notes):
+            notes.append(f"{label} left out: its ICD did not load")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="smaller sizes")
     p.add_argument("--only", help="run the benchmarks whose name contains this")
     p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--wfv", choices=("never", "auto", "always"), default="auto",
+                   help="kernelkit's whole-function vectoriser (-cl-wfv=)")
+    p.add_argument("--intel", help="prefix (venv) holding lib/libintelocl.so")
     args = p.parse_args(argv)
-    icd = Path("/etc/OpenCL/vendors/pocl.icd")
-    if icd.exists():
-        os.environ.setdefault("OCL_ICD_VENDORS", str(icd))
-    rows, ratios = [], []
-    header = f"{'benchmark':28} {'kernelkit':>11} {'':>9} {'PoCL':>11} {'':>9} {'speedup':>8}  ok"
-    print(header)
-    print("-" * len(header))
+    notes = prepare_peers(args.intel, argv)
+    peers = find_platforms(notes)
+    head = f"{'benchmark':28} {'kernelkit':>11} {'':>11}" + "".join(f" {lab:>11} {'ratio':>7}" for lab, _ in peers)
+    print(f"kernelkit -cl-wfv={args.wfv}; ratio = peer time / kernelkit time (> 1: kernelkit faster)")
+    print(head + "  ok")
+    print("-" * (len(head) + 4))
+    ratios: dict[str, list[float]] = {lab: [] for lab, _ in peers}
+    all_ok = True
     for b in _benches(args.quick):
         if args.only and args.only not in b.name:
             continue
-        kt, kok = run_kernelkit(b, args.repeat)
-        try:
-            pt, pok = run_pocl(b, args.repeat)
-        except Exception as exc:  # noqa: BLE001 - report and go on
-            print(f"{b.name:28} PoCL failed: {exc}", file=sys.stderr)
-            pt, pok = math.nan, False
-        scale = 1e-9
-        ratio = pt / kt
-        if not math.isnan(ratio):
-            ratios.append(ratio)
-        ok = ("ok" if kok else "WRONG(kk)") + ("" if pok else " WRONG(pocl)")
-        print(f"{b.name:28} {kt * 1e3:9.2f}ms {b.work / kt * scale:6.2f} {b.unit:<3} "
-              f"{pt * 1e3:9.2f}ms {b.work / pt * scale:6.2f} {b.unit:<3} {ratio:7.2f}x  {ok}", flush=True)
-        rows.append((b.name, kt, pt, kok, pok))
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print("-" * len(header))
-        print(f"geometric mean speedup (PoCL time / kernelkit time): {geo:.2f}x over {len(ratios)} benchmarks")
-    return 0 if all(r[3] for r in rows) else 1
+        kt, kok = run_kernelkit(b, args.repeat, args.wfv)
+        row = f"{b.name:28} {kt * 1e3:9.2f}ms {b.work / kt * 1e-9:6.2f} {b.unit:<4}"
+        flags = [] if kok else ["WRONG(kernelkit)"]
+        all_ok &= kok
+        for label, platform in peers:
+            try:
+                pt, pok = run_peer(platform, b, args.repeat)
+            except Exception as exc:  # noqa: BLE001 - report and go on
+                print(f"{b.name:28} {label} failed: {exc}", file=sys.stderr)
+                pt, pok = math.nan, False
+            if not math.isnan(pt):
+                ratios[label].append(pt / kt)
+            if not pok:
+                flags.append(f"WRONG({label})")
+            row += f" {pt * 1e3:9.2f}ms {pt / kt:6.2f}x"
+        print(row + "  " + (" ".join(flags) or "ok"), flush=True)
+    print("-" * (len(head) + 4))
+    for label, rs in ratios.items():
+        if rs:
+            geo = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"geometric mean ratio vs {label} ({label} time / kernelkit time): {geo:.2f}x over {len(rs)} benchmarks")
+    for note in notes:
+        print(f"note: {note}")
+    return 0 if all_ok else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""Divergent regions: where a packet's lanes go different ways, and the masks that linearise them.
+
+A divergent region starts at a branch on a divergent condition that is not itself under divergent
+control (`branch`), holds the blocks lanes may run between that branch and its immediate
+post-dominator (`blocks`, in an order where every block comes after its predecessors), and ends at
+that post-dominator (`join`; None when the lanes only meet again at the function's exit).
+
+Control-flow conversion (`transforms.packetise`) runs the region's blocks one after the other for
+all lanes, each block under its mask (the lanes that would have reached it); the supported regions
+are acyclic and single-entry, with the join reached from the region only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kernelkit.ir.analysis.uniformity import UniformityAnalysis
+from kernelkit.ir.module import BasicBlock
+
+
+class VectorisationFailure(Exception):
+    """The function cannot be vectorised; `reason` says why (for the build log)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(eq=False)
+class DivergentRegion:
+    branch: BasicBlock
+    blocks: list[BasicBlock]
+    join: BasicBlock | None
+
+    def __contains__(self, block: object) -> bool:
+        return any(b is block for b in self.blocks)
+
+
+def divergent_regions(ua: UniformityAnalysis) -> list[DivergentRegion]:
+    """The outermost divergent regions of `ua.function`; raises VectorisationFailure for the
+    shapes control-flow conversion does not handle (divergent loops, loops or unstructured
+    entries inside a region)."""
+    if not ua.loops.reducible:
+        raise VectorisationFailure("irreducible control flow")
+    if ua.divergent_loops:
+        raise VectorisationFailure("divergent loop (work-items leave it in different iterations)")
+    cfg = ua.cfg
+    order = cfg.reverse_post_order()
+    position = {b: i for i, b in enumerate(order)}
+    regions = []
+    for block in order:
+        if not ua.is_divergent_branch(block) or block in ua.divergent_blocks:
+            continue
+        join = ua.postdomtree.immediate(block)
+        members: set[BasicBlock] = set()
+        work = [s for s in cfg.successors(block) if s is not join]
+        while work:
+            b = work.pop()
+            if b in members:
+                continue
+            if b is block:
+                raise VectorisationFailure("loop under divergent control")
+            members.add(b)
+            work.extend(s for s in cfg.successors(b) if s is not join)
+        blocks = sorted(members, key=position.__getitem__)
+        for b in blocks:
+            for s in cfg.successors(b):
+                if s in members and position[s] <= position[b]:
+                    raise VectorisationFailure("loop under divergent control")
+            if any(p is not block and p not in members for p in cfg.predecessors(b)):
+                raise VectorisationFailure("divergent region entered from outside its branch")
+        if join is not None and any(p is not block and p not in members for p in cfg.predecessors(join)):
+            raise VectorisationFailure("divergent region's join reached from outside the region")
+        for b in blocks:
+            term = b.terminator
+            if term is None or term.opcode not in ("br", "switch", "ret"):
+                raise VectorisationFailure(f"terminator {term.opcode if term else None!r} under divergent control")
+            if term.opcode == "ret" and (join is not None or term.operands):
+                raise VectorisationFailure("return of a value under divergent control")
+        regions.append(DivergentRegion(block, blocks, join))
+    return regions

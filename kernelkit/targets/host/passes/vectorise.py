@@ -1,0 +1,177 @@
+"""Whole-function vectorisation of host kernels (`kernelkit.ir.transforms.packetise`), run on the
+kernels once everything is inlined, before the work-item loops are built.
+
+Build option `-cl-wfv=never|auto|always` (default auto): `auto` vectorises the kernels that have
+loops of their own (a loop-free kernel is vectorised as well by LLVM's loop vectoriser across the
+work-item loop, which it already is), `always` every kernel it can, `never` none. Kernels with
+barriers (work-item coroutines) are not vectorised. A vectorised kernel `k` gets a W-lane copy
+`__vecz_v<W>_k`; the work-item loop runs it for W consecutive work-items along x and the scalar
+kernel for the rest of the row. Spec 003 metadata: `!codeplay_ca_vecz.base` on `k`,
+`!codeplay_ca_vecz.derived` on the copy, `!codeplay_ca_vecz.base.fail` and a build-log line with
+the reason when vectorisation fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kernelkit.abi.opencl_types import ir_size_align
+from kernelkit.errors import CompileError
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.analysis.uniformity import WorkItemRoots
+from kernelkit.ir.metadata import MDNode, ValueAsMetadata
+from kernelkit.ir.module import Argument, Function
+from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
+from kernelkit.ir.values import ConstantInt, Value
+from kernelkit.targets.host.sched import WORK_ITEM_FIELDS, field_index
+
+WFV_OPTION = "-cl-wfv="
+WFV_MODES = ("never", "auto", "always")
+WI_ARG = "kk.wi"
+# byte offsets in MuxWorkItemInfo: local_id[0..2], local_linear_id
+_LOCAL_ID, _LINEAR = 0, 8 * 3
+assert field_index(WORK_ITEM_FIELDS, "local_id") == 0 and field_index(WORK_ITEM_FIELDS, "local_linear_id") == 1
+
+
+def wfv_mode(options) -> str:
+    """The last `-cl-wfv=` of the build options (auto when absent); CompileError for another value."""
+    mode = "auto"
+    for opt in options:
+        if opt.startswith(WFV_OPTION):
+            mode = opt[len(WFV_OPTION):]
+            if mode not in WFV_MODES:
+                raise CompileError(f"build option {opt}: expected -cl-wfv={'|'.join(WFV_MODES)}")
+    return mode
+
+
+def host_vector_width(features: str | None = None) -> int:
+    """f32 lanes of the host CPU's widest vector registers: 16 with AVX-512, 8 with AVX, else 4."""
+    if features is None:
+        from kernelkit.llvm_binding import llvm
+
+        features = llvm().get_host_cpu_features().flatten()
+    enabled = {f[1:] for f in features.split(",") if f.startswith("+")}
+    if "avx512f" in enabled:
+        return 16
+    if "avx" in enabled:
+        return 8
+    return 4
+
+
+def _offset_from(ptr: Value, base: Argument) -> int | None:
+    """Constant byte offset of `ptr` from argument `base` (None: not from it, or not constant)."""
+    total = 0
+    while isinstance(ptr, I.GetElementPtrInst):
+        ty: T.Type = ptr.source_type
+        for i, index in enumerate(ptr.operands[1:]):
+            if not isinstance(index, ConstantInt):
+                return None
+            if i == 0:
+                total += index.value * ir_size_align(ty, 8)[0]
+            elif isinstance(ty, T.LiteralStructType | T.NamedStructType):
+                total += sum(_padded(ty, k) for k in range(index.value))
+                ty = ty.elements[index.value]
+            elif isinstance(ty, T.ArrayType | T.VectorType):
+                ty = ty.element
+                total += index.value * ir_size_align(ty, 8)[0]
+            else:
+                return None
+        ptr = ptr.operands[0]
+    return total if ptr is base else None
+
+
+def _padded(struct: T.Type, k: int) -> int:
+    """Bytes from member k's start to member k+1's (i64-only structures here: no padding)."""
+    return ir_size_align(struct.elements[k], 8)[0]  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class HostWorkItemRoots(WorkItemRoots):
+    """Roots of an inlined host kernel: its loads of MuxWorkItemInfo.local_id[0] and
+    .local_linear_id (lanes one apart); local_id[1..2] are uniform across a packet."""
+
+    wi: Argument | None = field(default=None, compare=False)
+
+    def for_function(self, function: Function) -> HostWorkItemRoots:
+        wi = next((a for a in function.args if a.name == WI_ARG), None)
+        return HostWorkItemRoots(self.dimensions, wi)
+
+    def classify(self, inst: I.Instruction) -> bool | None:
+        if isinstance(inst, I.LoadInst) and self.wi is not None:
+            off = _offset_from(inst.pointer, self.wi)
+            if off in (_LOCAL_ID, _LINEAR):
+                return True
+            if off is not None:
+                return False
+            if _derived_from(inst.pointer, self.wi):
+                return True   # a dimension chosen at run time
+        return super().classify(inst)
+
+    def stride(self, root: I.Instruction) -> int | None:
+        if isinstance(root, I.LoadInst) and self.wi is not None:
+            return 1 if _offset_from(root.pointer, self.wi) in (_LOCAL_ID, _LINEAR) else None
+        return super().stride(root)
+
+
+def _derived_from(ptr: Value, base: Argument) -> bool:
+    while isinstance(ptr, I.GetElementPtrInst):
+        ptr = ptr.operands[0]
+    return ptr is base
+
+
+def _has_loops(f: Function) -> bool:
+    from kernelkit.ir.analysis import CFG, LoopForest
+
+    return any(True for _ in LoopForest(CFG(f)))
+
+
+def _has_barriers(f: Function) -> bool:
+    return any(isinstance(i, I.CallInst) and i.called_function is not None
+               and i.called_function.name == "__mux_work_group_barrier" for i in f.instructions())
+
+
+@dataclass
+class VectorisedKernels:
+    text: str
+    widths: dict[str, tuple[str, int]] = field(default_factory=dict)   # kernel -> (vector function, W)
+    log: list[str] = field(default_factory=list)
+
+
+def vectorise_kernels(text: str, kernels: list[str], options, width: int | None = None) -> VectorisedKernels:
+    """Add the W-lane copies of the kernels of module `text` (see the module docstring)."""
+    mode = wfv_mode(options)
+    if mode == "never":
+        return VectorisedKernels(text)
+    from kernelkit.ir import parse
+
+    module = parse(text)
+    width = width or host_vector_width()
+    out = VectorisedKernels(text)
+    changed = False
+    for name in kernels:
+        f = module.get_function(name)
+        if f is None or f.is_declaration or _has_barriers(f):
+            continue
+        if mode == "auto" and not _has_loops(f):
+            continue
+        options_md = MDNode([ValueAsMetadata(ConstantInt(T.i32, width)), ValueAsMetadata(ConstantInt(T.i1, 0)),
+                             ValueAsMetadata(ConstantInt(T.i32, 0))])
+        wi = next((a for a in f.args if a.name == WI_ARG), None)
+        try:
+            if wi is None:
+                raise VectorisationFailure("no work-item info parameter")
+            g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi))
+        except VectorisationFailure as exc:
+            f.metadata["codeplay_ca_vecz.base.fail"] = options_md
+            out.log.append(f"kernelkit: kernel {name}: not vectorised (-cl-wfv={mode}): {exc.reason}")
+            changed = True
+            continue
+        g.linkage = "internal"
+        f.metadata["codeplay_ca_vecz.base"] = MDNode([options_md, ValueAsMetadata(g)])
+        g.metadata["codeplay_ca_vecz.derived"] = MDNode([options_md, ValueAsMetadata(f)])
+        out.widths[name] = (g.name, width)
+        changed = True
+    if changed:
+        out.text = str(module)
+    return out
