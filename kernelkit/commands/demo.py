@@ -152,13 +152,13 @@ def _run_on_host(path: Path, source: str, out) -> bool | None:
 
 def _show_target(target: str, options: list[str], path: Path, source: str, kernels: list[str],
                  verbose: bool, out) -> None:
+    from kernelkit.builder import build
     from kernelkit.commands.inspect import find_inspector
     from kernelkit.errors import FormatError
-    from kernelkit.mux.registry import build_binary
     from kernelkit.mux.result import MuxError, Result
 
-    try:
-        binary = build_binary(source, target, options, filename=str(path))
+    try:   # (a worker process and the whole-binary cache, as `kernelkit build`)
+        binary = build(source, target, options, filename=str(path)).binary
     except MuxError as exc:
         if exc.result not in (Result.FEATURE_UNSUPPORTED, Result.INVALID_VALUE):
             raise

@@ -241,3 +241,18 @@ def test_64_bit_integer_arithmetic():
     i = np.arange(64)
     want = (a * b) ^ (a >> (i % 64)) ^ (ub << (i % 61).astype(np.uint64)).view(np.int64)
     assert np.array_equal(outs[4], want)
+
+
+def test_sampler_arguments_set_the_coordinate_type_at_run_time():
+    src = """kernel void rd(read_only image2d_t img, sampler_t s, global float4 *out, float scale) {
+        int x = get_global_id(0), y = get_global_id(1);
+        out[y * 4 + x] = read_imagef(img, s, (float2)((x + 0.5f) * scale, (y + 0.5f) * scale));
+    }"""
+    prog = kernelkit.Program(src).build("amdil:juniper")
+    block = parse_program(prog.binary.decode()).find_kernel("rd")
+    assert ";sampler:s:0:0:0" in [rec.to_line() for rec in block.records]
+    image = np.arange(64, dtype=np.float32).reshape(4, 4, 4)
+    for sampler, scale in ((0x11, 0.25), (0x10, 1.0)):     # normalised / pixel coordinates
+        out = np.zeros(64, np.float32)
+        prog.rd(image, np.uint32(sampler), out, np.float32(scale), global_size=(4, 4))
+        assert np.array_equal(out.reshape(4, 4, 4), image), hex(sampler)

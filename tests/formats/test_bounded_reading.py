@@ -76,16 +76,24 @@ def test_symbol_names_cannot_multiply_the_string_table():
     assert peak < 8 * len(data) + SLACK
 
 
-def test_overlapping_bundle_entries_are_views():
+def test_overlapping_bundle_entries_are_refused_without_copies():
     payload = 256 << 10
     count = 5000                                               # ~1.2 GB if each entry were copied
     header = len(BUNDLE_MAGIC) + 8 + count * (24 + 4)
     entries = b"".join(struct.pack("<QQQ", header, payload, 4) + b"host" for _ in range(count))
     data = BUNDLE_MAGIC + struct.pack("<Q", count) + entries + bytes(payload)
     peak, result = peak_of(OffloadBundle.parse, data)
-    assert isinstance(result, OffloadBundle) and len(result.entries) == count
-    assert all(len(e.data) == payload for e in result.entries)
+    assert isinstance(result, FormatError) and result.field == "entry_offset"
     assert peak < 4 * len(data) + SLACK
+
+
+def test_bundle_entries_are_views_of_the_file():
+    real = reference_path("amdgpu", "bundle", "saxpy.hipv4.uncompressed.hipfb").read_bytes()
+    bundle = OffloadBundle.parse(real)
+    assert [bytes(e.data) == real[e.offset:e.offset + len(e.data)] for e in bundle.entries] == \
+        [True] * len(bundle.entries)
+    assert all(isinstance(e.data, memoryview) for e in bundle.entries)
+    assert OffloadBundle(bundle.entries).to_bytes() == real          # views write back like bytes
 
 
 def test_overlapping_visa_objects_are_refused(reference):

@@ -27,6 +27,14 @@ kernel void via_generic(global int *a, int shift) {
   put(priv, get_global_id(0) & 3, 5);                    // private memory through a generic pointer
   put(a, get_global_id(0) + shift, get(priv, get_global_id(0) & 3));
 }
+kernel void dma(global const float *in, global float *out, local float *tile, int extra, int stride) {
+  size_t g = get_group_id(0), n = get_local_size(0);
+  event_t e = async_work_group_copy(tile, in + g * n, n + extra, 0);            // 1-D read
+  wait_group_events(1, &e);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e2 = async_work_group_strided_copy(out + g * n, tile, n / 2, stride, 0);   // 2-D write
+  wait_group_events(1, &e2);
+}
 kernel void via_generic_local(global int *a, local int *t, int shift) {
   put(t, get_local_id(0) + shift, 7);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -75,3 +83,22 @@ def test_generic_pointers_are_checked_and_private_memory_through_them_is_allowed
     with pytest.raises(LaunchError, match=r"via_generic_local: out-of-bounds write .* __local argument \(16 bytes\)"):
         prog().kernel("via_generic_local")(out, kernelkit.LocalMemory(16), np.int32(1), global_size=4, local_size=4,
                                         check=True)
+
+
+def test_async_work_group_copies_are_checked():
+    """OpenCL C 6.15.13: async_work_group_copy copies num_gentypes elements; the strided form writes
+    num elements dst_stride apart. Oracle: numpy slicing of the same copies."""
+    a = np.arange(32, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    k = prog().kernel("dma")
+    k(a, out, kernelkit.LocalMemory(64), np.int32(0), np.int32(2), global_size=32, local_size=16, check=True)
+    want = np.zeros(32, np.float32)
+    want.reshape(2, 16)[:, 0::2] = a.reshape(2, 16)[:, :8]
+    np.testing.assert_array_equal(out, want)
+    with pytest.raises(LaunchError, match=r"dma: out-of-bounds write of 80 bytes .* __local argument \(64 bytes\)"):
+        k(a, out, kernelkit.LocalMemory(64), np.int32(4), np.int32(2), global_size=32, local_size=16, check=True)
+    guard = np.zeros(40, np.float32)   # out is the first 32: group 1 writes 8 floats 3 apart from 16 -> 37
+    with pytest.raises(LaunchError, match=r"dma: out-of-bounds write of 88 bytes .* argument 1 'out'"):
+        k(a, guard[:32], kernelkit.LocalMemory(64), np.int32(0), np.int32(3), global_size=32, local_size=16,
+          check=True)
+    assert not guard[32:].any()

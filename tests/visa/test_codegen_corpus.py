@@ -52,7 +52,7 @@ def test_same_results_as_igc(programs, case):
     ours, outs = make_args(case)
     theirs, igc_outs = make_args(case)
     launch(decode(parse_visaasm(kernel.text).kernels[0]), kernel.payload, ours, run["global"], run.get("local"),
-           signature=kernel.signature, static_slm=kernel.static_slm)
+           signature=kernel.signature, static_slm=kernel.static_slm, segments=kernel.segments)
     offsets = TABLE[f"tgllp/{case.file[:-3]}"][case.name]["buffer_offsets"]
     run_igc("tgllp", case.file[:-3], case.name, theirs, run["global"], run.get("local"), buffer_offsets=offsets)
     for (index, mine), (_i, igc) in zip(outs, igc_outs, strict=True):

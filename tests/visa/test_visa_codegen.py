@@ -136,3 +136,25 @@ def test_corpus_switch_and_atomics_finalize():
         binary = compile_visa((CORPUS / f"{stem}.cl").read_text(), "tgllp")
         for name in names:
             finalize_text(binary.kernel(name).text, "TGLLP")
+
+
+def test_program_scope_constant_and_global_variables():
+    from tests.visa.igc_dump import CORPUS
+
+    prog = kernelkit.Program((CORPUS / "constant_data.cl").read_text()).build("visa:tgllp")
+    raw, out = RNG.integers(-100, 100, 48).astype(np.int32), np.zeros(48, np.float32)
+    prog.kernel("calibrate")(raw, out, global_size=48, local_size=16)
+    gid = np.arange(48)
+    primes, lut = np.array([2, 3, 5, 7, 11, 13, 17, 19]), np.arange(16) ** 2
+    np.testing.assert_allclose(out, (raw - 3) * 1.5 + primes[gid % 8] + lut[gid % 16], rtol=1e-6)
+    data = RNG.random(64, np.float32)
+    out = np.zeros(64, np.float32)
+    prog.kernel("blur5")(data, out, np.int32(64), global_size=64, local_size=16)
+    weights = [0.0625, 0.25, 0.375, 0.25, 0.0625]
+    want = sum(w * data[np.clip(np.arange(64) + k, 0, 63)] for w, k in zip(weights, range(-2, 3), strict=True))
+    np.testing.assert_allclose(out, want, rtol=1e-5)
+    counter = kernelkit.Program((CORPUS / "generic_cl30.cl").read_text(), ["-cl-std=CL3.0"]).build("visa:tgllp")
+    first, second = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    counter.kernel("count_calls")(first, global_size=16, local_size=16)
+    counter.kernel("count_calls")(second, global_size=16, local_size=16)
+    assert (first[0], second[0]) == (1, 2)          # program-scope __global keeps its value between launches

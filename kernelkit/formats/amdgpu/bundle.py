@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import zstandard
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.limits import decompressed_limit, inflate
+from kernelkit.formats.limits import decompressed_limit, first_overlap, inflate
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 CCOB_MAGIC = b"CCOB"
@@ -129,6 +129,7 @@ class OffloadBundle:
                 raise FormatError(f"entry {i} ({ident}) data [{off}, +{size}) past the end of {len(data)} bytes",
                                   offset=pos - idlen - 24, field="entry_offset")
             entries.append(BundleEntry(ident, view[off:off + size], off))
+        _check_disjoint(entries)
         return cls(entries)
 
     def to_bytes(self, alignment: int = 1) -> bytes:
@@ -160,6 +161,16 @@ class OffloadBundle:
                 return e
         raise FormatError(f"no bundle entry for {target!r} (entries: {', '.join(e.id for e in self.entries)})",
                           field="bundle_entry_id")
+
+
+def _check_disjoint(entries: list[BundleEntry]) -> None:
+    """Entries occupy disjoint bytes (clang-offload-bundler lays them out one after another): a
+    header naming the same bytes many times would make every reader of the entries quadratic."""
+    found = first_overlap((e.offset, e.offset + len(e.data), i) for i, e in enumerate(entries))
+    if found:
+        (_, end, i), (start, _, j) = found
+        raise FormatError(f"entry {j} ({entries[j].id}) at {start} overlaps entry {i} ({entries[i].id}, "
+                          f"ends at {end})", offset=start, field="entry_offset")
 
 
 def md5_low64(data: bytes) -> int:

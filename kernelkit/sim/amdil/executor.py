@@ -60,13 +60,14 @@ class Frame:
 class Executor:
     def __init__(self, program: DecodedProgram, kernel: str, cbs: dict[int, np.ndarray],
                  heap: Heap, lds_bytes: int, images: dict[tuple[str, int], SimImage],
-                 max_steps: int = 50_000_000):
+                 max_steps: int = 50_000_000, samplers: dict[int, int] | None = None):
         self.program = program
         self.kernel = kernel
         self.cbs = cbs
         self.heap = heap
         self.lds_bytes = lds_bytes
         self.images = images
+        self.samplers = samplers or {}
         self.max_steps = max_steps
         self.rows = {n: i for i, n in enumerate(program.registers())}
         self.literals = {n: np.array(v, U32) for n, v in program.literals.items()}
@@ -634,7 +635,13 @@ class Executor:
 
     def _compile_image_read(self, ins: Instr) -> Callable[[], None]:
         rid = _number(ins.params.get("resource", ins.params.get("id", "")), "resource id")
-        normalized = ins.params.get("coordtype", "unnormalized") == "normalized"
+        if "coordtype" in ins.params:
+            normalized = ins.params["coordtype"] == "normalized"
+        else:       # the bound sampler's state: CLK_NORMALIZED_COORDS_TRUE is bit 0
+            sid = _number(ins.params.get("sampler", ""), "sampler id")
+            if sid not in self.samplers:
+                raise LaunchError(f"no sampler is bound to sampler {sid}")
+            normalized = bool(self.samplers[sid] & 1)
         comps, write = self._writer(ins.dst)
         coord = self._read(ins.srcs[0], (0, 1, 2))
         floats = ins.op == "sample"

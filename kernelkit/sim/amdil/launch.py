@@ -184,7 +184,13 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
             raise LaunchError(f"{where}: dcl_cb cb1[{slots}] but the metadata lays out "
                               f"{layout.cb1_slots} slot(s)")
     hw_local = max(prog.decls.lds_size, local_total if not emulated_local else 0)
-    exe = Executor(prog, kernel, cbs, heap, hw_local, images, max_steps)
+    samplers = {}
+    for rec in block.of(r.Sampler):      # sampler states: kernel constants and argument values
+        if rec.location == 1:
+            samplers[rec.id] = rec.value
+        elif rec.name in values and isinstance(values[rec.name], int | np.integer):
+            samplers[rec.id] = int(values[rec.name])
+    exe = Executor(prog, kernel, cbs, heap, hw_local, images, max_steps, samplers)
 
     lsz3 = tuple(lsz) + (1,) * (3 - dims)
     ng3 = tuple(num_groups) + (1,) * (3 - dims)

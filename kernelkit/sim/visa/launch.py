@@ -77,7 +77,8 @@ def _triple(value, name: str, fill: int) -> tuple[int, int, int]:
 
 
 def launch(routine: Routine | Program, payload: Payload, args: list, global_size, local_size=None,
-           global_offset=None, *, signature=None, static_slm: int = 0, slm_bytes: int | None = None) -> LaunchStats:
+           global_offset=None, *, signature=None, static_slm: int = 0, slm_bytes: int | None = None,
+           segments: dict | None = None) -> LaunchStats:
     program = routine if isinstance(routine, Program) else decode(routine)
     name = program.name
     dims = len(global_size) if isinstance(global_size, list | tuple) else 1
@@ -95,6 +96,10 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
     tpg = -(-group_items // simd)
     memory = Memory(name)
     values = _argument_values(payload, args, memory, signature, static_slm, name)
+    for name, data in (segments or {}).items():          # constant_base / global_base -> its bytes
+        if isinstance(data, bytes | bytearray):
+            data = np.frombuffer(bytes(data), np.uint8).copy()
+        values[name] = np.array([memory.add(data, name)], "<u8").view(np.uint8)
     needed = values.pop("__slm__")
     slm_bytes = needed if slm_bytes is None else max(slm_bytes, needed)
     table = values.pop("__bti__")
@@ -202,6 +207,8 @@ def _fill(machine: Machine, program: Program, payload: Payload, values: dict, ge
             where[:] = np.array([dims], "<u4").view(np.uint8)
         elif inp.kind == "buffer_offset":
             where[:] = 0
+        elif inp.kind in values:                          # program-scope data segments
+            where[:] = values[inp.kind]
         else:
             raise LaunchError(f"kernel {program.name}: the simulator cannot provide the implicit input "
                               f"{inp.name} ({inp.kind})")

@@ -50,6 +50,17 @@ class ImageOps:
             samplers.append(value)
         return samplers.index(value)
 
+    def argument_sampler(self, v) -> int:
+        """The sampler id of a sampler kernel argument (after the kernel's own samplers:
+        ``;sampler:<name>:<id>:0:0``)."""
+        from kernelkit.ir.module import Argument
+        if not isinstance(v, Argument):
+            raise CompileError("amdil: a sampler must be a kernel argument or a constant")
+        names = self.layout.setdefault("sampler_args", [])
+        if v.index not in names:
+            names.append(v.index)
+        return 1000 + names.index(v.index)      # renumbered after the kernel's own samplers
+
     def image_info(self, v) -> dict:
         from kernelkit.ir.module import Argument
         if not isinstance(v, Argument) or self.layout["args"][v.index].get("kind") != "image":
@@ -68,8 +79,7 @@ class ImageOps:
             if isinstance(s, tuple):
                 sid, value = s[1], s[2]
             else:
-                raise CompileError("amdil: sampler arguments are not supported yet (use a "
-                                   "sampler declared in the kernel)")
+                sid, value = self.argument_sampler(sampler), None
         else:
             coord = rest[0]
             sid, value = self.kernel_sampler(0x10), 0x10    # unnormalised, nearest
@@ -86,10 +96,13 @@ class ImageOps:
                 em.mov([xyz[k]], [src])
         if not floats:
             em.op("flr", xyz, xyz)
-        normalized = "normalized" if value & CLK_NORMALIZED_COORDS_TRUE else "unnormalized"
+        # a kernel's own sampler fixes the coordinate type; a sampler argument's state (set
+        # by the runtime from its value) decides it at run time
+        coordtype = "" if value is None else \
+            f"_coordtype({'normalized' if value & CLK_NORMALIZED_COORDS_TRUE else 'unnormalized'})"
         out = self.result(inst)
         tmp = em.temp_slots(4)
-        em.emit(f"sample_resource({info['image_id']})_sampler({sid})_coordtype({normalized}) "
+        em.emit(f"sample_resource({info['image_id']})_sampler({sid}){coordtype} "
                 f"{dst_text(tmp[0].num, [0, 1, 2, 3])}, r{xyz[0].num}.xyzw")
         em.mov(out, tmp)
 

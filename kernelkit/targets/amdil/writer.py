@@ -216,7 +216,11 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         sel.values[id(a)] = [private]
         private += size * count
     private = (private + 3) // 4 * 4
-    body = reuse_registers(sel.select())
+    body = sel.select()
+    own = len(sel.layout.get("samplers", []))
+    for k in range(len(sel.layout.get("sampler_args", []))):    # argument samplers after own
+        body = [line.replace(f"_sampler({1000 + k})", f"_sampler({own + k})") for line in body]
+    body = reuse_registers(body)
     if private:
         body.insert(0, f"dcl_indexed_temp_array x1[{private // 4}]")
     uses_data = bool(data_places) and any("r769" in line for line in body)
@@ -261,6 +265,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     records.append(r.IdList("function", [body_id]))
     records += [r.Sampler(f"unknown_{v}", k, 1, v)
                 for k, v in enumerate(sel.layout.get("samplers", []))]
+    records += [r.Sampler(sig.args[index].name, own + k, 0, 0)
+                for k, index in enumerate(sel.layout.get("sampler_args", []))]
     records += sel.layout.get("printf", [])
     records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \

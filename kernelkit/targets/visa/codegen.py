@@ -58,8 +58,11 @@ def vtype_of(ty: T.Type) -> str:
 
 
 class KernelCodegen:
-    def __init__(self, function, signature, payload: Payload, static_slm: dict):
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+        from kernelkit.targets.visa.segments import Segments
+
         self.platform = payload.platform
+        self.segments = segments or Segments()
         self.fn = function
         self.sig = signature
         self.payload = payload
@@ -126,7 +129,7 @@ class KernelCodegen:
     def src(self, value, vtype: str | None = None) -> str:
         """``value`` (element ``self.k`` of a vector) as a source operand (of type ``vtype`` when
         reinterpreted)."""
-        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue):
+        if isinstance(value, ir.Constant) and not isinstance(value, ir.GlobalValue | ir.ConstantExpr):
             value = element_constant(value, self.k if isinstance(value.type, T.VectorType) else 0)
         if isinstance(value, ir.ConstantInt):
             ty = vtype or vtype_of(value.type)
@@ -141,6 +144,8 @@ class KernelCodegen:
             return f"0x{raw:x}:{ty}"
         if isinstance(value, ir.GlobalVariable) and value.addrspace == LOCAL_SPACE:
             return f"0x{self.static_slm[value.name]:x}:{vtype or 'ud'}"
+        if isinstance(value, ir.GlobalVariable | ir.ConstantExpr):
+            return self._global_address(value)
         if isinstance(value, ir.Constant):
             raise CompileError(f"vISA code generation: constant {value} is not supported")
         name = self.var(value)
@@ -151,6 +156,33 @@ class KernelCodegen:
             step = max(1, SIZES[own] // SIZES[vtype])    # the low part of each wider element
         region = "<0;1,0>" if self.uniform(value) else f"<{step};1,0>"
         return f"{name}{self._place(value, vtype or own)}{region}"
+
+    def _global_address(self, value) -> str:
+        """A program-scope __global/__constant variable (or a constant GEP into one): its segment's
+        base (implicit input) plus its offset, in a scalar temporary."""
+        offset = 0
+        while isinstance(value, ir.ConstantExpr) and value.opcode in ("getelementptr", "addrspacecast", "bitcast"):
+            if value.opcode == "getelementptr":
+                base_ty, first = value.source_type, True
+                for idx in value.operands[1:]:
+                    if not isinstance(idx, ir.ConstantInt):
+                        raise CompileError(f"vISA code generation: constant expression {value} is not supported")
+                    if first:
+                        offset += idx.value * _size_of(base_ty)
+                        first = False
+                    elif isinstance(base_ty, T.LiteralStructType | T.NamedStructType):
+                        offset += ir_field_offset(base_ty, idx.value, POINTER_BYTES)
+                        base_ty = base_ty.elements[idx.value]
+                    else:
+                        base_ty = base_ty.element
+                        offset += idx.value * _size_of(base_ty)
+            value = value.operands[0]
+        if not isinstance(value, ir.GlobalVariable) or value.name not in self.segments.offsets:
+            raise CompileError(f"vISA code generation: constant {value} is not supported")
+        kind, start = self.segments.offsets[value.name]
+        tmp = self._new("uq", 1)
+        self.emit(f"add (M1_NM, 1) {tmp}(0,0)<1> {self.implicit(kind)}(0,0)<0;1,0> 0x{start + offset:x}:uq")
+        return f"{tmp}(0,0)<0;1,0>"
 
     def dst(self, value, vtype: str | None = None) -> str:
         name = self.var(value)

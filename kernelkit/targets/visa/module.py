@@ -23,6 +23,7 @@ class VisaKernel:
     text: str | None
     static_slm: int
     error: str | None = None          # why the code generator refused this kernel
+    segments: dict | None = None      # implicit input (constant_base / global_base) -> initial bytes
 
 
 @dataclass
@@ -95,6 +96,9 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
             offset = -(-offset // max(align, 4)) * max(align, 4)
             static[g.name] = offset
             offset += size
+    from kernelkit.targets.visa.segments import lay_out_segments
+
+    segments = lay_out_segments(module)
     kernels = []
     for sig in signatures_from_ir(module):
         fn = functions[sig.name]
@@ -104,9 +108,9 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
             continue
         try:
             payload = lay_out(sig, simd, p.name, implicit_inputs(fn, at_o0.get(sig.name), p.name))
-            text = KernelCodegen(fn, sig, payload, static).generate()
+            text = KernelCodegen(fn, sig, payload, static, segments).generate()
         except (CompileError, KernelkitError) as exc:
             kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))
             continue
-        kernels.append(VisaKernel(sig, payload, text, offset))
+        kernels.append(VisaKernel(sig, payload, text, offset, segments={k: bytes(v) for k, v in segments.data.items()}))
     return VisaBinary(p.name, kernels)

@@ -18,11 +18,18 @@ def visa_program(source: str, options: Sequence[str], platform: str, filename: s
     simd, rest = split_simd_option(options)
     binary = compile_visa(source, platform, rest, simd=simd, filename=filename)
     programs: dict[str, object] = {}
+    # program-scope variables keep their values from launch to launch (OpenCL 2.0 program scope)
+    segments: dict[str, object] = {}
 
     def run(kernel: str, args, global_size, local_size, global_offset):
         k = binary.kernel(kernel)
         if kernel not in programs:
             programs[kernel] = decode(parse_visaasm(k.text).kernels[0])
+        import numpy as np
+
+        for name, data in (k.segments or {}).items():
+            segments.setdefault(name, np.frombuffer(data, np.uint8).copy())
         return launch(programs[kernel], k.payload, list(args), list(global_size), list(local_size),
-                      list(global_offset), signature=k.signature, static_slm=k.static_slm)
+                      list(global_offset), signature=k.signature, static_slm=k.static_slm,
+                      segments={n: segments[n] for n in (k.segments or {})})
     return binary, run

@@ -11,9 +11,9 @@ violation is recorded once (address, size, work-item) and the access is redirect
 the process is not corrupted; the runtime raises after the launch. Private (address space 0)
 accesses are not checked.
 
-Not checked: the work-group copies of ``async_work_group_copy`` (``__mux_dma_*``, defined by the
-host target after this pass) and the sink itself (a violating ``memcpy`` larger than the sink is
-cut to nothing: see ``kk_check``).
+The work-group copies of ``async_work_group_copy`` (``__mux_dma_*`` calls, spec 003) are checked
+at both ends over the bytes their strides span. A violating copy (``memcpy`` or DMA) copies
+nothing: its length becomes 0 when a pointer was redirected to the sink.
 
 The module also gets ``@kk.checked.globals``: (address, size) of each global variable, which the
 runtime adds to the table.
@@ -40,6 +40,7 @@ RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its local
 _ACCESS_RE = re.compile(r"^(\s*)(?:(%[-\w$.]+) = )?(load|store|atomicrmw|cmpxchg) (.*)$")
 _MEMORY_INTRINSIC_RE = re.compile(r"^(\s*)(?:tail |musttail |notail )?call void @llvm\.(memcpy|memmove|memset)"
                                   r"(?:\.inline)?\.[\w.]+\((.*)\)(.*)$")
+_DMA_RE = re.compile(r"^(\s*)((?:%[-\w$.]+ = )?(?:tail )?call .*?)@__mux_dma_(read|write)_([123])D\((.*)\)(.*)$")
 _GLOBAL_RE = re.compile(r"^@([-\w$.]+) = (?:[\w ]*?)(?:addrspace\(([0-3])\) )?(?:global|constant) "
                         r"((?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|[^ ,]+))")
 
@@ -65,22 +66,13 @@ def _check_call(indent: str, reg: str, space: str, operand: str, size: str, stor
             f"i64 {size}, i64 {kind})")
 
 
-def _instrument_memory_intrinsic(m: re.Match, counter: list[int]) -> list[str]:
-    """``llvm.memcpy/memmove(dst, src, n, volatile)`` and ``llvm.memset(dst, byte, n, volatile)``:
-    the destination is written and the source read, ``n`` bytes each."""
-    indent, op, args_text, trailer = m.groups()
-    parts = split_top_level(args_text)
-    if len(parts) < 3:
-        return [m.group(0)]
-    length_ty, _, length = parts[2].strip().partition(" ")
-    out = []
-    size = length
-    if length_ty != "i64":
-        counter[0] += 1
-        size = f"%kk.ck.n.{counter[0]}"
-        out.append(f"{indent}{size} = zext {length_ty} {length} to i64")
-    roles = [(0, 1)] + ([(1, 0)] if op != "memset" else [])
-    for index, store in roles:
+def _checked_copy(indent: str, parts: list[str], roles: list[tuple[int, int, str]], length_index: int,
+                  counter: list[int], out: list[str]) -> bool:
+    """Check each ``(argument index, is store, byte extent)`` pointer of a copy call, then make the
+    copy's length argument 0 if any pointer was redirected to the sink (a violating copy copies
+    nothing rather than overrunning the sink). Edits ``parts``; False if nothing was checked."""
+    checked = []
+    for index, store, size in roles:
         ptr = _pointer(parts[index])
         if ptr is None:
             continue
@@ -90,37 +82,106 @@ def _instrument_memory_intrinsic(m: re.Match, counter: list[int]) -> list[str]:
         reg = f"%kk.ck.{counter[0]}"
         out.append(_check_call(indent, reg, space, operand, size, store))
         parts[index] = f"ptr addrspace({space}) {attrs + ' ' if attrs else ''}{reg}"
-    checked = [(reg_, orig) for reg_, orig in _checked_pairs(out)]
+        checked.append((reg, space, operand))
     if not checked:
-        return [m.group(0)]
-    # a redirected (violating) pointer points to the sink: copy nothing rather than n bytes into it
+        return False
     counter[0] += 1
-    same = []
-    for i, (reg_, (space, orig)) in enumerate(checked):
-        same.append(f"%kk.ck.same.{counter[0]}.{i}")
-        out.append(f"{indent}{same[-1]} = icmp eq ptr addrspace({space}) {reg_}, {orig}")
-    all_ok = same[0]
-    for i, other in enumerate(same[1:]):
-        all_ok = f"%kk.ck.all.{counter[0]}.{i}"
-        out.append(f"{indent}{all_ok} = and i1 {same[0]}, {other}")
+    all_ok = None
+    for i, (reg, space, orig) in enumerate(checked):
+        same = f"%kk.ck.same.{counter[0]}.{i}"
+        out.append(f"{indent}{same} = icmp eq ptr addrspace({space}) {reg}, {orig}")
+        if all_ok is None:
+            all_ok = same
+        else:
+            out.append(f"{indent}%kk.ck.all.{counter[0]}.{i} = and i1 {all_ok}, {same}")
+            all_ok = f"%kk.ck.all.{counter[0]}.{i}"
+    length_ty, _, length = parts[length_index].strip().partition(" ")
     out.append(f"{indent}%kk.ck.len.{counter[0]} = select i1 {all_ok}, {length_ty} {length}, {length_ty} 0")
-    parts[2] = f"{length_ty} %kk.ck.len.{counter[0]}"
+    parts[length_index] = f"{length_ty} %kk.ck.len.{counter[0]}"
+    return True
+
+
+def _instrument_memory_intrinsic(m: re.Match, counter: list[int]) -> list[str]:
+    """``llvm.memcpy/memmove(dst, src, n, volatile)`` and ``llvm.memset(dst, byte, n, volatile)``:
+    the destination is written and the source read, ``n`` bytes each."""
+    indent, op, args_text, trailer = m.groups()
+    parts = split_top_level(args_text)
+    if len(parts) < 3:
+        return [m.group(0)]
+    length_ty, _, length = parts[2].strip().partition(" ")
+    out: list[str] = []
+    size = length
+    if length_ty != "i64":
+        counter[0] += 1
+        size = f"%kk.ck.n.{counter[0]}"
+        out.append(f"{indent}{size} = zext {length_ty} {length} to i64")
+    roles = [(0, 1, size)] + ([(1, 0, size)] if op != "memset" else [])
+    if not _checked_copy(indent, parts, roles, 2, counter, out):
+        return [m.group(0)]
     head = m.group(0)[: m.start(3) - m.start(0)]
     return out + [head + ", ".join(parts) + ")" + trailer]
 
 
-_CHECK_LINE_RE = re.compile(r"^\s*(%kk\.ck\.\d+) = call ptr addrspace\((\d)\) @kk_check\(ptr addrspace\(\d\) ([^,]+),")
+# spec 003 __mux_dma_{read,write}_{1,2,3}D(dst, src, width, ...): the strides and counts after width
+_DMA_SHAPE = {"1": ((), ()), "2": ((3, 5), (4, 5)), "3": ((3, 5, 6, 8), (4, 5, 7, 8))}
 
 
-def _checked_pairs(lines: list[str]) -> list[tuple[str, tuple[str, str]]]:
-    """(checked register, (address space, original operand)) of the kk_check calls in ``lines``."""
-    return [(m.group(1), (m.group(2), m.group(3))) for line in lines for m in [_CHECK_LINE_RE.match(line)] if m]
+def _dma_extent(indent: str, parts: list[str], dims: str, strides: tuple[int, ...], counter: list[int],
+                out: list[str]) -> str:
+    """Bytes a DMA spans at one end: width + (rows-1) * row stride [+ (planes-1) * plane stride],
+    0 when there are no rows or planes."""
+    def value(i: int) -> str:
+        return parts[i].strip().rsplit(" ", 1)[-1]
+    width = value(2)
+    if dims == "1":
+        return width
+    counter[0] += 1
+    n = counter[0]
+    total, empty = width, None
+    for k in range(0, len(strides), 2):
+        stride, count = value(strides[k]), value(strides[k + 1])
+        out += [f"{indent}%kk.dma.{n}.{k}.c = sub i64 {count}, 1",
+                f"{indent}%kk.dma.{n}.{k}.s = mul i64 %kk.dma.{n}.{k}.c, {stride}",
+                f"{indent}%kk.dma.{n}.{k}.t = add i64 {total}, %kk.dma.{n}.{k}.s",
+                f"{indent}%kk.dma.{n}.{k}.z = icmp eq i64 {count}, 0"]
+        total = f"%kk.dma.{n}.{k}.t"
+        if empty is None:
+            empty = f"%kk.dma.{n}.{k}.z"
+        else:
+            out.append(f"{indent}%kk.dma.{n}.{k}.e = or i1 {empty}, %kk.dma.{n}.{k}.z")
+            empty = f"%kk.dma.{n}.{k}.e"
+    out.append(f"{indent}%kk.dma.{n} = select i1 {empty}, i64 0, i64 {total}")
+    return f"%kk.dma.{n}"
+
+
+def _instrument_dma(m: re.Match, counter: list[int]) -> list[str]:
+    """The work-group copies of async_work_group_copy: the local and global ends, each over the
+    bytes its strides span."""
+    indent, head_text, direction, dims, args_text, trailer = m.groups()
+    parts = split_top_level(args_text)
+    dst_strides, src_strides = _DMA_SHAPE[dims]
+    if len(parts) < 4 or any(i >= len(parts) for i in dst_strides + src_strides):
+        return [m.group(0)]
+    out: list[str] = []
+    dst_size = _dma_extent(indent, parts, dims, dst_strides, counter, out)
+    src_size = _dma_extent(indent, parts, dims, src_strides, counter, out)
+    if not _checked_copy(indent, parts, [(0, 1, dst_size), (1, 0, src_size)], 2, counter, out):
+        return [m.group(0)]
+    return out + [f"{indent}{head_text}@__mux_dma_{direction}_{dims}D(" + ", ".join(parts) + ")" + trailer]
+
+
+
+
+
 
 
 def _instrument_line(line: str, counter: list[int]) -> list[str]:
     intrinsic = _MEMORY_INTRINSIC_RE.match(line)
     if intrinsic:
         return _instrument_memory_intrinsic(intrinsic, counter)
+    dma = _DMA_RE.match(line)
+    if dma:
+        return _instrument_dma(dma, counter)
     m = _ACCESS_RE.match(line)
     if not m:
         return [line]
