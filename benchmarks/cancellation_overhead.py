@@ -1,5 +1,5 @@
 """What the cancellation points (Ctrl-C / launch timeouts: a cancel-flag poll on every loop
-back-edge of a host kernel) cost: each kernel of host_vs_pocl.py built with and without them,
+back-edge of a host kernel) cost: each kernel of host_vs_peers.py built with and without them,
 timed alternately in one process (best of ``--repeat`` runs each), as a ratio.
 
     python benchmarks/cancellation_overhead.py [--quick] [--only NAME] [--repeat N]
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import host_vs_pocl  # noqa: E402
+import host_vs_peers  # noqa: E402
 
 
 def build(source: str, kernel: str, polls: bool):
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     print(f"{'benchmark':28} {'with polls':>11} {'without':>11} {'cost':>7}")
     ratios = []
-    for b in host_vs_pocl._benches(args.quick):
+    for b in host_vs_peers._benches(args.quick):
         if args.only and args.only not in b.name:
             continue
         kernels = {polls: build(b.source, b.kernel, polls) for polls in (True, False)}

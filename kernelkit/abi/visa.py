@@ -53,7 +53,7 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("skl", "SKL", 5, "skl", True, False),
     Platform("icllp", "ICLLP", 10, "icllp", False, False),
     Platform("tgllp", "TGLLP", 12, "tgllp", False, False),
-    Platform("dg2", "XE_HPG", 13, "dg2-g10", False, True),
+    Platform("dg2", "DG2", 13, "dg2-g10", False, True),
 )
 PLATFORMS_BY_NAME = {p.name: p for p in PLATFORMS}
 

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.limits import first_overlap
 
 ELF_MAGIC = b"\x7fELF"
 ELFCLASS32, ELFCLASS64 = 1, 2
@@ -193,12 +194,12 @@ def _cstr(data: bytes, off: int, where: str) -> str:
 def _check_no_overlap(sections: list[Section], shoff: int, shentsize: int) -> None:
     """gABI "Sections": no byte of a file lies in more than one section. Enforced, so the section
     data a reader holds never exceeds the file (overlapping headers would multiply it)."""
-    spans = sorted((sec.offset, sec.offset + sec.size, i) for i, sec in enumerate(sections)
-                   if sec.type != SHT_NOBITS and sec.size)
-    for (_, end, i), (start, _, j) in zip(spans, spans[1:], strict=False):
-        if start < end:
-            raise FormatError(f"section {j} data at {start:#x} overlaps section {i} (ends at {end:#x})",
-                              offset=shoff + j * shentsize, field="sh_offset")
+    found = first_overlap((sec.offset, sec.offset + sec.size, i) for i, sec in enumerate(sections)
+                          if sec.type != SHT_NOBITS)
+    if found:
+        (_, end, i), (start, _, j) = found
+        raise FormatError(f"section {j} data at {start:#x} overlaps section {i} (ends at {end:#x})",
+                          offset=shoff + j * shentsize, field="sh_offset")
 
 
 class _Names:
@@ -478,11 +479,10 @@ class ElfFile:
         if secs:
             return [n for sec in secs for n in self.notes(sec)]
         segments = [ph for ph in self.program_headers if ph.type == PT_NOTE]
-        by_offset = sorted((ph for ph in segments if ph.filesz), key=lambda ph: ph.offset)
-        for a, b in zip(by_offset, by_offset[1:], strict=False):
-            if b.offset < a.offset + a.filesz:      # each note is read once: no multiplied copies
-                raise FormatError(f"PT_NOTE segments at {a.offset:#x} and {b.offset:#x} overlap",
-                                  offset=b.offset, field="p_offset")
+        found = first_overlap((ph.offset, ph.offset + ph.filesz) for ph in segments)
+        if found:                                   # each note is read once: no multiplied copies
+            raise FormatError(f"PT_NOTE segments at {found[0][0]:#x} and {found[1][0]:#x} overlap",
+                              offset=found[1][0], field="p_offset")
         return [n for ph in segments for n in self.notes(ph)]
 
     def segment_data(self, ph: ProgramHeader) -> bytes:

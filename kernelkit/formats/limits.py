@@ -1,6 +1,9 @@
 """Resource limits shared by the readers: the largest input read and the largest decompressed
 output, so a hostile or damaged file is a FormatError, never an exhausted machine.
 
+``first_overlap(spans)`` finds two byte ranges of a container that overlap: readers refuse them, so
+no header can make them read (or copy) the same bytes many times.
+
 ``max_input_size()`` is ``$KERNELKIT_MAX_INPUT_SIZE`` (bytes; suffixes k, M, G) or 1 GiB; commands
 take ``--max-input-size`` to raise it for one run. ``read_input(path)`` reads a file (or device, or
 pipe) refusing anything larger. ``inflate(method, payload, size)`` streams zlib/zstd output up to the
@@ -114,3 +117,13 @@ def inflate(method: str, payload, size: int, *, offset: int) -> bytes:
         raise FormatError(f"decompressed to {'more than ' if total > size else ''}{min(total, size)} bytes, "
                           f"header says {size}", offset=offset, field="uncompressed_size")
     return b"".join(chunks)
+
+
+def first_overlap(spans) -> tuple[tuple, tuple] | None:
+    """Of ``(start, end, label...)`` byte ranges (empty ones ignored), the first two that overlap once
+    sorted by start (``(earlier, later)``), or None. n·log n."""
+    ordered = sorted(s for s in spans if s[1] > s[0])
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if b[0] < a[1]:
+            return a, b
+    return None

@@ -39,8 +39,9 @@ class Event:
         return self._native.done()
 
     def cancel(self) -> None:
-        """Ask the kernel to stop; ``wait`` then raises a LaunchError."""
-        self._native.cancel()
+        """Ask a running kernel to stop; ``wait`` then raises a LaunchError (no effect once it finished)."""
+        if not self._native.done():
+            self._native.cancel()
 
     def _wait_native(self) -> None:
         try:

@@ -1,6 +1,7 @@
 """Writers are deterministic across processes and hash seeds (issue 17.5): every writer (ELF, notes,
 V2 YAML and V3 msgpack metadata, descriptors, bundles and CCOB compression, host objects, AMD IL text,
-link and metadata, CL2, vISA binary and text, and ``kernelkit build`` for the host and AMDGPU V2/V4+)
+link and metadata, CL2, vISA binary and text, and ``kernelkit build`` for the host, AMDGPU V2/V4+, AMD IL,
+CL2 and vISA)
 runs in three processes with different PYTHONHASHSEED values; their outputs are byte-identical."""
 
 from __future__ import annotations

@@ -67,7 +67,8 @@ def digests(ref: Path, source: Path, out: Path) -> dict[str, str]:
     results["visa.write_isa(text)"] = write_isa(text)
     results["visa.print_visaasm"] = print_visaasm(text).encode()
     for target, extra in (("host", []), ("gfx90a", []), ("gfx803", ["--code-object-version", "2"]),
-                          ("gfx1100", ["--code-object-version", "5"])):
+                          ("gfx1100", ["--code-object-version", "5"]), ("amdil:juniper", []),
+                          ("amdcl2:bonaire", []), ("visa:tgllp", [])):
         path = out / f"{target}.bin"
         if cli(["build", "-t", target, *extra, str(source), "-o", str(path)]) != 0:
             raise SystemExit(f"build for {target} failed")

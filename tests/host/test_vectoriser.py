@@ -119,6 +119,25 @@ kernel void tail(global const float *x, global float *y, int n) {
   else
     y[i] = acc / (float)(i % 7 + 1);
 }
+kernel void nested(global const int *x, global int *y, int n) {
+  int i = get_global_id(0);
+  int v = x[i];
+  int r = 0;
+  for (int k = 0; k < n; ++k) r += k;
+  if (i >= n * 10) return;
+  if (v > 50) {
+    if (v % 2) r += v / (v - 51 + 1);
+    else r -= 7;
+  } else {
+    switch (v % 4) {
+      case 0: r += 100; break;
+      case 1: r *= 3; break;
+      case 3: r = y[i] + 1; break;
+      default: r ^= 5;
+    }
+  }
+  y[i] = r;
+}
 kernel void strided(global const float2 *in, global float *out, global const int *idx) {
   int i = get_global_id(0);
   float2 v = in[idx[i]];
@@ -154,6 +173,29 @@ def test_packetiser_shapes_against_numpy(sizes):
     if lid is not None:
         np.testing.assert_array_equal(out[0::2], inp[idx, 1])
         np.testing.assert_allclose(out[1::2], inp[idx, 0] + lid, rtol=1e-6)
+
+
+@pytest.mark.parametrize("sizes", [(64, 16), (37, None), (200, 8)], ids=str)
+def test_nested_divergence_switch_and_early_return(sizes):
+    """Nested divergent ifs, a divergent switch, a load and a division under divergent control and
+    an early return, linearised with masks, against numpy."""
+    n, local = sizes
+    p = shapes_program()
+    assert p._binary.kernel("nested").vector_width > 1
+    rng = np.random.default_rng(n)
+    x = rng.integers(0, 100, n).astype(np.int32)
+    y0 = rng.integers(0, 100, n).astype(np.int32)
+    y = y0.copy()
+    p.kernel("nested")(x, y, np.int32(3), global_size=(n,), local_size=(local,) if local else None)
+    r = 0 + 1 + 2
+    expected = y0.copy()
+    for i in range(min(n, 30)):
+        v = int(x[i])
+        if v > 50:
+            expected[i] = r + v // (v - 50) if v % 2 else r - 7
+        else:
+            expected[i] = {0: r + 100, 1: r * 3, 3: int(y0[i]) + 1, 2: r ^ 5}[v % 4]
+    np.testing.assert_array_equal(y, expected)
 
 
 def test_most_corpus_kernels_vectorise():

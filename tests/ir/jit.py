@@ -29,4 +29,5 @@ def jit_module(text: str):
         assert address, f"no function {name}"
         return ctypes.CFUNCTYPE(restype, *argtypes)(address)
 
+    lookup.engine = engine  # type: ignore[attr-defined]  (for global variable addresses)
     return lookup

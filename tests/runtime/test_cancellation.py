@@ -84,6 +84,11 @@ def test_ctrl_c_stops_a_running_launch():
     event.cancel()
     with pytest.raises(LaunchError, match="cancelled"):
         event.wait()
+    b = np.zeros(4, np.int32)
+    done = prog().kernel("spin").launch(b, np.int32(0), global_size=4)
+    done.wait()
+    done.cancel()                        # too late: the launch finished, its result stands
+    assert done.wait() == "" and done.done
 
 
 def test_timeout_must_be_positive():

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import zstandard
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.limits import decompressed_limit, inflate
+from kernelkit.formats.limits import decompressed_limit, first_overlap, inflate
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 CCOB_MAGIC = b"CCOB"
@@ -166,11 +166,11 @@ class OffloadBundle:
 def _check_disjoint(entries: list[BundleEntry]) -> None:
     """Entries occupy disjoint bytes (clang-offload-bundler lays them out one after another): a
     header naming the same bytes many times would make every reader of the entries quadratic."""
-    spans = sorted((e.offset, e.offset + len(e.data), i) for i, e in enumerate(entries) if len(e.data))
-    for (_, end, i), (start, _, j) in zip(spans, spans[1:], strict=False):
-        if start < end:
-            raise FormatError(f"entry {j} ({entries[j].id}) at {start} overlaps entry {i} ({entries[i].id}, "
-                              f"ends at {end})", offset=start, field="entry_offset")
+    found = first_overlap((e.offset, e.offset + len(e.data), i) for i, e in enumerate(entries))
+    if found:
+        (_, end, i), (start, _, j) = found
+        raise FormatError(f"entry {j} ({entries[j].id}) at {start} overlaps entry {i} ({entries[i].id}, "
+                          f"ends at {end})", offset=start, field="entry_offset")
 
 
 def md5_low64(data: bytes) -> int:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.limits import first_overlap
 from kernelkit.formats.visa.byteio import ByteReader, ByteWriter
 from kernelkit.formats.visa.instructions import decode_stream, decode_truncated_stream, encode_stream
 from kernelkit.formats.visa.model import (
@@ -125,13 +126,12 @@ def _check_disjoint(spans: list[tuple[Routine, int, int, int | None]], kernels: 
     """Routine objects and Gen binaries occupy disjoint bytes (the writer lays them out one after
     another), so no byte is read twice: a header naming one span many times cannot multiply the file."""
     ranges = [(offset, offset + size, f"{routine.name} object") for routine, offset, size, _ in spans if size]
-    ranges += [(g.offset, g.offset + g.size, f"{k.name} Gen binary") for k in kernels for g in k.gen_binaries
-               if g.size]
-    ranges.sort()
-    for (_, end, first), (start, _, second) in zip(ranges, ranges[1:], strict=False):
-        if start < end:
-            raise FormatError(f"{second} at {start:#x} overlaps {first} (ends at {end:#x})", offset=start,
-                              field="offset")
+    ranges += [(g.offset, g.offset + g.size, f"{k.name} Gen binary") for k in kernels for g in k.gen_binaries]
+    found = first_overlap(ranges)
+    if found:
+        (_, end, first), (start, _, second) = found
+        raise FormatError(f"{second} at {start:#x} overlaps {first} (ends at {end:#x})", offset=start,
+                          field="offset")
 
 
 def read_isa(data: bytes, *, lenient: bool = False) -> VisaObject:

@@ -107,10 +107,11 @@ def _compile_mux_library(processor: str, version: int, cl2: bool = False) -> str
         return out.read_text()
 
 
-def link_builtin_library(ir_text: str, options) -> str:
+def link_builtin_library(ir_text: str, options, exclude: frozenset[str] = frozenset()) -> str:
     """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR, its
-    portable math: no C library call, nothing the AMDGPU backend cannot select)."""
-    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
+    portable math: no C library call, nothing the AMDGPU backend cannot select), but for those
+    in ``exclude`` (the amdgcn device library's own: the scoped atomics of atomics.cl)."""
+    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M)) | exclude
     called = {n for n in _BUILTIN_CALL.findall(ir_text) if n not in defined}
     if not called:
         return ir_text
@@ -159,10 +160,12 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
               cl2: bool = False) -> str:
     """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3); ``cl2``: the
     kernels take AMD CL2's setup arguments first and no hidden arguments."""
-    text = link_builtin_library(mux_ir, options)
+    llvm_version = max(version, 4)
+    own = frozenset(re.findall(r"^define\b[^@]*@(_Z[\w$.]+)\(", mux_library_ir(tid.processor.name, llvm_version, cl2),
+                               flags=re.M))
+    text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
-    llvm_version = max(version, 4)
     text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
     if version == 2:
         text = for_code_object_v2(text)

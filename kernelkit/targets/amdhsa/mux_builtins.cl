@@ -106,7 +106,27 @@ INLINE void __mux_sub_group_barrier(u32 id, u32 scope, u32 semantics) {
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
-INLINE void __mux_mem_barrier(u32 scope, u32 semantics) { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
+// a fence at an OpenCL memory scope (spec 003 MemScope: cross-device 0, device 1, work-group 2,
+// sub-group 3, work-item 4) -> AMDHSA LLVM sync scopes (spec 001: system "", agent, workgroup,
+// wavefront, singlethread)
+#define KK_FENCE_AT(ORDER, scope)                                                                   \
+  switch (scope) {                                                                                  \
+  case 0: __builtin_amdgcn_fence(ORDER, ""); break;                                                 \
+  case 1: __builtin_amdgcn_fence(ORDER, "agent"); break;                                            \
+  case 2: __builtin_amdgcn_fence(ORDER, "workgroup"); break;                                        \
+  case 3: __builtin_amdgcn_fence(ORDER, "wavefront"); break;                                        \
+  default: __builtin_amdgcn_fence(ORDER, "singlethread"); break;                                    \
+  }
+// spec 003 MemSemantics ordering bits: acquire 0x2, release 0x4, acq_rel 0x8, seq_cst 0x10
+INLINE void __mux_mem_barrier(u32 scope, u32 semantics) {
+  switch (semantics & 0x1f) {
+  case 0x2: KK_FENCE_AT(__ATOMIC_ACQUIRE, scope) break;
+  case 0x4: KK_FENCE_AT(__ATOMIC_RELEASE, scope) break;
+  case 0x8: KK_FENCE_AT(__ATOMIC_ACQ_REL, scope) break;
+  case 0x0: break;                                     /* relaxed: no ordering to enforce */
+  default: KK_FENCE_AT(__ATOMIC_SEQ_CST, scope) break;
+  }
+}
 
 // DMA (async_work_group_copy): every work-item of the group copies a strided share of the bytes;
 // each shape is defined for both directions (read: global -> local, write: local -> global)
@@ -163,6 +183,8 @@ int __kk_generic_address_space(__generic void *p) {
 }
 
 // image, sampler, pipe and device-side enqueue builtins
+#include "subgroups.cl"
+#include "atomics.cl"
 #include "images.cl"
 #include "pipes.cl"
 #include "enqueue.cl"

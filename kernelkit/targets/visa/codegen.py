@@ -39,7 +39,7 @@ UNSIGNED_OPS = frozenset({"lshr", "udiv", "urem"})
 NO_INTEGER_DIVISION = frozenset({"dg2"})    # GenX_IR: "int divide/remainder is not supported for this platform"
 MAX_SVM_LANES = 16
 POINTER_BYTES = 8                      # spir64                     # svm messages take up to 16 addresses
-GLOBAL_SPACES = (1, 2)                 # __global, __constant
+GLOBAL_SPACES = (1, 2, 4)              # __global, __constant, generic (only ever cast from __global)
 LOCAL_SPACE = 3
 
 
@@ -412,6 +412,8 @@ class KernelCodegen:
             dt = UNSIGNED[dt]
         elif op in ("bitcast", "ptrtoint", "inttoptr"):
             st = dt = RAW[SIZES[dt]]
+        elif op == "addrspacecast" and getattr(src.type, "addrspace", 0) == LOCAL_SPACE:
+            raise CompileError("vISA code generation: generic pointers to __local memory are not supported")
         elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
             raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
         self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
@@ -628,6 +630,8 @@ class KernelCodegen:
         elif name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
             self.emit("fence_local.E")
             self.emit("barrier")
+        elif name in FENCES:
+            self.emit("fence_global.E")
         else:
             raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
 
@@ -678,6 +682,7 @@ class KernelCodegen:
         if op is None:
             return False
         ptr, *values = args
+        values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
         if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
             op = {"min": "minsint", "max": "maxsint"}[op]
         vt = "d" if op in ("minsint", "maxsint") else "ud"
@@ -808,6 +813,13 @@ NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "
 ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
                    "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
                    "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
+# OpenCL 2.0 atomic_fetch_<op>[_explicit] (memory order and scope: every vISA atomic is sequentially
+# consistent on its location, which is at least as strong)
+ATOMIC_BUILTINS.update({f"atomic_fetch_{k}{suffix}": v for k, v in (("add", "add"), ("sub", "sub"), ("or", "or"),
+                        ("xor", "xor"), ("and", "and"), ("min", "min"), ("max", "max"))
+                        for suffix in ("", "_explicit")})
+FENCES = frozenset({"_Z22atomic_work_item_fencej12memory_order12memory_scope", "_Z9mem_fencej",
+                    "_Z14read_mem_fencej", "_Z15write_mem_fencej"})
 SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
 
 
