@@ -256,3 +256,14 @@ def test_sampler_arguments_set_the_coordinate_type_at_run_time():
         out = np.zeros(64, np.float32)
         prog.rd(image, np.uint32(sampler), out, np.float32(scale), global_size=(4, 4))
         assert np.array_equal(out.reshape(4, 4, 4), image), hex(sampler)
+
+
+def test_a_kernel_without_memory_writes_gets_the_compiler_write():
+    """spec 000 "Reserved Memory Location" / "Reserved Memory Write"."""
+    text = build_binary("kernel void idle(global int *p) { int x = p[0]; (void)x; }",
+                        "amdil:juniper").decode()
+    records = [rec.to_line() for rec in parse_program(text).find_kernel("idle").records]
+    assert ";memory:compilerwrite" in records
+    assert "uav_raw_store_id(1) mem0.x___, cb0[3].x, r0.0" in text.splitlines()
+    launch(text, "idle", [np.arange(4, dtype=np.int32)], 4, 4)     # the guarded write never runs
+    assert ";memory:compilerwrite" not in build_binary(SAXPY, "amdil:juniper").decode()

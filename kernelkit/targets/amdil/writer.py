@@ -156,6 +156,13 @@ def _uses(fn, predicate) -> bool:
     return any(predicate(op) for b in fn.blocks for i in b.instructions for op in i.operands)
 
 
+def _writes(line: str) -> bool:
+    op = line.split(" ", 1)[0]
+    return op.startswith(("uav_", "lds_store", "lds_read", "lds_add", "lds_and", "lds_or",
+                          "lds_xor", "lds_min", "lds_max", "lds_umin", "lds_umax", "lds_sub")) \
+        and not op.startswith(("uav_raw_load", "uav_arena_load"))
+
+
 def _printf_promotion(v) -> bool:
     """A float clang promoted to double only to pass it to printf (sent as the float)."""
     return getattr(v, "opcode", None) == "fpext" and bool(v.users) and all(
@@ -217,6 +224,12 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         private += size * count
     private = (private + 3) // 4 * 4
     body = sel.select()
+    compiler_write = not any(_writes(line) for line in body)
+    if compiler_write:
+        # spec 000 "Reserved Memory Location": a kernel without memory writes gets a (never
+        # taken) write to the private arena's first dword so that SC keeps the kernel
+        body[-1:-1] = ["if_logicalz cb0[0].x", "uav_raw_store_id(1) mem0.x___, cb0[3].x, r0.0",
+                       "endif"]
     own = len(sel.layout.get("samplers", []))
     for k in range(len(sel.layout.get("sampler_args", []))):    # argument samplers after own
         body = [line.replace(f"_sampler({1000 + k})", f"_sampler({own + k})") for line in body]
@@ -257,6 +270,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     records: list[r.Record] = [r.Version(*METADATA_VERSION), r.Device(device.name),
                                r.UniqueId(wrapper_id), r.Memory("hwprivate", private)]
     records.append(r.Memory("local" if device.family == "7XX" else "hwlocal", static_local))
+    if compiler_write:
+        records.append(r.Memory("compilerwrite"))
     if uses_data:
         records.append(r.Memory("datareqd"))
     if reqd:
