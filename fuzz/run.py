@@ -31,14 +31,17 @@ def crash_site(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {where}"
 
 
+REFUSED = "FormatError"
+
+
 def run_one(target, data: bytes) -> tuple[str | None, float, BaseException | None]:
-    """(crash site or None, CPU seconds, exception). CPU time, not wall time: on a shared machine
-    the wall clock measures the neighbours."""
+    """(crash site, ``REFUSED`` or None when read; CPU seconds; exception). CPU time, not wall time:
+    on a shared machine the wall clock measures the neighbours."""
     start = time.process_time()
     try:
         target.read(data)
     except FormatError:
-        pass
+        return REFUSED, time.process_time() - start, None
     except Exception as exc:                 # noqa: BLE001 - every other exception is a finding
         return crash_site(exc), time.process_time() - start, exc
     return None, time.process_time() - start, None
@@ -69,7 +72,9 @@ class Campaign:
             if seconds > self.slow and run_one(target, data)[1] > self.slow:   # twice: not a GC pause
                 st["slow"] += 1
                 self._save(name, f"slow {seconds:.2f}s", data, None)
-            if site is None:
+            if site == REFUSED:
+                st["format_errors"] += 1
+            if site is None or site == REFUSED:
                 continue
             st["escapes"] += 1
             new = site not in st["sites"]

@@ -220,3 +220,26 @@ def test_every_command_reading_a_file_applies_the_cap(command):
     proc = subprocess.run([sys.executable, "-m", "kernelkit", command[0], str(path), *command[1:]],
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode != 0 and "input size limit of 1024 bytes" in proc.stderr, proc.stderr
+
+
+def test_cl2_metadata_symbols_naming_the_same_bytes_are_refused():
+    from kernelkit.formats.amdcl2.binary import read_cl2
+
+    real = reference_path("amdcl2", "alltypes.clo.regen").read_bytes()
+    elf = E.ElfFile.parse(real)
+    symtab = elf.section(".symtab")
+    syms = elf.symbols()
+    meta = next(s for s in syms if s.name.endswith("_kernel_metadata"))
+    strtab = elf.sections[symtab.link]
+    copies = []
+    for i in range(2000):             # 2000 kernels' metadata, all the same bytes: 2000 parses of one blob
+        name = meta.name.replace("_kernel_metadata", f"{i}_kernel_metadata")
+        copies.append(E.Symbol(name, meta.value, meta.size, meta.bind, meta.type, meta.other, meta.shndx,
+                               len(strtab.data)))
+        strtab.data += name.encode() + b"\0"
+    symtab.data = E.encode_symbols(syms + copies, elf.ei_class, elf.little)
+    elf.layout()
+    data = elf.to_bytes()
+    assert len(read_cl2(real).kernels) >= 1
+    with pytest.raises(FormatError, match="overlaps"):
+        read_cl2(data)

@@ -42,6 +42,7 @@ from kernelkit.formats.elf import (
     encode_relocations,
     encode_symbols,
 )
+from kernelkit.formats.limits import first_overlap
 
 # the CL2 outer ELF machines
 EM_AMDCL2 = {0xAF5A: 32, 0xAF5B: 64}
@@ -357,9 +358,21 @@ def _symbol_bytes(elf: ElfFile, sym: Symbol, what: str) -> bytes:
                           field=what) from None
 
 
+def _check_disjoint_symbols(syms: list[Symbol], wanted, what: str) -> None:
+    """The symbols ``wanted`` picks cover disjoint bytes (as the driver writes them), so a symbol
+    table naming the same bytes many times cannot make reading quadratic."""
+    found = first_overlap(((sym.shndx << 64) + sym.value, (sym.shndx << 64) + sym.value + sym.size, sym.name)
+                          for sym in syms if wanted(sym))
+    if found:
+        raise FormatError(f"{what} {found[1][2]!r} overlaps {found[0][2]!r}", field="st_value")
+
+
 def _old_kernels(elf: ElfFile, text: bytes, metadata: dict[str, KernelMetadata],
                  isa_metadata: dict[str, bytes]) -> list[Cl2Kernel]:
     kernels = []
+    text_index = elf.section_index(".text")
+    _check_disjoint_symbols(elf.symbols(), lambda sym: sym.shndx == text_index and sym.name.startswith(ISA_PREFIX)
+                            and sym.name.endswith(ISA_BINARY_SUFFIX), "kernel binary")
     for sym in elf.symbols():
         if not (sym.name.startswith(ISA_PREFIX) and sym.name.endswith(ISA_BINARY_SUFFIX)):
             continue
@@ -387,6 +400,7 @@ def _old_kernels(elf: ElfFile, text: bytes, metadata: dict[str, KernelMetadata],
 def _new_kernels(inner: ElfFile, metadata: dict[str, KernelMetadata], order: list[str]) -> list[Cl2Kernel]:
     found: dict[str, Cl2Kernel] = {}
     syms = inner.symbols() if inner.section(".symtab") else []
+    _check_disjoint_symbols(syms, lambda sym: sym.type == STT_AMDGPU_HSA_KERNEL, "kernel")
     for sym in syms:
         if sym.type != STT_AMDGPU_HSA_KERNEL or not sym.name.startswith(INNER_PREFIX):
             continue
@@ -419,6 +433,7 @@ def read_cl2(data: bytes) -> Cl2Binary:
         raise FormatError(f"e_machine {elf.e_machine:#x} does not match ELF class", offset=4,
                           field="EI_CLASS")
     syms = elf.symbols() if elf.section(".symtab") else []
+    _check_disjoint_symbols(syms, lambda sym: sym.name.endswith(METADATA_SUFFIX), "metadata")
     options = acl = ""
     metadata: dict[str, KernelMetadata] = {}
     isa_metadata: dict[str, bytes] = {}
