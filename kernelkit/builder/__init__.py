@@ -47,7 +47,8 @@ class BuildJob:
 
 
 def build(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
-          use_cache: bool = True, on_stage: Callable[[dict], None] | None = None) -> BuildResult:
+          use_cache: bool = True, on_stage: Callable[[dict], None] | None = None,
+          spirv: bytes | None = None) -> BuildResult:
     """OpenCL C ``source`` -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
     LLVM's message if it aborted) or MuxError (unknown target, unsupported feature)."""
     from kernelkit.builder import key as binary_cache
@@ -56,7 +57,8 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     caching = use_cache and not cache_disabled()
     cache_key = None
     if caching:
-        cache_key = binary_cache.binary_key(source, target, options, filename)
+        cache_key = binary_cache.binary_key(source, target, options, filename,
+                                            variant="spirv:" + spirv.hex() if spirv is not None else "")
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
@@ -66,7 +68,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
     reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
-                         "env": env, "cwd": os.getcwd()}, on_stage)
+                         "spirv": spirv, "env": env, "cwd": os.getcwd()}, on_stage)
     if not reply.get("ok"):
         raise_reply(reply)
     result = BuildResult(reply["binary"], reply.get("log") or "", target, list(reply.get("kernels") or ()))

@@ -82,8 +82,11 @@ def build(request: dict, send, *, assembly: bool = False) -> dict:
     if assembly and not hasattr(module, "create_assembly"):
         raise KernelkitError(f"target {request['target']} writes no assembly (--emit asm: amdhsa and amdcl2 "
                              "targets)")
-    module.compile_opencl_c(request["source"], list(request.get("options") or ()),
-                            filename=request.get("filename") or "<source>")
+    if request.get("spirv") is not None:
+        module.compile_spirv(request["spirv"])
+    else:
+        module.compile_opencl_c(request["source"], list(request.get("options") or ()),
+                                filename=request.get("filename") or "<source>")
     send({"stage": "passes"})
     program = module.finalize()
     kernels = [k.name for k in program.kernels]

@@ -131,9 +131,25 @@ class Module:
 
     def compile_spirv(self, code: bytes | Sequence[int], spirv_device_info: object = None,
                       spirv_spec_info: object = None) -> object:
+        """Read a SPIR-V module (OpenCL environment) into IR; unreadable input is COMPILE_PROGRAM_FAILURE."""
+        from kernelkit.errors import FormatError
+        from kernelkit.frontend.spirv import translate
+        from kernelkit.ir import parse
+
         if not self.context.is_valid_spirv(code):
             raise MuxError(Result.INVALID_VALUE, "not a SPIR-V module (bad magic number or header)")
-        raise unsupported("compiling SPIR-V (no SPIR-V frontend yet)")
+        if self.state != self.EMPTY:
+            raise MuxError(Result.INVALID_VALUE, f"module already holds a program (state {self.state})")
+        data = bytes(code) if isinstance(code, bytes | bytearray) else b"".join(
+            int(w).to_bytes(4, "little") for w in code)
+        try:
+            ir_module = translate(data)
+            self.llvm_module = parse(str(ir_module))
+        except (FormatError, KernelkitError) as exc:
+            self.add_build_error(f"SPIR-V: {exc}")
+            raise MuxError(Result.COMPILE_PROGRAM_FAILURE, str(exc)) from exc
+        self.state = self.COMPILED
+        return None
 
     def link(self, input_modules: Sequence[Module]) -> None:
         """Link other compiled modules into this one (LLVM's linker, through llvmlite)."""

@@ -33,9 +33,12 @@ def _check_env() -> bool:
 class Program:
     """An OpenCL C program for the host target."""
 
-    def __init__(self, source: str | os.PathLike, options: Sequence[str] | str = (), *,
+    def __init__(self, source: str | bytes | os.PathLike, options: Sequence[str] | str = (), *,
                  filename: str | None = None):
-        if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+        self.spirv = bytes(source) if isinstance(source, bytes | bytearray) else None
+        if self.spirv is not None:   # a SPIR-V module (kernelkit.frontend.spirv)
+            self.source, self.filename = "", filename or "<spirv>"
+        elif isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                                 and source.endswith(".cl") and os.path.exists(source)):
             path = Path(source)
             self.source = path.read_text()
@@ -67,7 +70,7 @@ class Program:
             self._simulated = build_simulated(self.source, self.options, target, self.filename)
             self.build_log = self._simulated.log
             return self
-        result = build(self.source, "host", self.options, filename=self.filename)
+        result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv)
         self.build_log = result.log
         self._binary = read_host_binary(result.binary)
         return self

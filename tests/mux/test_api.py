@@ -136,14 +136,16 @@ def test_base_methods_are_unsupported_not_faked():
     assert exc.value.result is Result.FEATURE_UNSUPPORTED
     module = _info().create_target(Context()).create_module()
     assert module.num_errors == 0 and module.log == ""
-    for call in (module.create_binary, lambda: module.create_kernel("k"),
-                 lambda: module.compile_spirv([0x07230203, 0x10000, 0, 1, 0])):
+    for call in (module.create_binary, lambda: module.create_kernel("k")):
         with pytest.raises(MuxError) as exc:
             call()
         assert exc.value.result is Result.FEATURE_UNSUPPORTED
     with pytest.raises(MuxError) as exc:
         module.compile_spirv(b"not spirv")
     assert exc.value.result is Result.INVALID_VALUE
+    with pytest.raises(MuxError) as exc:   # a SPIR-V header whose bound is 0 (spec §2.3: bound > 0)
+        module.compile_spirv([0x07230203, 0x10000, 0, 0, 0])
+    assert exc.value.result is Result.COMPILE_PROGRAM_FAILURE and "bound" in module.log
     with pytest.raises(MuxError) as exc:
         module.serialize()
     assert exc.value.result is Result.INVALID_VALUE

@@ -1,0 +1,12 @@
+"""kernelkit.formats.spirv: SPIR-V binary modules (header, instructions, literal strings)."""
+
+from kernelkit.formats.spirv.module import (
+    HEADER_WORDS,
+    MAGIC,
+    Instruction,
+    SpirvModule,
+    decode_string,
+    read_module,
+)
+
+__all__ = ["HEADER_WORDS", "MAGIC", "Instruction", "SpirvModule", "decode_string", "read_module"]

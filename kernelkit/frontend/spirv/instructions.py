@@ -1,0 +1,396 @@
+"""Function bodies: SPIR-V instructions -> kernelkit.ir instructions (SPIR-V spec §3.52)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.spirv import Instruction
+from kernelkit.formats.spirv import tables as S
+from kernelkit.ir import IRBuilder
+from kernelkit.ir import types as T
+from kernelkit.ir.values import ConstantAggregate, const_int, poison
+from kernelkit.mux.mangling import OclType, mangle
+
+if TYPE_CHECKING:
+    from kernelkit.frontend.spirv.translate import SpirvTranslator
+    from kernelkit.ir import Function
+
+_BINARY = {"IAdd": "add", "FAdd": "fadd", "ISub": "sub", "FSub": "fsub", "IMul": "mul", "FMul": "fmul",
+           "UDiv": "udiv", "SDiv": "sdiv", "FDiv": "fdiv", "UMod": "urem", "SRem": "srem", "FRem": "frem",
+           "ShiftRightLogical": "lshr", "ShiftRightArithmetic": "ashr", "ShiftLeftLogical": "shl",
+           "BitwiseOr": "or", "BitwiseXor": "xor", "BitwiseAnd": "and", "LogicalOr": "or",
+           "LogicalAnd": "and", "LogicalNotEqual": "xor"}
+_ICMP = {"IEqual": "eq", "INotEqual": "ne", "UGreaterThan": "ugt", "SGreaterThan": "sgt",
+         "UGreaterThanEqual": "uge", "SGreaterThanEqual": "sge", "ULessThan": "ult", "SLessThan": "slt",
+         "ULessThanEqual": "ule", "SLessThanEqual": "sle", "LogicalEqual": "eq"}
+_FCMP = {"FOrdEqual": "oeq", "FUnordEqual": "ueq", "FOrdNotEqual": "one", "FUnordNotEqual": "une",
+         "FOrdLessThan": "olt", "FUnordLessThan": "ult", "FOrdGreaterThan": "ogt", "FUnordGreaterThan": "ugt",
+         "FOrdLessThanEqual": "ole", "FUnordLessThanEqual": "ule", "FOrdGreaterThanEqual": "oge",
+         "FUnordGreaterThanEqual": "uge", "Ordered": "ord", "Unordered": "uno"}
+_CAST = {"ConvertFToU": "fptoui", "ConvertFToS": "fptosi", "ConvertSToF": "sitofp", "ConvertUToF": "uitofp",
+         "ConvertPtrToU": "ptrtoint", "ConvertUToPtr": "inttoptr", "PtrCastToGeneric": "addrspacecast",
+         "GenericCastToPtr": "addrspacecast"}
+_ATOMIC_RMW = {"AtomicExchange": "xchg", "AtomicIAdd": "add", "AtomicISub": "sub", "AtomicSMin": "min",
+               "AtomicUMin": "umin", "AtomicSMax": "max", "AtomicUMax": "umax", "AtomicAnd": "and",
+               "AtomicOr": "or", "AtomicXor": "xor"}
+_NO_RESULT = {"Store", "Branch", "BranchConditional", "Switch", "Return", "ReturnValue", "Unreachable",
+              "ControlBarrier", "MemoryBarrier", "AtomicStore", "LifetimeStart", "LifetimeStop", "SelectionMerge",
+              "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized"}
+_SKIPPED = {"LifetimeStart", "LifetimeStop", "SelectionMerge", "LoopMerge", "Line", "Nop", "NoLine"}
+
+
+class FunctionTranslator:
+    def __init__(self, module: SpirvTranslator, fn: Function, body: list[Instruction]) -> None:
+        self.m = module
+        self.fn = fn
+        self.body = body
+        self.values = dict(module.values)
+        self.blocks = {}
+        self.b = IRBuilder()
+        self.phis: list[tuple[object, Instruction]] = []
+        self.entry = None
+
+    def v(self, rid: int):
+        try:
+            return self.values[rid]
+        except KeyError:
+            raise FormatError(f"%{rid} is used before it is defined", field="id") from None
+
+    def run(self) -> None:
+        for inst in self.body:
+            if inst.name == "Label":
+                self.blocks[inst.operands[0]] = self.fn.append_block(self.m.names.get(inst.operands[0], ""))
+        if not self.blocks:
+            raise FormatError("function body has no OpLabel", offset=self.body[0].offset, field="OpLabel")
+        self.entry = next(iter(self.blocks.values()))
+        for inst in self.body:
+            if inst.name == "Label":
+                self.b.position_at_end(self.blocks[inst.operands[0]])
+                continue
+            if inst.name in _SKIPPED:
+                continue
+            if inst.name not in _NO_RESULT and len(inst.operands) >= 2:
+                self.m.value_types[inst.operands[1]] = inst.operands[0]
+            try:
+                self.instruction(inst)
+            except FormatError:
+                raise
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                raise FormatError(f"Op{inst.name}: {type(exc).__name__}: {exc}", offset=inst.offset,
+                                  field="operands") from None
+        for phi, inst in self.phis:
+            ops = inst.operands
+            for k in range(2, len(ops), 2):
+                phi.add_incoming(self.v(ops[k]), self.blocks[ops[k + 1]])
+
+    def set(self, inst: Instruction, value) -> None:
+        self.values[inst.operands[1]] = value
+
+    def rtype(self, inst: Instruction) -> T.Type:
+        return self.m.types[inst.operands[0]]
+
+    def instruction(self, inst: Instruction) -> None:  # noqa: C901 - one dispatch over opcodes
+        name, ops, b = inst.name, inst.operands, self.b
+        if name in _BINARY:
+            self.set(inst, b.binop(_BINARY[name], self.v(ops[2]), self.v(ops[3])))
+        elif name in _ICMP:
+            self.set(inst, b.icmp(_ICMP[name], self.v(ops[2]), self.v(ops[3])))
+        elif name in _FCMP:
+            self.set(inst, b.fcmp(_FCMP[name], self.v(ops[2]), self.v(ops[3])))
+        elif name in _CAST:
+            self.set(inst, b.cast(_CAST[name], self.v(ops[2]), self.rtype(inst)))
+        elif name in ("UConvert", "SConvert", "FConvert"):
+            self.set(inst, self._resize(name, self.v(ops[2]), self.rtype(inst)))
+        elif name == "Bitcast":
+            self.set(inst, self._bitcast(self.v(ops[2]), self.rtype(inst)))
+        elif name == "GenericCastToPtrExplicit":
+            self.set(inst, b.addrspacecast(self.v(ops[2]), self.rtype(inst)))
+        elif name == "SNegate":
+            x = self.v(ops[2])
+            self.set(inst, b.sub(_zero(x.type), x))
+        elif name == "FNegate":
+            self.set(inst, b.fneg(self.v(ops[2])))
+        elif name in ("Not", "LogicalNot"):
+            x = self.v(ops[2])
+            self.set(inst, b.xor(x, _all_ones(x.type)))
+        elif name == "Select":
+            self.set(inst, b.select(self.v(ops[2]), self.v(ops[3]), self.v(ops[4])))
+        elif name == "IsNan":
+            x = self.v(ops[2])
+            self.set(inst, b.fcmp("uno", x, x))
+        elif name == "CopyObject":
+            self.set(inst, self.v(ops[2]))
+        elif name == "Phi":
+            phi = b.phi(self.rtype(inst))
+            self.phis.append((phi, inst))
+            self.set(inst, phi)
+        elif name == "Variable":
+            self._local_variable(inst)
+        elif name == "Load":
+            self._load(inst)
+        elif name == "Store":
+            align, volatile = _memory_access(ops, 2)
+            b.store(self.v(ops[1]), self.v(ops[0]), align, volatile)
+        elif name in ("PtrAccessChain", "InBoundsPtrAccessChain", "AccessChain", "InBoundsAccessChain"):
+            self._access_chain(inst)
+        elif name == "CompositeExtract":
+            self.set(inst, self._extract(self.v(ops[2]), list(ops[3:])))
+        elif name == "CompositeInsert":
+            self.set(inst, self._insert(self.v(ops[3]), self.v(ops[2]), list(ops[4:])))
+        elif name == "CompositeConstruct":
+            self._construct(inst)
+        elif name == "VectorExtractDynamic":
+            self.set(inst, b.extract_element(self.v(ops[2]), self.v(ops[3])))
+        elif name == "VectorInsertDynamic":
+            self.set(inst, b.insert_element(self.v(ops[2]), self.v(ops[3]), self.v(ops[4])))
+        elif name == "VectorShuffle":
+            self._shuffle(inst)
+        elif name == "Branch":
+            b.br(self.blocks[ops[0]])
+        elif name == "BranchConditional":
+            b.cbr(self.v(ops[0]), self.blocks[ops[1]], self.blocks[ops[2]])
+        elif name == "Switch":
+            sel = self.v(ops[0])
+            words = (sel.type.bits + 31) // 32
+            cases, k = [], 2
+            while k < len(ops):
+                lit = ops[k] | (ops[k + 1] << 32 if words == 2 else 0)
+                cases.append((const_int(sel.type, lit), self.blocks[ops[k + words]]))
+                k += words + 1
+            b.switch(sel, self.blocks[ops[1]], cases)
+        elif name == "Return":
+            b.ret_void()
+        elif name == "ReturnValue":
+            b.ret(self.v(ops[0]))
+        elif name == "Unreachable":
+            b.unreachable()
+        elif name == "FunctionCall":
+            callee = self.v(ops[2])
+            call = b.call(callee, [self.v(a) for a in ops[3:]])
+            self.set(inst, call)
+        elif name == "ExtInst":
+            self._ext_inst(inst)
+        elif name == "ControlBarrier":
+            self._builtin_call("barrier", T.void, [const_int(T.i32, self._fence_flags(ops[2]))],
+                               [OclType.scalar("uint")])
+        elif name == "MemoryBarrier":
+            self._builtin_call("mem_fence", T.void, [const_int(T.i32, self._fence_flags(ops[1]))],
+                               [OclType.scalar("uint")])
+        elif name in _ATOMIC_RMW:
+            self.set(inst, b.atomicrmw(_ATOMIC_RMW[name], self.v(ops[2]), self.v(ops[5]),
+                                       syncscope=_syncscope(self.m.constant_int(ops[3]))))
+        elif name in ("AtomicIIncrement", "AtomicIDecrement"):
+            ty = self.rtype(inst)
+            self.set(inst, b.atomicrmw("add" if name == "AtomicIIncrement" else "sub", self.v(ops[2]),
+                                       const_int(ty, 1), syncscope=_syncscope(self.m.constant_int(ops[3]))))
+        elif name in ("AtomicCompareExchange", "AtomicCompareExchangeWeak"):
+            pair = b.cmpxchg(self.v(ops[2]), self.v(ops[7]), self.v(ops[6]),
+                             syncscope=_syncscope(self.m.constant_int(ops[3])))
+            self.set(inst, b.extract_value(pair, [0]))
+        elif name == "AtomicLoad":
+            load = b.load(self.rtype(inst), self.v(ops[2]), align=self.rtype(inst).bits // 8)
+            load.atomic, load.ordering = True, "seq_cst"
+            load.syncscope = _syncscope(self.m.constant_int(ops[3]))
+            self.set(inst, load)
+        elif name == "AtomicStore":
+            value = self.v(ops[3])
+            store = b.store(value, self.v(ops[0]), align=value.type.bits // 8)
+            store.atomic, store.ordering = True, "seq_cst"
+            store.syncscope = _syncscope(self.m.constant_int(ops[1]))
+        elif name == "Dot":
+            x = self.v(ops[2])
+            self.set(inst, self._builtin_call("dot", self.rtype(inst), [x, self.v(ops[3])],
+                                              [self._ocl(ops[2])] * 2))
+        elif name in ("Any", "All"):
+            x = self.v(ops[2])
+            acc = b.extract_element(x, const_int(T.i32, 0))
+            for k in range(1, x.type.count):
+                e = b.extract_element(x, const_int(T.i32, k))
+                acc = b.or_(acc, e) if name == "Any" else b.and_(acc, e)
+            self.set(inst, acc)
+        else:
+            raise FormatError(f"Op{name} is not supported by kernelkit's SPIR-V reader", offset=inst.offset,
+                              field="opcode")
+
+    # -- pieces ------------------------------------------------------------------------------
+    def _ocl(self, rid: int, signed: bool | None = None) -> OclType:
+        """The mangling type of value ``rid`` (from its SPIR-V type)."""
+        return self.m.types.ocl_type(self._type_id_of(rid), signed)
+
+    def _type_id_of(self, rid: int) -> int:
+        tid = self.m.value_types.get(rid)
+        if tid is None:
+            raise FormatError(f"type of %{rid} unknown", field="id")
+        return tid
+
+    def _builtin_call(self, name: str, ret: T.Type, args: list, params: list[OclType]):
+        fn = self.m.declare_builtin(mangle(name, params), ret, [a.type for a in args])
+        call = self.b.call(fn, args)
+        return call
+
+    def _fence_flags(self, semantics_id: int) -> int:
+        sem = self.m.constant_int(semantics_id)
+        return sum(flag for bit, flag in S.SEMANTICS_FENCE_FLAGS if sem & bit)
+
+    def _resize(self, name: str, x, ty: T.Type):
+        if x.type == ty:
+            return x
+        if name == "FConvert":
+            return self.b.cast("fpext" if ty.scalar.bits > x.type.scalar.bits else "fptrunc", x, ty)
+        if ty.scalar.bits < x.type.scalar.bits:
+            return self.b.trunc(x, ty)
+        return self.b.cast("sext" if name == "SConvert" else "zext", x, ty)
+
+    def _bitcast(self, x, ty: T.Type):
+        if x.type == ty:
+            return x
+        if isinstance(x.type, T.PointerType) and isinstance(ty, T.PointerType):
+            return x if x.type.addrspace == ty.addrspace else self.b.addrspacecast(x, ty)
+        return self.b.bitcast(x, ty)
+
+    def _local_variable(self, inst: Instruction) -> None:
+        ptr_tid, rid, storage = inst.operands[:3]
+        if storage != S.STORAGE_FUNCTION:
+            raise FormatError("a function-scope OpVariable must have Function storage", offset=inst.offset,
+                              field="storage class")
+        ty = self.m.types[self.m.types.pointee(ptr_tid)]
+        align = self.m.decoration(rid, S.DEC_ALIGNMENT)
+        b = IRBuilder().position_at_start(self.entry)
+        slot = b.alloca(ty, align=align[0] if align else None)
+        if len(inst.operands) > 3:
+            self.b.store(self.v(inst.operands[3]), slot)
+        self.values[rid] = slot
+
+    def _load(self, inst: Instruction) -> None:
+        ops = inst.operands
+        src = ops[2]
+        if src in self.m.builtin_vars or src in self.m.builtin_elements:
+            self.set(inst, self._builtin_load(src, self.rtype(inst)))
+            return
+        align, volatile = _memory_access(ops, 3)
+        self.set(inst, self.b.load(self.rtype(inst), self.v(src), align=align, volatile=volatile))
+
+    def _builtin_load(self, src: int, ty: T.Type):
+        if src in self.m.builtin_elements:
+            var, index = self.m.builtin_elements[src]
+            return self._work_item_call(self.m.builtin_vars[var], index, ty)
+        builtin = self.m.builtin_vars[src]
+        if not isinstance(ty, T.VectorType):
+            return self._work_item_call(builtin, None, ty)
+        vec = poison(ty)
+        for k in range(ty.count):
+            vec = self.b.insert_element(vec, self._work_item_call(builtin, k, ty.element), const_int(T.i32, k))
+        return vec
+
+    def _work_item_call(self, builtin: int, index: int | None, ty: T.Type):
+        name = S.BUILTIN_FUNCTIONS[builtin]
+        if index is None:
+            return self._builtin_call(name, ty, [], [])
+        return self._builtin_call(name, ty, [const_int(T.i32, index)], [OclType.scalar("uint")])
+
+    def _access_chain(self, inst: Instruction) -> None:
+        ops = inst.operands
+        base_id = ops[2]
+        if base_id in self.m.builtin_vars:   # &__spirv_BuiltInGlobalInvocationId[k]
+            self.m.builtin_elements[ops[1]] = (base_id, self.m.constant_int(ops[-1]))
+            return
+        base = self.v(base_id)
+        elem_tid = self.m.types.pointee(self._type_id_of(base_id))
+        indices = [self.v(i) for i in ops[3:]]
+        if inst.name in ("AccessChain", "InBoundsAccessChain"):
+            indices = [const_int(T.i64, 0), *indices]
+        flags = ("inbounds",) if inst.name.startswith("InBounds") else ()
+        self.set(inst, self.b.gep(self.m.types[elem_tid], base, indices, flags=flags))
+
+    def _extract(self, agg, path: list[int]):
+        for index in path:
+            if isinstance(agg.type, T.VectorType):
+                agg = self.b.extract_element(agg, const_int(T.i32, index))
+            else:
+                agg = self.b.extract_value(agg, [index])
+        return agg
+
+    def _insert(self, agg, value, path: list[int]):
+        if len(path) > 1:
+            inner = self._extract(agg, path[:1])
+            value = self._insert(inner, value, path[1:])
+        if isinstance(agg.type, T.VectorType):
+            return self.b.insert_element(agg, value, const_int(T.i32, path[0]))
+        return self.b.insert_value(agg, value, [path[0]])
+
+    def _construct(self, inst: Instruction) -> None:
+        ty = self.rtype(inst)
+        parts = [self.v(p) for p in inst.operands[2:]]
+        agg = poison(ty)
+        if isinstance(ty, T.VectorType):
+            k = 0
+            for part in parts:
+                items = ([self.b.extract_element(part, const_int(T.i32, j)) for j in range(part.type.count)]
+                         if isinstance(part.type, T.VectorType) else [part])
+                for item in items:
+                    agg = self.b.insert_element(agg, item, const_int(T.i32, k))
+                    k += 1
+        else:
+            for k, part in enumerate(parts):
+                agg = self.b.insert_value(agg, part, [k])
+        self.set(inst, agg)
+
+    def _shuffle(self, inst: Instruction) -> None:
+        ops = inst.operands
+        a, c = self.v(ops[2]), self.v(ops[3])
+        mask_type = T.VectorType(T.i32, len(ops) - 4)
+        mask = ConstantAggregate(mask_type, [poison(T.i32) if m == 0xFFFFFFFF else const_int(T.i32, m)
+                                             for m in ops[4:]])
+        if a.type != c.type:   # LLVM's shufflevector needs operands of one type
+            self.set(inst, self._shuffle_unequal(a, c, list(ops[4:]), self.rtype(inst)))
+            return
+        self.set(inst, self.b.shuffle_vector(a, c, mask))
+
+    def _shuffle_unequal(self, a, c, mask: list[int], ty: T.Type):
+        out = poison(ty)
+        for k, m in enumerate(mask):
+            if m == 0xFFFFFFFF:
+                continue
+            src, j = (a, m) if m < a.type.count else (c, m - a.type.count)
+            out = self.b.insert_element(out, self.b.extract_element(src, const_int(T.i32, j)), const_int(T.i32, k))
+        return out
+
+    def _ext_inst(self, inst: Instruction) -> None:
+        from kernelkit.frontend.spirv.translate import ext_inst_name
+
+        ops = inst.operands
+        if self.m.ext_sets.get(ops[2]) != "OpenCL.std":
+            raise FormatError(f"extended instruction set {self.m.ext_sets.get(ops[2])!r} is not OpenCL.std",
+                              offset=inst.offset + 12, field="OpExtInst set")
+        name, signed = ext_inst_name(ops[3])
+        args = [self.v(a) for a in ops[4:]]
+        params = [self._ocl(a, signed) for a in ops[4:]]
+        if name in ("vloadn", "vstoren"):
+            raise FormatError(f"OpenCL.std {name} is not supported yet", offset=inst.offset, field="OpExtInst")
+        self.set(inst, self._builtin_call(name, self.rtype(inst), args, params))
+
+
+def _memory_access(ops: tuple[int, ...], index: int) -> tuple[int | None, bool]:
+    """(alignment, volatile) from an optional Memory Operands mask (§3.26)."""
+    if len(ops) <= index:
+        return None, False
+    mask = ops[index]
+    align = ops[index + 1] if mask & 0x2 and len(ops) > index + 1 else None
+    return align, bool(mask & 0x1)
+
+
+def _syncscope(scope: int) -> str | None:
+    return {S.SCOPE_WORKGROUP: "workgroup", S.SCOPE_SUBGROUP: "subgroup"}.get(scope)
+
+
+def _zero(ty: T.Type):
+    from kernelkit.frontend.spirv.translate import zero_value
+
+    return zero_value(ty)
+
+
+def _all_ones(ty: T.Type):
+    if isinstance(ty, T.VectorType):
+        return ConstantAggregate(ty, [const_int(ty.element, -1)] * ty.count)
+    return const_int(ty, -1)

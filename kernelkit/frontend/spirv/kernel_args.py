@@ -1,0 +1,88 @@
+"""Kernel argument info for SPIR-V kernels: the kernel_arg_* metadata the OpenCL C frontend writes.
+
+Names come from OpName on the parameters; type names from an ``OpString "kernel_arg_type.<kernel>.
+<type>,<type>,..."`` when the producer wrote one (Khronos' translator does), else from the SPIR-V
+types (SPIR-V integers carry no signedness, so they are spelled signed). Qualifiers: ``const`` for
+__constant pointers and FuncParamAttr NoWrite, ``restrict`` for NoAlias, ``volatile`` for Volatile.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kernelkit.formats.spirv import tables as S
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import MDString, ValueAsMetadata, md_tuple
+from kernelkit.ir.values import const_int, poison
+
+if TYPE_CHECKING:
+    from kernelkit.frontend.spirv.translate import SpirvTranslator
+    from kernelkit.ir import Function
+
+_SPACE_OF_STORAGE = {5: 1, 0: 2, 4: 3, 8: 4}
+
+
+def _type_strings(m: SpirvTranslator, kernel: str) -> list[str] | None:
+    prefix = f"kernel_arg_type.{kernel}."
+    for s in m.strings:
+        if s.startswith(prefix):
+            return [t for t in s[len(prefix):].split(",") if t]
+    return None
+
+
+def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
+    written = _type_strings(m, fn.name)
+    addr, access, types, quals, names = [], [], [], [], []
+    for i, (pid, tid) in enumerate(_params(m, fn)):
+        inst = m.types.defs[tid]
+        space = 0
+        words = []
+        if inst.name == "TypePointer" and not _is_byval(m, pid):
+            space = _SPACE_OF_STORAGE.get(inst.operands[1], 0)
+            if space == 2:
+                words.append("const")
+            for dec, args, _ in m.decorations.get(pid, ()):
+                if dec == S.DEC_FUNC_PARAM_ATTR and args[0] == S.PARAM_NOWRITE and "const" not in words:
+                    words.append("const")
+                if dec == S.DEC_FUNC_PARAM_ATTR and args[0] == S.PARAM_NOALIAS:
+                    words.append("restrict")
+                if dec == S.DEC_VOLATILE:
+                    words.append("volatile")
+        name = written[i] if written and i < len(written) else (
+            m.types.opencl_name(m.types.pointee(tid)) if _is_byval(m, pid) else m.types.opencl_name(tid))
+        addr.append(space)
+        access.append("none")
+        types.append(name)
+        quals.append(" ".join(words))
+        names.append(m.names.get(pid, ""))
+    fn.metadata["kernel_arg_addr_space"] = md_tuple([ValueAsMetadata(const_int(T.i32, a)) for a in addr])
+    for key, vals in (("access_qual", access), ("type", types), ("base_type", types),
+                      ("type_qual", quals), ("name", names)):
+        fn.metadata[f"kernel_arg_{key}"] = md_tuple([MDString(v) for v in vals])
+    for mode, args in m.exec_modes.get(fid, ()):
+        if mode in (S.EXEC_LOCAL_SIZE, S.EXEC_LOCAL_SIZE_HINT):
+            key = "reqd_work_group_size" if mode == S.EXEC_LOCAL_SIZE else "work_group_size_hint"
+            fn.metadata[key] = md_tuple([ValueAsMetadata(const_int(T.i32, a)) for a in args[:3]])
+        elif mode == S.EXEC_VEC_TYPE_HINT:
+            fn.metadata["vec_type_hint"] = _vec_type_hint(args[0])
+
+
+def _vec_type_hint(code: int):
+    """OpExecutionMode VecTypeHint operand (§3.6: low 16 bits data type, high 16 bits width)."""
+    kinds = {0: T.i8, 1: T.i16, 2: T.i32, 3: T.i64, 4: T.half, 5: T.float32, 6: T.float64}
+    ty, width = kinds.get(code & 0xFFFF, T.i32), code >> 16
+    vt = ty if width <= 1 else T.VectorType(ty, width)
+    return md_tuple([ValueAsMetadata(poison(vt)), ValueAsMetadata(const_int(T.i32, 1))])
+
+
+def _is_byval(m: SpirvTranslator, pid: int) -> bool:
+    return any(dec == S.DEC_FUNC_PARAM_ATTR and args[0] == S.PARAM_BYVAL
+               for dec, args, _ in m.decorations.get(pid, ()))
+
+
+def _params(m: SpirvTranslator, fn: Function) -> list[tuple[int, int]]:
+    out = []
+    for arg in fn.args:
+        pid = next(k for k, v in m.values.items() if v is arg)
+        out.append((pid, m.value_types[pid]))
+    return out

@@ -1,0 +1,241 @@
+"""SPIR-V (OpenCL environment) -> kernelkit.ir: the module the OpenCL C frontend would give.
+
+``translate(data) -> ir.Module``: SPIR address spaces (1 global, 2 constant, 3 local, 4 generic),
+BuiltIn variables read through the OpenCL work-item functions, OpenCL.std extended instructions
+and barriers as OpenCL builtin calls with clang's mangling, kernels with kernel_arg_* metadata.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from kernelkit.errors import FormatError
+from kernelkit.formats.spirv import Instruction, read_module
+from kernelkit.formats.spirv import tables as S
+from kernelkit.frontend.spirv.extinst import OPENCL_STD, builtin_name
+from kernelkit.frontend.spirv.instructions import FunctionTranslator
+from kernelkit.frontend.spirv.kernel_args import add_kernel_metadata
+from kernelkit.frontend.spirv.types import TypeTable
+from kernelkit.ir import Function, GlobalVariable, Module
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import ValueAsMetadata, md_tuple
+from kernelkit.ir.values import ConstantAggregate, const_float, const_int, null, undef, zeroinitializer
+
+DATA_LAYOUT = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"
+_TYPE_OPS = {"TypeVoid", "TypeBool", "TypeInt", "TypeFloat", "TypeVector", "TypeArray", "TypeStruct",
+             "TypePointer", "TypeFunction", "TypeEvent", "TypeSampler", "TypeImage", "TypeSampledImage",
+             "TypeOpaque", "TypeQueue", "TypeReserveId", "TypeDeviceEvent", "TypePipe"}
+_VALUE_OPS = {"Constant", "SpecConstant", "ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse",
+              "ConstantNull", "Undef", "ConstantComposite", "SpecConstantComposite", "Variable"}
+
+
+class SpirvTranslator:
+    def __init__(self, data: bytes) -> None:
+        self.spv = read_module(data)
+        self.ir = Module("spirv")
+        self.names: dict[int, str] = {}
+        self.decorations: dict[int, list[tuple[int, tuple[int, ...], Instruction]]] = {}
+        self.strings: list[str] = []
+        self.entry_points: dict[int, str] = {}
+        self.exec_modes: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        self.ext_sets: dict[int, str] = {}
+        self.values: dict[int, object] = {}
+        self.builtin_vars: dict[int, int] = {}
+        self.builtin_elements: dict[int, tuple[int, int]] = {}
+        self.value_types: dict[int, int] = {}
+        self.pointer_bits = 64
+        self.types = TypeTable(self.names, self)
+        self.ocl_version = (1, 2)
+
+    # -- helpers used by the instruction translator -----------------------------------------
+    def constant_int(self, cid: int) -> int:
+        value = self.values.get(cid)
+        if value is None or not hasattr(value, "value"):
+            raise FormatError(f"%{cid} is not an integer constant", field="constant id")
+        return int(value.value)
+
+    def decoration(self, rid: int, kind: int) -> tuple[int, ...] | None:
+        for dec, args, _ in self.decorations.get(rid, ()):
+            if dec == kind:
+                return args
+        return None
+
+    def declare_builtin(self, name: str, ret: T.Type, params: list[T.Type]) -> Function:
+        fn = self.ir.declare_function(name, T.FunctionType(ret, tuple(params)), "spir_func")
+        return fn
+
+    # -- module ------------------------------------------------------------------------------
+    def run(self) -> Module:
+        insts = self.spv.instructions
+        self.ir.triple = "spir64-unknown-unknown"
+        self.ir.data_layout = DATA_LAYOUT
+        i = 0
+        while i < len(insts):
+            inst = insts[i]
+            if inst.name == "Function":
+                i = self._function(insts, i)
+                continue
+            self._global(inst)
+            i += 1
+        for fid, fn in list(self.values.items()):
+            if isinstance(fn, Function) and fid in self.entry_points:
+                add_kernel_metadata(self, fid, fn)
+        ver = md_tuple([ValueAsMetadata(const_int(T.i32, v)) for v in self.ocl_version])
+        self.ir.add_named_metadata("opencl.ocl.version", [ver])
+        self.ir.add_named_metadata("opencl.spir.version", [ver])
+        return self.ir
+
+    def _global(self, inst: Instruction) -> None:
+        name, ops = inst.name, inst.operands
+        if name == "MemoryModel":
+            if ops[0] == S.ADDRESSING_PHYSICAL32:
+                self.pointer_bits = 32
+                self.ir.triple = "spir-unknown-unknown"
+                self.ir.data_layout = DATA_LAYOUT.replace("e-i64:64", "e-p:32:32-i64:64")
+            elif ops[0] != S.ADDRESSING_PHYSICAL64:
+                raise FormatError(f"addressing model {ops[0]} is not Physical32/64 (OpenCL)",
+                                  offset=inst.offset + 4, field="addressing model")
+        elif name == "Source":
+            if len(ops) > 1 and ops[0] in (3, 4):   # OpenCL_C, OpenCL_CPP
+                self.ocl_version = (ops[1] // 100000, ops[1] // 1000 % 100)
+        elif name == "Name":
+            self.names[ops[0]] = inst.string(1)[0]
+        elif name == "String":
+            self.strings.append(inst.string(1)[0])
+        elif name == "EntryPoint":
+            if ops[0] == S.EXECUTION_MODEL_KERNEL:
+                self.entry_points[ops[1]] = inst.string(2)[0]
+        elif name == "ExecutionMode":
+            self.exec_modes.setdefault(ops[0], []).append((ops[1], ops[2:]))
+        elif name == "ExtInstImport":
+            self.ext_sets[ops[0]] = inst.string(1)[0]
+        elif name == "Decorate":
+            self.decorations.setdefault(ops[0], []).append((ops[1], ops[2:], inst))
+        elif name in _TYPE_OPS:
+            self.types.define(inst)
+        else:
+            self._value(inst)
+
+    def _value(self, inst: Instruction) -> None:
+        name, ops = inst.name, inst.operands
+        if name in _VALUE_OPS:
+            self.value_types[ops[1]] = ops[0]
+        if name in ("Constant", "SpecConstant"):
+            self.values[ops[1]] = self._scalar_constant(inst)
+        elif name in ("ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse"):
+            self.values[ops[1]] = const_int(T.i1, 1 if "True" in name else 0)
+        elif name == "ConstantNull":
+            self.values[ops[1]] = zero_value(self.types[ops[0]])
+        elif name == "Undef":
+            self.values[ops[1]] = undef(self.types[ops[0]])
+        elif name in ("ConstantComposite", "SpecConstantComposite"):
+            self.values[ops[1]] = ConstantAggregate(self.types[ops[0]], [self.values[c] for c in ops[2:]])
+        elif name == "Variable":
+            self._variable(inst)
+        elif name not in ("Capability", "Extension", "SourceExtension", "SourceContinued", "MemberName",
+                          "Line", "Nop", "ModuleProcessed", "DecorationGroup", "MemberDecorate"):
+            raise FormatError(f"Op{name} is not supported at module scope", offset=inst.offset, field="opcode")
+
+    def _scalar_constant(self, inst: Instruction):
+        ty = self.types[inst.operands[0]]
+        words = inst.operands[2:]
+        raw = words[0] | (words[1] << 32 if len(words) > 1 else 0)
+        if isinstance(ty, T.IntType):
+            return const_int(ty, raw & ((1 << ty.bits) - 1))
+        fmt = {16: "<e", 32: "<f", 64: "<d"}[ty.bits]
+        return const_float(ty, struct.unpack(fmt, raw.to_bytes(ty.bits // 8, "little"))[0])
+
+    def _variable(self, inst: Instruction) -> None:
+        ptr_type, rid, storage = inst.operands[:3]
+        builtin = self.decoration(rid, S.DEC_BUILTIN)
+        if storage == S.STORAGE_INPUT:
+            if builtin is None or builtin[0] not in S.BUILTIN_FUNCTIONS:
+                raise FormatError(f"Input variable %{rid} is not an OpenCL BuiltIn", offset=inst.offset,
+                                  field="BuiltIn")
+            self.builtin_vars[rid] = builtin[0]
+            return
+        value_type = self.types[self.types.pointee(ptr_type)]
+        init = self.values[inst.operands[3]] if len(inst.operands) > 3 else None
+        addrspace = TypeTable.addrspace(storage, inst)
+        name = self.names.get(rid) or f"__spirv_global_{rid}"
+        gv = GlobalVariable(name, value_type, init, addrspace=addrspace,
+                            constant=self.decoration(rid, S.DEC_CONSTANT) is not None or addrspace == 2)
+        if init is None and addrspace == 3:
+            gv.initializer = undef(value_type)
+        gv.linkage = "internal" if addrspace in (2, 3) or init is not None else ""
+        align = self.decoration(rid, S.DEC_ALIGNMENT)
+        if align:
+            gv.align = align[0]
+        self.ir.add_global(gv)
+        self.values[rid] = gv
+
+    def _function(self, insts: list[Instruction], start: int) -> int:
+        head = insts[start]
+        fid, ftype_id = head.operands[1], head.operands[3]
+        end = start + 1
+        while end < len(insts) and insts[end].name != "FunctionEnd":
+            end += 1
+        if end == len(insts):
+            raise FormatError("OpFunction without OpFunctionEnd", offset=head.offset, field="OpFunctionEnd")
+        body = insts[start + 1:end]
+        params = [i for i in body if i.name == "FunctionParameter"]
+        linkage = self.decoration(fid, S.DEC_LINKAGE_ATTRIBUTES)
+        if fid in self.entry_points:
+            name = self.entry_points[fid]
+        elif linkage is not None:
+            name = _linkage_name(linkage)
+        else:
+            name = self.names.get(fid) or f"__spirv_function_{fid}"
+        fn = Function(name, self.types[ftype_id], arg_names=[self.names.get(p.operands[1], "") for p in params])
+        fn.calling_conv = "spir_kernel" if fid in self.entry_points else "spir_func"
+        self.ir.add_function(fn)
+        self.values[fid] = fn
+        for p, arg in zip(params, fn.args, strict=True):
+            self.values[p.operands[1]] = arg
+            self.value_types[p.operands[1]] = p.operands[0]
+            self._param_attributes(p.operands[1], arg, p.operands[0])
+        blocks = [i for i in body if i.name != "FunctionParameter"]
+        if blocks:
+            FunctionTranslator(self, fn, blocks).run()
+        return end + 1
+
+    def _param_attributes(self, pid: int, arg, type_id: int) -> None:
+        for dec, args, _ in self.decorations.get(pid, ()):
+            if dec == S.DEC_ALIGNMENT and isinstance(arg.type, T.PointerType):
+                arg.attributes.append(f"align {args[0]}")
+            elif dec == S.DEC_FUNC_PARAM_ATTR:
+                if args[0] == S.PARAM_BYVAL:
+                    st = self.types[self.types.pointee(type_id)]
+                    arg.attributes.append(f"byval({st})")
+                elif args[0] == S.PARAM_ZEXT:
+                    arg.attributes.append("zeroext")
+                elif args[0] == S.PARAM_SEXT:
+                    arg.attributes.append("signext")
+
+
+def zero_value(ty: T.Type):
+    """OpConstantNull of ``ty`` (§3.52.7): null pointers, 0, 0.0, zeroinitializer for aggregates."""
+    if isinstance(ty, T.PointerType):
+        return null(ty)
+    if isinstance(ty, T.IntType):
+        return const_int(ty, 0)
+    if isinstance(ty, T.FloatType):
+        return const_float(ty, 0.0)
+    return zeroinitializer(ty)
+
+
+def _linkage_name(args: tuple[int, ...]) -> str:
+    from kernelkit.formats.spirv import decode_string
+
+    return decode_string(args, 0)[0]
+
+
+def ext_inst_name(number: int) -> tuple[str, bool | None]:
+    if number not in OPENCL_STD:
+        raise FormatError(f"OpenCL.std instruction {number} is not supported", field="OpExtInst instruction")
+    return builtin_name(OPENCL_STD[number])
+
+
+def translate(data: bytes) -> Module:
+    """SPIR-V binary -> kernelkit.ir Module (raises FormatError for what it cannot read)."""
+    return SpirvTranslator(data).run()
