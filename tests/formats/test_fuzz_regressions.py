@@ -148,3 +148,24 @@ def test_dwarf_line_header_zero_divisor_is_a_format_error(field_name):
     read_dwarf(dwarf_seeds()[0])
     with pytest.raises(FormatError, match="unreadable DWARF"):
         read_dwarf(bytes(data))
+
+
+def test_host_object_with_truncated_ccob_header_is_a_format_error():
+    # struct.error escaped from the .hip_fatbin scan when a CCOB header was cut before its size field
+    from kernelkit.formats.amdgpu.bundle import BUNDLE_MAGIC
+    from kernelkit.formats.amdgpu.hostobj import host_object
+    from kernelkit.formats.amdgpu.inspect import inspect as inspect_amdgpu
+
+    plain = BUNDLE_MAGIC + bytes(8)
+    with pytest.raises(FormatError, match="truncated CCOB header"):
+        inspect_amdgpu(host_object([plain, b"CCOB\x02\x00\x01\x00"]), "x.o")
+
+
+def test_dwarf_subprogram_with_a_name_for_its_low_pc_is_a_format_error():
+    # TypeError escaped from functions() when a damaged form made DW_AT_low_pc a string
+    from kernelkit.formats.dwarf.reader import functions
+
+    die = {"tag": "DW_TAG_subprogram", "offset": 0, "children": [],
+           "attributes": {"DW_AT_low_pc": "k.cl", "DW_AT_high_pc": {"offset_from_low_pc": 1180}}}
+    with pytest.raises(FormatError, match="not addresses"):
+        functions({"units": [{"die": die, "lines": []}], "frames": []}, {})

@@ -32,6 +32,8 @@ def _bundle_end(data: bytes, pos: int) -> int:
         version = struct.unpack_from("<H", data, pos + 4)[0] if pos + 6 <= len(data) else 0
         total_fmt = CCOB_HEADER.get(version, (None, ""))[0]
         if total_fmt:
+            if pos + 8 + struct.calcsize("<" + total_fmt) > len(data):
+                raise FormatError("truncated CCOB header", offset=pos + 8, field="total_file_size")
             return pos + struct.unpack_from("<" + total_fmt, data, pos + 8)[0]
         return len(data)
     bundle = OffloadBundle.parse(data[pos:])

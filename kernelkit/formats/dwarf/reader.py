@@ -217,7 +217,11 @@ def functions(debug: dict, entries: dict[str, int]) -> list[dict]:
                 continue
             low = attrs["DW_AT_low_pc"]
             high = attrs.get("DW_AT_high_pc")
-            high = low + high["offset_from_low_pc"] if isinstance(high, dict) else high
+            if isinstance(high, dict):
+                if not isinstance(low, int) or not isinstance(high.get("offset_from_low_pc"), int):
+                    raise FormatError(f"DW_AT_low_pc {low!r} / DW_AT_high_pc {high!r} are not addresses",
+                                      field="DW_AT_high_pc")
+                high = low + high["offset_from_low_pc"]
             variables = [{"tag": c["tag"].removeprefix("DW_TAG_"), "name": attribute(c, "DW_AT_name"),
                           "line": attribute(c, "DW_AT_decl_line"), "location": c["attributes"].get("DW_AT_location")}
                          for c in _walk(die) if c["tag"] in ("DW_TAG_formal_parameter", "DW_TAG_variable")]
