@@ -267,3 +267,12 @@ def test_a_kernel_without_memory_writes_gets_the_compiler_write():
     assert "uav_raw_store_id(1) mem0.x___, cb0[3].x, r0.0" in text.splitlines()
     launch(text, "idle", [np.arange(4, dtype=np.int32)], 4, 4)     # the guarded write never runs
     assert ";memory:compilerwrite" not in build_binary(SAXPY, "amdil:juniper").decode()
+
+
+def test_corpus_image_kernels_build_and_query_a_3d_image():
+    from conftest import CORPUS
+    prog = kernelkit.Program((CORPUS / "images.cl").read_text()).build("amdil:cayman")
+    assert set(prog.kernel_names) >= {"image_copy", "image_sample", "image_3d_query"}
+    dims = np.zeros(4, np.int32)
+    prog.image_3d_query(np.zeros((3, 5, 7, 4), np.float32), dims, global_size=1)
+    assert dims[:3].tolist() == [7, 5, 3]

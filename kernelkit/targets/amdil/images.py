@@ -15,6 +15,8 @@ from kernelkit.targets.amdil.regs import COMP, Slot, dst_text
 IMAGE_READS = ("read_imagef", "read_imagei", "read_imageui")
 IMAGE_WRITES = ("write_imagef", "write_imagei", "write_imageui")
 IMAGE_QUERIES = {"get_image_width": 0, "get_image_height": 1, "get_image_depth": 2}
+# word of the image constants: (Evergreen and later, 7XX)
+CHANNEL_QUERIES = {"get_image_channel_data_type": (3, 4), "get_image_channel_order": (7, 5)}
 CLK_NORMALIZED_COORDS_TRUE = 1
 
 
@@ -35,11 +37,20 @@ class ImageOps:
             self.read_image(inst)
         elif base in IMAGE_WRITES:
             self.write_image(inst)
-        elif base in IMAGE_QUERIES:
+        elif base in IMAGE_QUERIES or base in CHANNEL_QUERIES or base == "get_image_dim":
             info = self.image_info(inst.args[0])
-            out = self.result(inst)[0]
-            self.em.emit(f"mov {dst_text(out.num, [out.comp])}, "
-                         f"r{info['register']}.{COMP[IMAGE_QUERIES[base]] * 4}")
+            out = self.result(inst)
+            if base in CHANNEL_QUERIES:     # spec 000 "Image Metadata": 7XX and 8XX word index
+                words = [CHANNEL_QUERIES[base][self.device.family == "7XX"]]
+            elif base == "get_image_dim":
+                words = [0, 1, 2][:len(out)]
+            else:
+                words = [IMAGE_QUERIES[base]]
+            for o, w in zip(out, words, strict=False):
+                self.em.emit(f"mov {dst_text(o.num, [o.comp])}, "
+                             f"r{info['register'] + w // 4}.{COMP[w % 4] * 4}")
+            for o in out[len(words):]:
+                self.em.mov([o], [0])
         else:
             return False
         return True
