@@ -24,7 +24,8 @@ KERNELS = ("scalar_args", "integer_ops", "small_int_ops", "vec_char", "vec_ushor
            "vec_half", "copy_through_local", "lookup_constant", "two_local_buffers", "saxpy_restrict",
            "volatile_flag", "collatz", "classify", "reduce_sum", "transpose_tile", "reduce_max_static",
            "histogram", "atomic_mix", "c11_counter", "c11_exchange", "swizzles", "int_vector_ops",
-           "math_float", "math_vector", "fixed_group", "all_attributes", "calibrate", "generic_pointers")
+           "math_float", "math_vector", "fixed_group", "all_attributes", "calibrate", "generic_pointers",
+           "conversions", "reinterpret", "math_integer", "c11_flags", "wg_reduce", "wg_scan", "wg_vote_broadcast")
 CASES = [c for c in cases() if c.name in KERNELS]
 
 
