@@ -64,3 +64,19 @@ def test_spirv_runs_like_the_opencl_c_source(case):
             np.testing.assert_allclose(got.view(want.dtype), want, rtol=1e-6, atol=0)
         else:
             assert got.tobytes() == want.tobytes(), case.kernel["args"][i]["name"]
+
+
+def test_struct_passed_by_value_like_the_opencl_c_source():
+    """struct_args.cl scale_by_params: SPIR-V passes the struct as a ByVal pointer parameter."""
+    case = next(c for c in cases() if c.name == "scale_by_params")
+    spirv, source = programs(case.file, case.cl_std)
+    fields = case.run["args"]["p"]
+    params = np.array([(fields["count"], fields["scale"])],
+                      np.dtype({"names": ["count", "scale"], "formats": [np.int32, np.float32]}, align=True))[0]
+    results = []
+    for program in (spirv, source):
+        data = np.arange(64, dtype=np.float32)
+        program.kernel("scale_by_params")(params, data, global_size=case.run["global"])
+        results.append(data)
+    assert results[0].tobytes() == results[1].tobytes()
+    assert results[0][fields["count"]] == fields["count"]    # past p.count: untouched
