@@ -37,10 +37,12 @@ class BuildResult:
 class BuildJob:
     """One (source, target) pair of ``build_many``."""
 
-    __slots__ = ("source", "target", "options", "filename")
+    __slots__ = ("source", "target", "options", "filename", "spirv")
 
-    def __init__(self, source: str, target: str, options: Sequence[str] = (), filename: str = "<source>"):
+    def __init__(self, source: str, target: str, options: Sequence[str] = (), filename: str = "<source>",
+                 spirv: bytes | None = None):
         self.source, self.target, self.options, self.filename = source, target, list(options), filename
+        self.spirv = spirv
 
     def __repr__(self) -> str:
         return f"BuildJob({self.filename!r}, {self.target!r})"
@@ -89,7 +91,7 @@ def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cach
     def one(job: BuildJob) -> BuildResult | BaseException:
         try:
             outcome: BuildResult | BaseException = build(
-                job.source, job.target, job.options, filename=job.filename, use_cache=use_cache,
+                job.source, job.target, job.options, filename=job.filename, use_cache=use_cache, spirv=job.spirv,
                 on_stage=(lambda stage: on_stage(job, stage)) if on_stage else None)
         except Exception as exc:  # reported per job; the others go on
             outcome = exc

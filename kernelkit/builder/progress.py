@@ -51,6 +51,8 @@ class Progress:
     def done(self, name: str) -> None:
         with self._lock:
             self._active.pop(name, None)
+            if not self._active:
+                self._clear()          # (the caller may print right after: no status line left under it)
 
     def line(self, text: str, stream=None) -> None:
         """A permanent line (on ``stream``, default the progress stream), above the status line."""

@@ -29,6 +29,7 @@ from kernelkit.commands.common import (
     default_output,
     frontend_options,
     read_source,
+    read_spirv,
     target_kind,
     write_output,
 )
@@ -40,7 +41,7 @@ __all__ = ["CL_STDS", "add_frontend_arguments", "frontend_options", "read_source
 def register(sub) -> None:
     p = sub.add_parser("build", help="compile OpenCL C for targets (or to LLVM IR with --emit llvm)")
     add_frontend_arguments(p, source=False)
-    p.add_argument("sources", metavar="SRC", nargs="+", help="OpenCL C source files")
+    p.add_argument("sources", metavar="SRC", nargs="+", help="OpenCL C source files or SPIR-V modules")
     p.add_argument("-t", "--target", "-mcpu", "--offload-arch", dest="targets", action="append", default=[],
                    metavar="TARGET", help="target name: host, gfx90a:xnack-, amdil:juniper, amdcl2:bonaire, "
                                           "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
@@ -218,7 +219,9 @@ def run(args) -> int:
         options.append(f"-mamdcl2-driver-version={args.driver_version}")
     jobs = [(source, target) for source in args.sources for target in args.targets]
     outputs = _outputs(args, jobs)
-    texts = {source: read_source(source) for source in args.sources}
+    spirv = {source: read_spirv(source) for source in args.sources}   # SPIR-V modules build as such
+    texts = {source: "" if spirv[source] else read_source(source) for source in args.sources}
+    args.spirv_modules = spirv
     if len(jobs) == 1:
         return _build_one(args, jobs[0], outputs[0], texts, options)
     return _build_many(args, jobs, outputs, texts, options)
@@ -239,7 +242,7 @@ def _build_one(args, job, output: str, texts: dict, options: list[str]) -> int:
     with Progress() as progress:
         progress.update(label, f"building {label}")
         result = build(texts[source], target, options, filename=source, use_cache=not args.no_cache,
-                       on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
+                       spirv=args.spirv_modules[source], on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
         progress.done(label)
     _print_log(result.log)
     write_output(output, result.binary)
@@ -253,7 +256,7 @@ def _build_many(args, jobs, outputs, texts: dict, options: list[str]) -> int:
     from kernelkit.builder.progress import Progress
     from kernelkit.errors import CompileError
 
-    build_jobs = [BuildJob(texts[s], t, options, s) for s, t in jobs]
+    build_jobs = [BuildJob(texts[s], t, options, s, args.spirv_modules[s]) for s, t in jobs]
     where = {id(j): (i, out) for i, (j, out) in enumerate(zip(build_jobs, outputs, strict=True))}
     failures: list[str] = []
     started = {id(j): time.monotonic() for j in build_jobs}

@@ -62,6 +62,17 @@ def frontend_options(args) -> list[str]:
     return options + list(args.extra_options)
 
 
+def read_spirv(path: str) -> bytes | None:
+    """The bytes of a SPIR-V module (the file starts with SPIR-V's magic number), else None."""
+    from kernelkit.formats.limits import read_input
+
+    if not os.path.isfile(path):
+        return None
+    data = read_input(path)
+    magic = 0x07230203   # SPIR-V spec §3.1, in either byte order
+    return data if data[:4] in (magic.to_bytes(4, "little"), magic.to_bytes(4, "big")) else None
+
+
 def read_source(path: str) -> str:
     """The text of a source file; a file that is not UTF-8 is a compile error, not a traceback."""
     from kernelkit.formats.limits import read_input

@@ -10,6 +10,7 @@ does not match numpy or when nothing ran.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
@@ -54,13 +55,17 @@ def run(args) -> int:
     paths = sorted(folder.glob("*.cl"))
     if not paths:
         raise KernelkitError(f"{folder}: no example kernels (*.cl) to run")
+    from kernelkit.builder.progress import Progress
+
     out = sys.stdout
     matched = mismatched = 0
-    for path in paths:
-        result = _example(path, args.verbose, out)
-        matched += result is True
-        mismatched += result is False
-        out.write("\n")
+    global _progress
+    with Progress() as _progress:    # a status line on a terminal while a build takes a while
+        for path in paths:
+            result = _example(path, args.verbose, out)
+            matched += result is True
+            mismatched += result is False
+            out.write("\n")
     if mismatched:
         out.write(f"{mismatched} of {matched + mismatched} example(s) did NOT match numpy\n")
         return 1
@@ -70,6 +75,21 @@ def run(args) -> int:
     out.write(f"{matched} example(s) ran on the host and matched numpy; "
               f"each built or laid out for {len(TARGETS)} targets\n")
     return 0
+
+
+_progress = None     # the running demo's Progress (a status line on a terminal)
+
+
+@contextlib.contextmanager
+def _step(text: str):
+    if _progress is None:
+        yield
+        return
+    _progress.update(text, text)
+    try:
+        yield
+    finally:
+        _progress.done(text)
 
 
 def _example(path: Path, verbose: bool, out) -> bool | None:
@@ -116,7 +136,8 @@ def _run_on_host(path: Path, source: str, out) -> bool | None:
         out.write("  host run: no numpy reference for this example (kernelkit.commands.demo_checks)\n")
         return None
     start = time.perf_counter()
-    program = kernelkit.Program(source, filename=str(path)).build("host")
+    with _step(f"building {path.name} for host"):
+        program = kernelkit.Program(source, filename=str(path)).build("host")
     kernel = program.kernel(example.kernel)
     build_time = time.perf_counter() - start
     rng = np.random.default_rng(0)                     # `kernelkit run`'s default --seed
@@ -158,7 +179,8 @@ def _show_target(target: str, options: list[str], path: Path, source: str, kerne
     from kernelkit.mux.result import MuxError, Result
 
     try:   # (a worker process and the whole-binary cache, as `kernelkit build`)
-        binary = build(source, target, options, filename=str(path)).binary
+        with _step(f"building {path.name} for {target}"):
+            binary = build(source, target, options, filename=str(path)).binary
     except MuxError as exc:
         if exc.result not in (Result.FEATURE_UNSUPPORTED, Result.INVALID_VALUE):
             raise

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 
-from kernelkit.commands.common import add_frontend_arguments, frontend_options, read_source
+from kernelkit.commands.common import add_frontend_arguments, frontend_options, read_source, read_spirv
 
 
 def register(sub) -> None:
-    p = sub.add_parser("signature", help="kernel signatures (arguments, attributes) of OpenCL C source")
+    p = sub.add_parser("signature", help="kernel signatures (arguments, attributes) of OpenCL C source or a SPIR-V module")
     add_frontend_arguments(p)
     p.add_argument("--json", action="store_true", help="print {\"kernels\": [...]} as JSON")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
@@ -50,10 +50,17 @@ def run(args) -> int:
 
     if args.no_cache:
         os.environ["KERNELKIT_NO_CACHE"] = "1"
-    read_source(args.source)  # a missing or non-UTF-8 file fails here with one readable line
-    signatures = signatures_from_source(args.source, frontend_options(args),
-                                        pointer_size=4 if args.bits == "32" else 8,
-                                        use_cache=not args.no_cache)
+    spirv = read_spirv(args.source)
+    if spirv is not None:   # a SPIR-V module: its own addressing model gives the pointer size
+        from kernelkit.abi.signature import signatures_from_ir
+        from kernelkit.frontend.spirv import translate
+
+        signatures = signatures_from_ir(translate(spirv))
+    else:
+        read_source(args.source)  # a missing or non-UTF-8 file fails here with one readable line
+        signatures = signatures_from_source(args.source, frontend_options(args),
+                                            pointer_size=4 if args.bits == "32" else 8,
+                                            use_cache=not args.no_cache)
     if args.json:
         import json
 

@@ -141,3 +141,19 @@ def test_cli_build_and_errors(tmp_path):
                              capture_output=True, text=True)
         assert bad.returncode == 1 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("version", [4, 5])
+def test_by_value_structs_build_at_O0_as_clang_lays_them_out(version):
+    """-O0 kernels are `optnone`, which LLVM's instruction namer skips: by-value struct parameters
+    still become named kernarg references (once `%1.kkarg`, invalid IR)."""
+    name = "struct_args.cl"
+    std = FILES[name].get("cl_std", "CL1.2")
+    data = build_binary((CORPUS / name).read_text(), "gfx90a:xnack-",
+                        [f"-cl-std={std}", f"-mcode-object-version={version}", "-O0"], filename=str(CORPUS / name))
+    co = CodeObject.parse(data)
+    clang = clang_code_object(str(CORPUS / name), "gfx90a:xnack-", version, std, "-O0")
+    for k in FILES[name]["kernels"]:
+        ours, ref = co.metadata.kernel(k["name"]), clang.metadata.kernel(k["name"])
+        assert explicit_args(ours) == explicit_args(ref)
+        assert ours.kernarg_segment_size == ref.kernarg_segment_size

@@ -76,3 +76,31 @@ def test_nothing_ran_is_an_error(tmp_path):
     unchecked = _demo(str(tmp_path))
     assert unchecked.returncode == 1 and "no example ran on the host" in unchecked.stdout
     assert re.search(r"^    gfx90a:xnack-\s+\d+ B  other: ", unchecked.stdout, re.M)
+
+
+def test_builds_report_progress_steps(monkeypatch, tmp_path, capsys):
+    """Each build of the demo is a step of the terminal status line (shown once it takes ~1 s)."""
+    import argparse
+    import shutil
+
+    from kernelkit.builder import progress as progress_module
+    from kernelkit.commands import demo as demo_command
+
+    steps: list[tuple[str, str]] = []
+
+    class Recording(progress_module.Progress):
+        def update(self, name, text):
+            steps.append(("update", text))
+            super().update(name, text)
+
+        def done(self, name):
+            steps.append(("done", name))
+            super().done(name)
+
+    monkeypatch.setattr(progress_module, "Progress", Recording)
+    shutil.copy(ROOT / "examples" / "saxpy.cl", tmp_path / "saxpy.cl")
+    assert demo_command.run(argparse.Namespace(examples=str(tmp_path), verbose=False)) == 0
+    started = [text for kind, text in steps if kind == "update"]
+    assert started == [f"building saxpy.cl for {t}" for t in ("host", *TARGETS)]   # the host run, then each target
+    assert [name for kind, name in steps if kind == "done"] == started   # each step ends before the next
+    assert "matches numpy" in capsys.readouterr().out

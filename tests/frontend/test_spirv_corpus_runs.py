@@ -24,7 +24,10 @@ KERNELS = ("scalar_args", "integer_ops", "small_int_ops", "vec_char", "vec_ushor
            "vec_half", "copy_through_local", "lookup_constant", "two_local_buffers", "saxpy_restrict",
            "volatile_flag", "collatz", "classify", "reduce_sum", "transpose_tile", "reduce_max_static",
            "histogram", "atomic_mix", "c11_counter", "c11_exchange", "swizzles", "int_vector_ops",
-           "math_float", "math_vector", "fixed_group", "all_attributes", "calibrate", "generic_pointers")
+           "math_float", "math_vector", "fixed_group", "all_attributes", "calibrate", "generic_pointers",
+           "conversions", "reinterpret", "math_integer", "c11_flags", "wg_reduce", "wg_scan", "wg_vote_broadcast",
+           "half_double_args", "vec_uchar", "vec_short", "vec_int", "vec_uint", "vec_long", "vec_ulong",
+           "const_value_args", "math_double", "hinted", "vec_hinted", "uint_hinted", "sub_group_sized", "count_calls")
 CASES = [c for c in cases() if c.name in KERNELS]
 
 
@@ -63,3 +66,19 @@ def test_spirv_runs_like_the_opencl_c_source(case):
             np.testing.assert_allclose(got.view(want.dtype), want, rtol=1e-6, atol=0)
         else:
             assert got.tobytes() == want.tobytes(), case.kernel["args"][i]["name"]
+
+
+def test_struct_passed_by_value_like_the_opencl_c_source():
+    """struct_args.cl scale_by_params: SPIR-V passes the struct as a ByVal pointer parameter."""
+    case = next(c for c in cases() if c.name == "scale_by_params")
+    spirv, source = programs(case.file, case.cl_std)
+    fields = case.run["args"]["p"]
+    params = np.array([(fields["count"], fields["scale"])],
+                      np.dtype({"names": ["count", "scale"], "formats": [np.int32, np.float32]}, align=True))[0]
+    results = []
+    for program in (spirv, source):
+        data = np.arange(64, dtype=np.float32)
+        program.kernel("scale_by_params")(params, data, global_size=case.run["global"])
+        results.append(data)
+    assert results[0].tobytes() == results[1].tobytes()
+    assert results[0][fields["count"]] == fields["count"]    # past p.count: untouched

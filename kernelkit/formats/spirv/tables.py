@@ -59,7 +59,7 @@ MEMORY_MODEL_OPENCL = 2
 # §3.5 "Execution Model"
 EXECUTION_MODEL_KERNEL = 6
 # §3.6 "Execution Mode": the kernel ones kernelkit reads.
-EXEC_LOCAL_SIZE, EXEC_LOCAL_SIZE_HINT, EXEC_VEC_TYPE_HINT = 17, 18, 30
+EXEC_LOCAL_SIZE, EXEC_LOCAL_SIZE_HINT, EXEC_VEC_TYPE_HINT, EXEC_SUBGROUP_SIZE = 17, 18, 30, 35
 # §3.7 "Storage Class" -> SPIR address space (OpenCL: 1 global, 2 constant, 3 local, 4 generic).
 STORAGE_CLASS_ADDRSPACE: dict[int, int] = {
     0: 2,   # UniformConstant
@@ -73,7 +73,8 @@ STORAGE_INPUT = 1
 STORAGE_FUNCTION = 7
 # §3.20 "Decoration"
 DEC_SPEC_ID, DEC_BUILTIN, DEC_FUNC_PARAM_ATTR, DEC_ALIGNMENT = 1, 11, 38, 44
-DEC_VOLATILE, DEC_CONSTANT, DEC_LINKAGE_ATTRIBUTES = 21, 22, 41
+DEC_SATURATED_CONVERSION, DEC_FP_ROUNDING_MODE = 28, 39
+DEC_CPACKED, DEC_VOLATILE, DEC_CONSTANT, DEC_LINKAGE_ATTRIBUTES = 10, 21, 22, 41
 # §3.19 "Function Parameter Attribute"
 PARAM_ZEXT, PARAM_SEXT, PARAM_BYVAL, PARAM_SRET, PARAM_NOALIAS, PARAM_NOCAPTURE = 0, 1, 2, 3, 4, 5
 PARAM_NOWRITE, PARAM_NOREADWRITE = 6, 7
@@ -89,7 +90,13 @@ BUILTIN_FUNCTIONS: dict[int, str] = {
 }
 # §3.25 "Memory Semantics" bits -> OpenCL cl_mem_fence_flags (CLK_LOCAL/GLOBAL/IMAGE_MEM_FENCE).
 SEMANTICS_FENCE_FLAGS = ((0x100, 1), (0x200, 2), (0x800, 4))
+# §3.16 "FP Rounding Mode" -> the OpenCL C conversion suffix
+ROUNDING_SUFFIXES = {0: "_rte", 1: "_rtz", 2: "_rtp", 3: "_rtn"}
 # §3.27 "Scope"
 SCOPE_CROSS_DEVICE, SCOPE_DEVICE, SCOPE_WORKGROUP, SCOPE_SUBGROUP = 0, 1, 2, 3
 # §3.28 "Group Operation"
-GROUP_REDUCE, GROUP_INCLUSIVE_SCAN, GROUP_EXCLUSIVE_SCAN = 0, 1, 2
+GROUP_OPERATION_PREFIXES = {0: "reduce_", 1: "scan_inclusive_", 2: "scan_exclusive_"}
+# §3.52.21 "Group and Subgroup Instructions": opcode -> (OpenCL C operation, integer operands signed?)
+GROUP_ARITHMETIC = {"GroupIAdd": ("add", True), "GroupFAdd": ("add", None), "GroupFMin": ("min", None),
+                    "GroupUMin": ("min", False), "GroupSMin": ("min", True), "GroupFMax": ("max", None),
+                    "GroupUMax": ("max", False), "GroupSMax": ("max", True)}

@@ -37,6 +37,10 @@ _ATOMIC_RMW = {"AtomicExchange": "xchg", "AtomicIAdd": "add", "AtomicISub": "sub
 _NO_RESULT = {"Store", "Branch", "BranchConditional", "Switch", "Return", "ReturnValue", "Unreachable",
               "ControlBarrier", "MemoryBarrier", "AtomicStore", "LifetimeStart", "LifetimeStop", "SelectionMerge",
               "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized"}
+# conversion opcode -> (source integers signed?, destination integers signed?); None: floats
+_CONVERT_SIGNS = {"ConvertFToU": (None, False), "ConvertFToS": (None, True), "ConvertSToF": (True, None),
+                  "ConvertUToF": (False, None), "UConvert": (False, False), "SConvert": (True, True),
+                  "FConvert": (None, None), "SatConvertSToU": (True, False), "SatConvertUToS": (False, True)}
 _SKIPPED = {"LifetimeStart", "LifetimeStop", "SelectionMerge", "LoopMerge", "Line", "Nop", "NoLine"}
 
 
@@ -98,6 +102,8 @@ class FunctionTranslator:
             self.set(inst, b.icmp(_ICMP[name], self.v(ops[2]), self.v(ops[3])))
         elif name in _FCMP:
             self.set(inst, b.fcmp(_FCMP[name], self.v(ops[2]), self.v(ops[3])))
+        elif name in _CONVERT_SIGNS and self._decorated_conversion(inst):
+            pass
         elif name in _CAST:
             self.set(inst, b.cast(_CAST[name], self.v(ops[2]), self.rtype(inst)))
         elif name in ("UConvert", "SConvert", "FConvert"):
@@ -202,6 +208,28 @@ class FunctionTranslator:
             x = self.v(ops[2])
             self.set(inst, self._builtin_call("dot", self.rtype(inst), [x, self.v(ops[3])],
                                               [self._ocl(ops[2])] * 2))
+        elif name in S.GROUP_ARITHMETIC:
+            op, signed = S.GROUP_ARITHMETIC[name]
+            fname = f"{_group_prefix(self.m.constant_int(ops[2]))}{S.GROUP_OPERATION_PREFIXES[ops[3]]}{op}"
+            self.set(inst, self._builtin_call(fname, self.rtype(inst), [self.v(ops[4])], [self._ocl(ops[4], signed)]))
+        elif name == "GroupBroadcast":
+            ids = self.v(ops[4])
+            ocl_ids = [self._ocl(ops[4], False)]
+            args = [self.v(ops[3])]
+            if isinstance(ids.type, T.VectorType):   # work_group_broadcast(x, size_t, size_t[, size_t])
+                ocl_ids = [self.m.types.ocl_type(self.m.types.defs[self._type_id_of(ops[4])].operands[1], False)] \
+                    * ids.type.count
+                args += [b.extract_element(ids, const_int(T.i32, k)) for k in range(ids.type.count)]
+            else:
+                args.append(ids)
+            scope = _group_prefix(self.m.constant_int(ops[2]))
+            self.set(inst, self._builtin_call(f"{scope}broadcast", self.rtype(inst), args,
+                                              [self._ocl(ops[3])] + ocl_ids))
+        elif name in ("GroupAll", "GroupAny"):
+            flag = b.zext(self.v(ops[3]), T.i32)
+            scope = _group_prefix(self.m.constant_int(ops[2]))
+            result = self._builtin_call(f"{scope}{name[5:].lower()}", T.i32, [flag], [OclType.scalar("int")])
+            self.set(inst, b.icmp("ne", result, const_int(T.i32, 0)))
         elif name in ("Any", "All"):
             x = self.v(ops[2])
             acc = b.extract_element(x, const_int(T.i32, 0))
@@ -232,6 +260,20 @@ class FunctionTranslator:
     def _fence_flags(self, semantics_id: int) -> int:
         sem = self.m.constant_int(semantics_id)
         return sum(flag for bit, flag in S.SEMANTICS_FENCE_FLAGS if sem & bit)
+
+    def _decorated_conversion(self, inst: Instruction) -> bool:
+        """A conversion with SaturatedConversion or FPRoundingMode: OpenCL C's convert_<type>[_sat][_<mode>]."""
+        rid = inst.operands[1]
+        saturated = inst.name.startswith("SatConvert") or self.m.decoration(rid, S.DEC_SATURATED_CONVERSION) is not None
+        rounding = self.m.decoration(rid, S.DEC_FP_ROUNDING_MODE)
+        if not saturated and rounding is None:
+            return False
+        src_signed, dst_signed = _CONVERT_SIGNS[inst.name]
+        dest = self.m.types.opencl_name(inst.operands[0], dst_signed is not False)
+        fname = f"convert_{dest}{'_sat' if saturated else ''}{S.ROUNDING_SUFFIXES[rounding[0]] if rounding else ''}"
+        self.set(inst, self._builtin_call(fname, self.rtype(inst), [self.v(inst.operands[2])],
+                                          [self._ocl(inst.operands[2], src_signed)]))
+        return True
 
     def _resize(self, name: str, x, ty: T.Type):
         if x.type == ty:
@@ -378,6 +420,15 @@ def _memory_access(ops: tuple[int, ...], index: int) -> tuple[int | None, bool]:
     mask = ops[index]
     align = ops[index + 1] if mask & 0x2 and len(ops) > index + 1 else None
     return align, bool(mask & 0x1)
+
+
+def _group_prefix(scope: int) -> str:
+    if scope == S.SCOPE_WORKGROUP:
+        return "work_group_"
+    if scope == S.SCOPE_SUBGROUP:
+        return "sub_group_"
+    raise FormatError(f"group operation at scope {scope} (OpenCL has work-group and sub-group ones)",
+                      field="Execution scope")
 
 
 def _syncscope(scope: int) -> str | None:

@@ -1,7 +1,8 @@
 """Kernel argument info for SPIR-V kernels: the kernel_arg_* metadata the OpenCL C frontend writes.
 
-Names come from OpName on the parameters; type names from an ``OpString "kernel_arg_type.<kernel>.
-<type>,<type>,..."`` when the producer wrote one (Khronos' translator does), else from the SPIR-V
+Names come from OpName on the parameters; type names and qualifiers from ``OpString "kernel_arg_type.
+<kernel>.<type>,<type>,..."`` and ``"kernel_arg_type_qual.<kernel>.<quals>,..."`` when the producer wrote
+them (Khronos' SPIRV-LLVM-Translator does; LLVM's SPIR-V backend does not), else from the SPIR-V
 types (SPIR-V integers carry no signedness, so they are spelled signed). Qualifiers: ``const`` for
 __constant pointers and FuncParamAttr NoWrite, ``restrict`` for NoAlias, ``volatile`` for Volatile.
 """
@@ -22,16 +23,18 @@ if TYPE_CHECKING:
 _SPACE_OF_STORAGE = {5: 1, 0: 2, 4: 3, 8: 4}
 
 
-def _type_strings(m: SpirvTranslator, kernel: str) -> list[str] | None:
-    prefix = f"kernel_arg_type.{kernel}."
+def _written(m: SpirvTranslator, key: str, kernel: str) -> list[str] | None:
+    """The comma-separated list of ``OpString "<key>.<kernel>.<a>,<b>,"``, if the producer wrote one."""
+    prefix = f"{key}.{kernel}."
     for s in m.strings:
         if s.startswith(prefix):
-            return [t for t in s[len(prefix):].split(",") if t]
+            return s[len(prefix):].split(",")[:-1] if s.endswith(",") else s[len(prefix):].split(",")
     return None
 
 
 def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
-    written = _type_strings(m, fn.name)
+    written = _written(m, "kernel_arg_type", fn.name)
+    written_quals = _written(m, "kernel_arg_type_qual", fn.name)
     addr, access, types, quals, names = [], [], [], [], []
     for i, (pid, tid) in enumerate(_params(m, fn)):
         inst = m.types.defs[tid]
@@ -53,7 +56,7 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
         addr.append(space)
         access.append("none")
         types.append(name)
-        quals.append(" ".join(words))
+        quals.append(written_quals[i] if written_quals and i < len(written_quals) else " ".join(words))
         names.append(m.names.get(pid, ""))
     fn.metadata["kernel_arg_addr_space"] = md_tuple([ValueAsMetadata(const_int(T.i32, a)) for a in addr])
     for key, vals in (("access_qual", access), ("type", types), ("base_type", types),
@@ -63,6 +66,8 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
         if mode in (S.EXEC_LOCAL_SIZE, S.EXEC_LOCAL_SIZE_HINT):
             key = "reqd_work_group_size" if mode == S.EXEC_LOCAL_SIZE else "work_group_size_hint"
             fn.metadata[key] = md_tuple([ValueAsMetadata(const_int(T.i32, a)) for a in args[:3]])
+        elif mode == S.EXEC_SUBGROUP_SIZE:
+            fn.metadata["intel_reqd_sub_group_size"] = md_tuple([ValueAsMetadata(const_int(T.i32, args[0]))])
         elif mode == S.EXEC_VEC_TYPE_HINT:
             fn.metadata["vec_type_hint"] = _vec_type_hint(args[0])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import Instruction
+from kernelkit.formats.spirv import tables as S
 from kernelkit.formats.spirv.tables import STORAGE_CLASS_ADDRSPACE
 from kernelkit.ir import types as T
 from kernelkit.mux.mangling import OclType
@@ -47,6 +48,7 @@ class TypeTable:
             raw = self._names.get(ops[0], f"spirv.struct.{ops[0]}")
             st = self._module.ir.add_struct(raw if raw.startswith(("struct.", "union.")) else f"struct.{raw}",
                                            [self[e] for e in ops[1:]])
+            st.packed = self._module.decoration(ops[0], S.DEC_CPACKED) is not None
             return st
         if name == "TypePointer":
             return T.pointer(self.addrspace(ops[1], inst))

@@ -146,7 +146,18 @@ def _named(text: str, tm) -> str:
     pm = b.create_new_module_pass_manager()
     pm.add_instruction_namer_pass()
     pm.run(m, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
-    return str(m)
+    text = str(m)
+    if "optnone" in text:
+        # LLVM's passes skip `optnone` functions (-O0): their parameters get names here
+        from kernelkit.ir import parse
+
+        module = parse(text)
+        for f in module.functions:
+            for a in f.args:
+                if not a.name:
+                    a.name = f"arg{a.index}"
+        text = str(module)
+    return text
 
 
 def _opt_level(options) -> int:
