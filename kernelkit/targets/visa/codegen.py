@@ -397,6 +397,11 @@ class KernelCodegen:
         src = inst.operands[0]
         dt, st = vtype_of(inst.type), vtype_of(src.type)
         exe = self.exe(inst)
+        if op == "bitcast" and lanes_of(src.type) != lanes_of(inst.type):
+            if isinstance(src.type, T.VectorType) and src.type.element == T.i1 and isinstance(inst.type, T.IntType):
+                self._bools_to_bits(inst, src)
+                return
+            raise CompileError(f"vISA code generation: bitcast {src.type} to {inst.type} is not supported")
         if src.type == T.i1 and op == "zext":
             self.emit(f"and {exe} {self.dst(inst)} {self.src(src, 'w')} 0x1:w")
             return
@@ -417,6 +422,24 @@ class KernelCodegen:
         elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
             raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
         self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
+
+    def _bools_to_bits(self, inst, src) -> None:
+        """``bitcast <N x i1> to iN``: bit k of the result is element k (LLVM's any/all-of idiom)."""
+        exe, dt = self.exe(inst), UNSIGNED[vtype_of(inst.type)]
+        width = 1 if self.uniform(inst) else self.simd
+        region = "<0;1,0>" if self.uniform(inst) else "<1;1,0>"
+        acc = self._new(dt, width)
+        self.emit(f"mov {exe} {acc}(0,0)<1> 0x0:{dt}")
+        for k in range(src.type.count):
+            self.k = k
+            bit = self.src(src, "w")
+            self.k = 0
+            tmp = self._new(dt, width)
+            self.emit(f"and {exe} {tmp}(0,0)<1> {bit} 0x1:w")
+            if k:
+                self.emit(f"shl {exe} {tmp}(0,0)<1> {tmp}(0,0){region} 0x{k:x}:{dt}")
+            self.emit(f"or {exe} {acc}(0,0)<1> {acc}(0,0){region} {tmp}(0,0){region}")
+        self.emit(f"mov {exe} {self.dst(inst, dt)} {acc}(0,0){region}")
 
     def _select(self, inst) -> None:
         cond, a, b = inst.operands
@@ -864,10 +887,9 @@ def lanes_of(ty: T.Type) -> int:
 def element_constant(value, k: int):
     """Element ``k`` of a constant (a scalar constant is its own element 0)."""
     ty = value.type
-    if isinstance(value, ir.ConstantAggregate):
-        return value.operands[k]
-    if isinstance(value, ir.ConstantSplat):
-        return value.operands[0]
+    if isinstance(value, ir.ConstantAggregate | ir.ConstantSplat):
+        elem = value.operands[k if isinstance(value, ir.ConstantAggregate) else 0]
+        return element_constant(elem, 0) if isinstance(elem, ir.ConstantSimple) else elem   # (a poison element)
     if isinstance(value, ir.ConstantSimple):              # zeroinitializer, undef, poison: zero
         elem = ty.element if isinstance(ty, T.VectorType) else ty
         return ir.ConstantFP(elem, 0.0) if isinstance(elem, T.FloatType) else ir.ConstantInt(elem, 0)
