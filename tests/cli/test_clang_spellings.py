@@ -138,8 +138,8 @@ def test_warnings_are_printed_for_every_target(tmp_path, capsys):
     src.write_text("#warning check this kernel\nkernel void k(global int *o) { o[0] = 1; }\n")
     clang = subprocess.run([*clang_command(), "-x", "cl", "-cl-no-stdinc", "-fsyntax-only", str(src)], capture_output=True, text=True)
     expected = re.search(r"warn\.cl:1:2: warning: check this kernel", clang.stderr).group(0)
-    for target in ("host", "gfx90a"):
-        code, _, err = _run(["build", src, "-t", target, "-o", tmp_path / f"k.{target}"], capsys)
+    for target in ("host", "gfx90a", "amdil:juniper", "amdcl2:bonaire", "visa:tgllp"):
+        code, _, err = _run(["build", src, "-t", target, "-o", tmp_path / f"k.{target.replace(':', '_')}"], capsys)
         assert code == 0 and expected in err, (target, err)
 
 
