@@ -35,16 +35,13 @@ def _size(ty: T.Type) -> int:
 
 
 def _field_offset(ty, index: int) -> int:
-    from kernelkit.abi.opencl_types import ir_size_align
-    offset = 0
-    for i, member in enumerate(ty.elements):
-        size, align = ir_size_align(member, 4)
-        if not ty.packed:
-            offset = (offset + align - 1) // align * align
-        if i == index:
-            return offset
-        offset += size
-    raise CompileError(f"amdil: struct field {index} of {ty}")
+    """Byte offset of struct member ``index`` (32-bit pointers, the layout of ``ir_size_align``)."""
+    from kernelkit.abi.opencl_types import ir_field_offset
+
+    try:
+        return ir_field_offset(ty, index, 4)
+    except ValueError as exc:
+        raise CompileError(f"amdil: struct field {index} of {ty}") from exc
 
 
 def _elem_bits(ty: T.Type) -> int:
