@@ -21,24 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 SAXPY = (ROOT / "examples" / "saxpy.cl").read_text()
-SGEMM_TILED = """
-#define TS 16
-kernel void sgemm_tiled(int n, global const float *A, global const float *B, global float *C) {
-  local float As[TS][TS];
-  local float Bs[TS][TS];
-  int tx = get_local_id(0), ty = get_local_id(1);
-  int col = get_global_id(0), row = get_global_id(1);
-  float acc = 0.0f;
-  for (int t = 0; t < n / TS; ++t) {
-    As[ty][tx] = A[row * n + t * TS + tx];
-    Bs[ty][tx] = B[(t * TS + ty) * n + col];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < TS; ++k)
-      acc += As[ty][k] * Bs[k][tx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[row * n + col] = acc;
-}"""
+SGEMM_TILED = (ROOT / "benchmarks" / "kernels" / "sgemm_tiled.cl").read_text()
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
