@@ -19,3 +19,17 @@ def llvm():
             binding.initialize_all_asmprinters()
             _READY = True
     return binding
+
+
+def parse_verified(text: str, what: str, target: str):
+    """An llvmlite module of IR ``text`` that LLVM parses and verifies; otherwise a CompileError
+    ("<target>: IR from <what> does not verify: <LLVM's first line>") with LLVM's whole message."""
+    from kernelkit.errors import CompileError
+
+    try:
+        module = llvm().parse_assembly(text)
+        module.verify()
+    except RuntimeError as exc:
+        raise CompileError(f"{target}: IR from {what} does not verify: {str(exc).splitlines()[0]}",
+                           log=str(exc)) from exc
+    return module

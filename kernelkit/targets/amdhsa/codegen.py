@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
-from kernelkit.llvm_binding import llvm
+from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
@@ -128,14 +128,7 @@ def link_builtin_library(ir_text: str, options, exclude: frozenset[str] = frozen
 
 
 def _parse(text: str, what: str):
-    b = llvm()
-    try:
-        m = b.parse_assembly(text)
-        m.verify()
-    except RuntimeError as exc:
-        raise CompileError(f"amdhsa: IR from {what} does not verify: {str(exc).splitlines()[0]}",
-                           log=str(exc)) from exc
-    return m
+    return parse_verified(text, what, "amdhsa")
 
 
 def _named(text: str, tm) -> str:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kernelkit.errors import CompileError
-from kernelkit.llvm_binding import llvm
+from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 
 SPIR32 = "spir-unknown-unknown"
@@ -18,13 +17,7 @@ _BUILTIN_CALL = re.compile(r"@(_Z[\w$.]+|" + "|".join(UNMANGLED_BUILTINS) + r")\
 
 
 def _parse(text: str, what: str):
-    try:
-        m = llvm().parse_assembly(text)
-        m.verify()
-    except RuntimeError as exc:
-        raise CompileError(f"amdil: IR from {what} does not verify: {str(exc).splitlines()[0]}",
-                           log=str(exc)) from exc
-    return m
+    return parse_verified(text, what, "amdil")
 
 
 def with_builtin_library(ir_text: str, options) -> str:
