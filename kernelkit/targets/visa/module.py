@@ -13,7 +13,10 @@ from kernelkit.abi.visa import DEFAULT_SIMD, Payload, implicit_inputs, lay_out, 
 from kernelkit.errors import CompileError, KernelkitError
 from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
-from kernelkit.targets.visa.codegen import LOCAL_SPACE, KernelCodegen
+from kernelkit.targets.visa.calls import handles_call
+from kernelkit.targets.visa.codegen import KernelCodegen
+from kernelkit.targets.visa.irpipeline import with_builtin_library
+from kernelkit.targets.visa.vtypes import LOCAL_SPACE
 
 
 @dataclass
@@ -83,7 +86,8 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
     p = resolve_platform(platform)
     simd = simd or DEFAULT_SIMD
     opts = list(options)
-    module = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    module = with_builtin_library(ir.parse(compile_opencl(source, opts, filename=filename).ir_text), opts,
+                                  handles_call)
     unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in unoptimised.functions}
