@@ -158,7 +158,8 @@ def _declare_wrapper_needs(mod) -> None:
 
 
 def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
-                vectorised: dict[str, tuple[str, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
+                vectorised: dict[str, tuple[str, int]] | None = None,
+                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
     the kernels whose work-items depend on each other between barriers (local atomics)."""
@@ -176,7 +177,8 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0),
-                                            vector=(vectorised or {}).get(name))
+                                            vector=(vectorised or {}).get(name),
+                                            local_size=(local_sizes or {}).get(name))
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
@@ -258,7 +260,8 @@ def _byte_index_store(line: str, bits: int) -> str:
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
-                       serial: set[str] = frozenset()) -> str:
+                       serial: set[str] = frozenset(),
+                       local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
     from kernelkit.targets.host.passes import region_values, soa_frames
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
@@ -291,7 +294,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             mod.items.append(f"!{md_next} = distinct !{{}}")
             wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
             base = md_next + 1
-        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0))
+        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
+                                            local_size=(local_sizes or {}).get(name))
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
@@ -361,15 +365,16 @@ def optimize_and_emit(text: str) -> bytes:
 
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
-                 keep_ir: bool = False) -> HostCode:
+                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
+    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options)
     text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
-    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths)
+    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)
+        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial, local_sizes)
     obj = optimize_and_emit(text)
     if keep_ir:
         _LAST_IR["text"] = text
