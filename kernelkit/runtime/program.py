@@ -56,17 +56,20 @@ class Program:
 
     # -- building ----------------------------------------------------------------------------
     def build(self, target: str = "host", options: Sequence[str] | str | None = None, *,
-              spec_constants: dict[int, object] | None = None) -> Program:
+              spec_constants: dict[int, object] | None = None, cpu: str | None = None) -> Program:
         """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
         e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor;
         ``spec_constants`` (SpecId -> value) specialises a SPIR-V program. The build
         comes from the whole-binary cache, else from a compiler worker process: LLVM aborting is a
-        CompileError, never the end of this process."""
+        CompileError, never the end of this process. ``cpu`` (host): the CPU to compile for, as clang's
+        ``-mcpu=`` names it (``native`` by default, ``x86-64``, ``x86-64-v3``, ``skylake-avx512``...)."""
         from kernelkit.builder import build
         from kernelkit.targets.host.binary import read_host_binary
 
         if options:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
+        if cpu is not None:
+            self.options = [*self.options, f"-mcpu={cpu}"]
         if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
             from kernelkit.runtime.simulated import build_simulated
 
@@ -149,12 +152,14 @@ class Program:
 
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
+        from kernelkit.targets.host.cpu import require_cpu
 
         with self._lock:
             exe = self._executables.get(check)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
+            require_cpu(binary.cpu, binary.features)   # LaunchError on a CPU without the binary's features
             if check:   # compiled in a worker process too (kernelkit.builder), and cached
                 from kernelkit.builder import build_checked_host
 
@@ -166,12 +171,15 @@ class Program:
         """The executable of ``kernel`` compiled for uniform work-groups of ``local_size`` (spec 003
         createSpecializedKernel; kernelkit.builder.build_specialised_host), made once per size."""
         from kernelkit.builder import build_checked_host, build_specialised_host
+        from kernelkit.targets.host.cpu import require_cpu
 
         key = (kernel, tuple(local_size), check)
         with self._lock:
             exe = self._executables.get(key)
             if exe is None:
-                binary = build_specialised_host(self._require_built(), kernel, tuple(local_size))
+                built = self._require_built()
+                require_cpu(built.cpu, built.features)
+                binary = build_specialised_host(built, kernel, tuple(local_size))
                 exe = self._executables[key] = _load(build_checked_host(binary) if check else binary)
             return exe
 
