@@ -64,6 +64,7 @@ class KernelCodegen(CallCodegen):
         self.aliases: dict[tuple[str, str], str] = {}
         self.exit = "BB_exit"
         self.k = 0                                # the vector element being generated
+        self.pairs: dict[int, tuple[str, str]] = {}   # cmpxchg -> (old value, success) operands
 
     # ---- variables
     def _new(self, vtype: str, n: int, prefix: str = "G") -> str:
@@ -285,6 +286,10 @@ class KernelCodegen(CallCodegen):
             self.emit(f"goto (M1, {self.simd}) {self.exit}")
         elif op == "unreachable":
             pass
+        elif op in ("atomicrmw", "cmpxchg"):
+            self._atomic_instruction(inst)
+        elif op == "extractvalue":
+            self._extract_value(inst)
         elif op == "freeze":
             self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.src(inst.operands[0])}")
         else:
