@@ -28,6 +28,9 @@ class CallCodegen:
         args = inst.args
         if name.startswith("llvm.lifetime") or name.startswith("llvm.experimental.noalias"):
             return
+        if name.startswith("llvm.memset."):
+            self._memset(inst, args)
+            return
         if name.startswith("llvm.") and self._intrinsic(inst, name, args):
             return
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
@@ -73,10 +76,10 @@ class CallCodegen:
             self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
         elif base == "fabs":
             self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
-        elif base in ROUNDING and vt == "f":
+        elif base in ROUNDING and vt in ("f", "df"):
             self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
-        elif base == "sqrt" and vt == "f":
-            self.emit(f"sqrt {exe} {self.dst(inst)} {self.src(args[0])}")
+        elif base == "sqrt" and vt in ("f", "df"):             # df: the IEEE macro
+            self.emit(f"{'sqrt' if vt == 'f' else 'sqrtm'} {exe} {self.dst(inst)} {self.src(args[0])}")
         elif base in ("ctpop", "ctlz") and vt == "d":
             self.emit(f"{'cbit' if base == 'ctpop' else 'lzd'} {exe} {self.dst(inst, 'ud')} {self.src(args[0], 'ud')}")
         elif base in ("fshl", "fshr") and vt in ("d", "q"):

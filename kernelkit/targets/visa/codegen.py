@@ -23,6 +23,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
 from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
+from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
     CMP,
@@ -31,6 +32,7 @@ from kernelkit.targets.visa.vtypes import (
     MAX_SVM_LANES,
     NO_INTEGER_DIVISION,
     POINTER_BYTES,
+    PRIVATE_SPACE,
     RAW,
     SIZES,
     UNSIGNED,
@@ -43,7 +45,7 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen, ArithmeticCodegen):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
         from kernelkit.targets.visa.segments import Segments
 
@@ -234,6 +236,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen):
                 mask = f"M{part.lane // 4 + 1}"
                 self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
             self.local_ids.append(lid)
+        self._private_prologue()
 
     def input_name(self, inp) -> str:
         return self.input_vars[inp.name]
@@ -287,6 +290,8 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen):
             self.emit(f"goto (M1, {self.simd}) {self.exit}")
         elif op == "unreachable":
             pass
+        elif op == "alloca":
+            self._alloca(inst)
         elif op in ("atomicrmw", "cmpxchg"):
             self._atomic_instruction(inst)
         elif op == "extractvalue":
@@ -467,7 +472,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen):
         if space == LOCAL_SPACE:
             self._slm(inst, ptr, None)
             return
-        if space not in GLOBAL_SPACES:
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
         base = self._wide(ptr, "uq")
         for self.k in range(lanes_of(inst.type)):
@@ -517,7 +522,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen):
         if space == LOCAL_SPACE:
             self._slm(None, ptr, value)
             return
-        if space not in GLOBAL_SPACES:
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
         vt = vtype_of(value.type)
         size = SIZES[vt]
