@@ -10,7 +10,6 @@ from kernelkit.runtime.args import PackedArg
 from kernelkit.targets.host.passes.checked import GLOBALS_TABLE, SITES_TABLE
 from kernelkit.targets.host.sched import SINK_BYTES, CheckTable
 
-
 # SPIR address spaces (kind bits 1-3 of a violation)
 ADDRESS_SPACES = {0: "private", 1: "global", 2: "constant", 3: "local", 4: "generic"}
 
@@ -82,7 +81,7 @@ class Checker:
                 address = obj.global_address(SITES_TABLE)
                 if address:
                     size = ctypes.c_uint64.from_address(address).value
-                    self._site_document = json.loads(ctypes.string_at(address + 8, size))
+                    self._site_document = json.loads(bytes.fromhex(ctypes.string_at(address + 8, size).decode()))
                     break
         return self._site_document
 

@@ -21,12 +21,13 @@ work-item, source location) and the access is redirected to a sink, so the proce
 corrupted; a violating copy copies nothing. The runtime raises after the launch
 (:mod:`kernelkit.runtime.checked`). ``@kk.checked.sites`` (JSON) names each check's source
 location (``file:line:column`` from the ``!dbg`` locations of a ``-g`` build) and each private
-object (its variable name with ``-g``).
+object (its variable name with ``-g``), as hex digits.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
@@ -109,7 +110,9 @@ def _location(loc) -> list:
             break
         file = _field(scope, "file")
         if isinstance(file, MDNode):
-            filename = _text(_field(file, "filename"))
+            filename, directory = _text(_field(file, "filename")), _text(_field(file, "directory"))
+            if directory and filename and not filename.startswith("<"):
+                filename = os.path.join(directory, filename)
             break
         scope = _field(scope, "scope")
     return [filename, int(line or 0), int(column or 0)]
@@ -122,6 +125,11 @@ class _Instrumenter:
         self.prov = Provenance(f, module, objects)
 
     def run(self) -> None:
+        for inst in self.f.instructions():
+            if isinstance(inst, I.GetElementPtrInst):
+                # an out-of-bounds `getelementptr inbounds` is poison, and LLVM would fold the
+                # checks of its result away: the address arithmetic must be plain
+                inst.flags = []
         accesses = [inst for inst in self.f.instructions()
                     if isinstance(inst, I.LoadInst | I.StoreInst | I.AtomicRMWInst | I.CmpXchgInst | I.CallInst)]
         self.prov.record_pointer_stores()
@@ -229,7 +237,8 @@ class _Instrumenter:
 
 
 def _json_global(module: Module, name: str, document) -> None:
-    data = json.dumps(document, separators=(",", ":")).encode()
+    # as hex digits: the later text passes must not see IR words (types, names) in the string
+    data = json.dumps(document, separators=(",", ":")).encode().hex().encode()
     ty = T.LiteralStructType((T.i64, T.ArrayType(T.i8, len(data))))
     init = ConstantAggregate(ty, [ConstantInt(T.i64, len(data)), ConstantBytes(T.ArrayType(T.i8, len(data)), data)])
     var = module.add_global(GlobalVariable(name, ty, init, constant=True))

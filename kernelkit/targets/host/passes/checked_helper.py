@@ -17,7 +17,13 @@ bytes at ``ptr`` are valid, else records the first violation of the launch in it
 
 from __future__ import annotations
 
-from kernelkit.targets.host.sched import CHECK_STRUCT, WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
+from kernelkit.targets.host.sched import (
+    CHECK_STRUCT,
+    WORK_GROUP_FIELDS,
+    WORK_ITEM_FIELDS,
+    field_index,
+    llvm_struct,
+)
 
 HELPER = "kk_check"
 GENERIC_SPACE = 4
