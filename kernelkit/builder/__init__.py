@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from kernelkit.cache import cache_disabled
 
-__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many"]
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host"]
 
 _REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
 
@@ -50,17 +50,19 @@ class BuildJob:
 
 def build(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
           use_cache: bool = True, on_stage: Callable[[dict], None] | None = None,
-          spirv: bytes | None = None) -> BuildResult:
-    """OpenCL C ``source`` -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
+          spirv: bytes | None = None, spec_constants: dict[int, object] | None = None) -> BuildResult:
+    """OpenCL C ``source`` (or ``spirv``, its specialisation constants set from ``spec_constants``,
+    SpecId -> value) -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
     LLVM's message if it aborted) or MuxError (unknown target, unsupported feature)."""
     from kernelkit.builder import key as binary_cache
 
     options = [str(o) for o in options]
+    spec_pairs = sorted((int(k), v) for k, v in (spec_constants or {}).items())
     caching = use_cache and not cache_disabled()
     cache_key = None
     if caching:
         cache_key = binary_cache.binary_key(source, target, options, filename,
-                                            variant="spirv:" + spirv.hex() if spirv is not None else "")
+                                            variant="spirv:" + spirv.hex() + repr(spec_pairs) if spirv is not None else "")
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
@@ -70,7 +72,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
     reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
-                         "spirv": spirv, "env": env, "cwd": os.getcwd()}, on_stage)
+                         "spirv": spirv, "spec_constants": [list(p) for p in spec_pairs], "env": env, "cwd": os.getcwd()}, on_stage)
     if not reply.get("ok"):
         raise_reply(reply)
     result = BuildResult(reply["binary"], reply.get("log") or "", target, list(reply.get("kernels") or ()))
@@ -107,9 +109,9 @@ def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cach
         return list(pool.map(one, jobs))
 
 
-def build_checked_host(binary):
-    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
-    mux IR in a worker process, cached under the binary's own bytes."""
+def _derived_host(binary, kind: str, variant: str, extra: dict):
+    """A host binary derived from another in a worker process (request ``kind``), cached under the
+    source binary's bytes and ``variant``."""
     from kernelkit.builder import key as binary_cache
     from kernelkit.builder.pool import raise_reply, run_request
     from kernelkit.targets.host.binary import read_host_binary
@@ -119,15 +121,29 @@ def build_checked_host(binary):
     if not cache_disabled():
         import hashlib
 
-        cache_key = binary_cache.binary_key("", "host", [], "<checked>", variant=hashlib.sha256(data).hexdigest())
+        cache_key = binary_cache.binary_key("", "host", [], f"<{kind}>",
+                                            variant=hashlib.sha256(data).hexdigest() + variant)
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return read_host_binary(hit.binary)
     env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
-    reply = run_request({"kind": "host-checked", "binary": data, "target": "host", "filename": "<checked>",
-                         "env": env, "cwd": os.getcwd()})
+    reply = run_request({"kind": kind, "binary": data, "target": "host", "filename": f"<{kind}>",
+                         "env": env, "cwd": os.getcwd(), **extra})
     if not reply.get("ok"):
         raise_reply(reply)
     if cache_key is not None:
         binary_cache.store(cache_key, reply["binary"], "", [], reply.get("kernels") or [])
     return read_host_binary(reply["binary"])
+
+
+def build_specialised_host(binary, kernel: str, local_size: tuple[int, int, int]):
+    """Kernel ``kernel`` of a host binary compiled for uniform work-groups of ``local_size`` (its local
+    size a constant: kernelkit.mux.passes.local_size), in a worker process, cached."""
+    return _derived_host(binary, "host-specialised", f":{kernel}:{tuple(local_size)}",
+                         {"kernel": kernel, "local_size": list(local_size)})
+
+
+def build_checked_host(binary):
+    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
+    mux IR in a worker process, cached under the binary's own bytes."""
+    return _derived_host(binary, "host-checked", "", {})
