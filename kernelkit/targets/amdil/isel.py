@@ -17,6 +17,7 @@ from kernelkit.ir.module import Argument, Function, GlobalVariable
 from kernelkit.ir.transforms import structurize as S
 from kernelkit.ir.values import Constant, ConstantExpr
 from kernelkit.targets.amdil.calls import CallOps
+from kernelkit.targets.amdil.counters import CounterOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
 from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
@@ -49,7 +50,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
+class KernelSelector(MemoryOps, CallOps, CounterOps, ImageOps, PrintfOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):
@@ -59,6 +60,8 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
         self.layout = layout           # addresses of globals, private frame, argument slots
         self.values: dict[int, list[Operand]] = {}
         self.exit_flags: dict[int, Slot] = {}
+        self.counter_uses: dict[int, set[str]] = {}    # counter id -> {"alloc", "consume"}
+        self.barriers = 0
         MemoryOps.__init__(self)
 
     # -- values ---------------------------------------------------------------------------

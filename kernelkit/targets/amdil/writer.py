@@ -27,8 +27,11 @@ from kernelkit.ir.values import (
     ConstantSimple,
     ConstantSplat,
 )
+from kernelkit.targets.amdil.counters import MAX_COUNTERS
 from kernelkit.targets.amdil.emitter import Emitter
+from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
+from kernelkit.targets.amdil.messages import message
 from kernelkit.targets.amdil.regalloc import reuse_registers
 from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
 
@@ -197,6 +200,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
         if slot.kind == "image":
             info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
+        elif slot.kind == "counter":
+            info.update(counter=slot.record.id)
         if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
             info.update(kind="byval", private=private, size=slot.size)
             private += (slot.size + 3) // 4 * 4
@@ -277,12 +282,24 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
     records += layout.metadata_records()
+    # AMD's compiler: on 7XX a barrier synchronises one wavefront only, so a kernel with a
+    # barrier limits its work-group size (the runtime keeps it to a wavefront) and warns
+    limit = bool(sel.barriers) and device.family == FAMILY_7XX
+    if limit:
+        records.append(r.LimitGroupSize())
     records.append(r.IdList("function", [body_id]))
     records += [r.Sampler(f"unknown_{v}", k, 1, v)
                 for k, v in enumerate(sel.layout.get("samplers", []))]
     records += [r.Sampler(sig.args[index].name, own + k, 0, 0)
                 for k, index in enumerate(sel.layout.get("sampler_args", []))]
     records += sel.layout.get("printf", [])
+    if limit:
+        records.append(message("W000"))
+    counters = [a for a in layout.args if a.kind == "counter"]
+    if len(counters) > MAX_COUNTERS:
+        records.append(message("E018"))
+    if any(len(ops) > 1 for ops in sel.counter_uses.values()):
+        records.append(message("E023"))
     records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
