@@ -83,7 +83,8 @@ class CallOps:
         name = fn.name
         if name.startswith(IGNORED):
             return
-        if self.image_call(inst, name) or self.counter_call(inst, name):
+        if self.image_call(inst, name) or self.counter_call(inst, name) or \
+                self.half_call(inst, name):
             return
         if name in WORK_ITEM:
             self.work_item(inst, name)

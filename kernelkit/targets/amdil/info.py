@@ -165,7 +165,8 @@ def parse_mattr(text: str, device: str | AmdilDevice) -> Attributes:
 def frontend_options(dev: AmdilDevice) -> list[str]:
     """What every OpenCL C compile for the device gets: OpenCL C 1.2, and the append counters
     behind cl_ext_atomic_counters_32 on Evergreen and later (GDS)."""
-    opts = ["-cl-std=CL1.2"]
+    # no binary16 arithmetic on any of them (vload_half/vstore_half only)
+    opts = ["-cl-std=CL1.2", "-cl-ext=-cl_khr_fp16"]
     if family_at_least(dev.family, FAMILY_EVERGREEN):
         opts.append("-Dcl_ext_atomic_counters_32=1")
     return opts

@@ -19,6 +19,7 @@ from kernelkit.ir.values import Constant, ConstantExpr
 from kernelkit.targets.amdil.calls import CallOps
 from kernelkit.targets.amdil.counters import CounterOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
+from kernelkit.targets.amdil.halfs import HalfOps
 from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
 from kernelkit.targets.amdil.printf import PrintfOps
@@ -50,7 +51,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps, CounterOps, ImageOps, PrintfOps):
+class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):
