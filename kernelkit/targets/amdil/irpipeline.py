@@ -26,7 +26,6 @@ def with_builtin_library(ir_text: str, options) -> str:
     if not called:
         return ir_text
     from kernelkit.mux.clc import defined_builtins, library_ir
-
     from kernelkit.targets.amdil.halfs import is_half_call
 
     # half loads/stores of float data are selected as IL conversions, not linked
