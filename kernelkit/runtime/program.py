@@ -54,23 +54,31 @@ class Program:
         self.build_log = ""
 
     # -- building ----------------------------------------------------------------------------
-    def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
+    def build(self, target: str = "host", options: Sequence[str] | str | None = None, *,
+              spec_constants: dict[int, object] | None = None, cpu: str | None = None) -> Program:
         """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
-        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor. The build
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor;
+        ``spec_constants`` (SpecId -> value) specialises a SPIR-V program. The build
         comes from the whole-binary cache, else from a compiler worker process: LLVM aborting is a
-        CompileError, never the end of this process."""
+        CompileError, never the end of this process. ``cpu`` (host): the CPU to compile for, as clang's
+        ``-mcpu=`` names it (``native`` by default, ``x86-64``, ``x86-64-v3``, ``skylake-avx512``...)."""
         from kernelkit.builder import build
         from kernelkit.targets.host.binary import read_host_binary
 
         if options:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
+        if cpu is not None:
+            self.options = [*self.options, f"-mcpu={cpu}"]
         if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
             from kernelkit.runtime.simulated import build_simulated
 
             self._simulated = build_simulated(self.source, self.options, target, self.filename)
             self.build_log = self._simulated.log
             return self
-        result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv)
+        if spec_constants and self.spirv is None:
+            raise KernelkitError("spec_constants apply to SPIR-V programs only")
+        result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv,
+                       spec_constants=spec_constants)
         self.build_log = result.log
         self._binary = read_host_binary(result.binary)
         return self
@@ -143,6 +151,7 @@ class Program:
 
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
+        from kernelkit.targets.host.cpu import require_cpu
         from kernelkit.targets.host.loader import Executable
 
         with self._lock:
@@ -150,6 +159,7 @@ class Program:
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
+            require_cpu(binary.cpu, binary.features)   # LaunchError on a CPU without the binary's features
             if check:   # compiled in a worker process too (kernelkit.builder), and cached
                 from kernelkit.builder import build_checked_host
 

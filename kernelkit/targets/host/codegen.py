@@ -18,20 +18,21 @@ from dataclasses import dataclass, field
 from kernelkit.errors import CompileError
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
+from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import add_cancellation_points
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
-from kernelkit.targets.host.passes.vectorise import VectorisedKernels, vectorise_kernels
+from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
-def target_machine(opt: int = 3):
-    b = llvm()
-    target = b.Target.from_default_triple()
-    return target.create_target_machine(cpu=b.get_host_cpu_name(), features=b.get_host_cpu_features().flatten(),
-                                        opt=opt, reloc="pic", codemodel="large")
+def target_machine(opt: int = 3, cpu: HostCPU | None = None):
+    """LLVM's target machine for ``cpu`` (default: this machine's CPU)."""
+    name, features = (cpu or host_cpu()).target_machine_args()
+    target = llvm().Target.from_default_triple()
+    return target.create_target_machine(cpu=name, features=features, opt=opt, reloc="pic", codemodel="large")
 
 
 def host_triple() -> str:
@@ -51,6 +52,7 @@ class HostCode:
     checked: bool = False
     log: list[str] = field(default_factory=list)         # build-log lines (vectorisation fallbacks)
     vectorised: dict[str, int] = field(default_factory=dict)  # kernel -> lanes of its vector form
+    cpu: HostCPU | None = None                                 # what the object code was compiled for
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
@@ -136,14 +138,14 @@ def _parse(text: str, stage: str):
     return m
 
 
-def inline_all(text: str) -> str:
+def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     """Step 4: inline every alwaysinline function into the kernels and drop the dead ones."""
     b = llvm()
     m = _parse(text, "host lowering")
     pm = b.create_new_module_pass_manager()
     pm.add_always_inliner_pass()
     pm.add_global_dead_code_eliminate_pass()
-    pb = b.create_pass_builder(target_machine(), b.create_pipeline_tuning_options(speed_level=0))
+    pb = b.create_pass_builder(target_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0))
     pm.run(m, pb)
     return str(m)
 
@@ -300,13 +302,13 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     return mod.text()
 
 
-def optimize(text: str, stage: str) -> str:
+def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
     b = llvm()
     m = _parse(text, stage)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
-    pb = b.create_pass_builder(target_machine(), pto)
+    pb = b.create_pass_builder(target_machine(cpu=cpu), pto)
     pb.getModulePassManager().run(m, pb)
     return str(m)
 
@@ -346,12 +348,12 @@ def check_unresolved(text: str) -> None:
                            " (not provided by the builtin library or the host target)")
 
 
-def optimize_and_emit(text: str) -> bytes:
+def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
     check_unresolved(text)
     b = llvm()
     m = _parse(text, "work-item loops")
-    tm = target_machine()
+    tm = target_machine(cpu=cpu)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
@@ -362,19 +364,21 @@ def optimize_and_emit(text: str) -> bytes:
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
                  keep_ir: bool = False) -> HostCode:
+    cpu = selected_cpu(options)
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
-    text = inline_all(text)
-    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options)
+    text = inline_all(text, cpu)
+    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
+                                                                  host_vector_width(cpu.feature_string()))
     text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
     text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial)
-    obj = optimize_and_emit(text)
+        text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial)
+    obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
     return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check, wfv.log,
-                    {k: w for k, (_, w) in wfv.widths.items()})
+                    {k: w for k, (_, w) in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

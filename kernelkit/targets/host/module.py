@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from kernelkit.errors import CompileError
 from kernelkit.mux.module import Module
 from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
 
@@ -80,14 +82,31 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                               uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []),
                               vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
-    return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
+    return HostBinary(triple=llvm().get_default_triple(), cpu=code.cpu.name, features=list(code.cpu.features),
+                      kernels=kernels,
                       object_code=code.object_code, printf_sites=code.printf_sites,
                       local_globals=code.local_globals,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
 class HostModule(Module):
-    """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes."""
+    """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes.
+
+    The build option ``-mcpu=NAME`` (see :mod:`kernelkit.targets.host.cpu`) is taken out before the
+    OpenCL frontend sees it and kept in the module's options for the code generator."""
+
+    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+        from kernelkit.mux.result import MuxCompileError, Result
+        from kernelkit.targets.host.cpu import selected_cpu, split_cpu_options
+
+        cpu_options, rest = split_cpu_options(options)
+        try:
+            selected_cpu(cpu_options)   # an unknown CPU name fails the build here, with clang's list
+        except CompileError as exc:
+            self.add_build_error(exc.message)
+            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
+        super().compile_opencl_c(source, rest, **kwargs)
+        self.options += cpu_options
 
     def create_binary(self, *, check: bool = False) -> bytes:
         return self.create_host_binary(check=check).to_bytes()
