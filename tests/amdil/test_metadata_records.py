@@ -119,3 +119,36 @@ def test_lws_limits_the_launch():
     assert (out == 1).all()
     with pytest.raises(LaunchError, match=r"at most 16 \(lws\)"):
         launch(limited, "k", [out], 64, 32)
+
+
+SAXPY_LINES = """__kernel void saxpy(float a, __global const float *x, __global float *y)
+{
+    int i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def test_g_puts_source_positions_on_the_instructions_as_the_driver_does():
+    text = build_binary(SAXPY_LINES, "amdil:juniper", ["-g"]).decode()
+    source = SAXPY_LINES.splitlines()
+    body = text[text.index("func 1025"):text.index("endfunc ; saxpy")].splitlines()
+    marked = [line for line in body if line.startswith("\t") and "; source.cl:" in line]
+    assert marked, body
+    for line in marked:
+        code, _, where = line[1:].partition("; ")
+        _, row, col = where.split(":")
+        op = code.split()[0]
+        at = source[int(row) - 1][int(col) - 1]
+        # clang's positions: a store at its '=', a load at its array, the multiply-add at '+'
+        expected = {"uav_raw_store_id(1)": "=", "mad": "+"}.get(op)
+        if op == "uav_raw_load_id(1)":
+            assert at in "xy", line
+        elif expected:
+            assert at == expected, line
+    assert any(line.split()[0] == "uav_raw_store_id(1)" for line in marked)
+    assert ";memory:compilerwrite" not in text        # the store is seen through the tab
+    x = np.arange(64, dtype=np.float32)
+    y = np.ones(64, np.float32)
+    launch(text, "saxpy", [np.float32(3), x, y], 64, 16)
+    np.testing.assert_array_equal(y, 3 * np.arange(64, dtype=np.float32) + 1)

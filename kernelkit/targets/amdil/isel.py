@@ -103,12 +103,31 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
             self.em.emit("ret_dyn")
         return self.em.lines
 
+    def source_position(self, inst, first: int) -> None:
+        """``-g``: the instructions selected for ``inst`` carry its source position as the
+        driver's debug programs do (``\tinstr<pad>; file:line:column``)."""
+        name = self.layout.get("debug_file")
+        loc = inst.metadata.get("dbg")
+        if not name or loc is None or loc.kind != "DILocation":
+            return
+        try:
+            where = f"{name}:{int(loc.field('line'))}:{int(loc.field('column'))}"
+        except (KeyError, TypeError, ValueError):
+            return
+        lines = self.em.lines
+        for k in range(first, len(lines)):
+            text = lines[k]
+            if ";" not in text:
+                lines[k] = "\t" + (text.ljust(32) if len(text) < 32 else text + " ") + "; " + where
+
     def walk(self, nodes: list) -> None:
         for n in nodes:
             if isinstance(n, S.Block):
                 for inst in n.block.instructions:
                     if not inst.is_terminator and inst.opcode != "phi":
+                        first = len(self.em.lines)
                         self.instruction(inst)
+                        self.source_position(inst, first)
             elif isinstance(n, S.Edge):
                 self.edge(n.src, n.dst)
             elif isinstance(n, S.If):

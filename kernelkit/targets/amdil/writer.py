@@ -9,6 +9,7 @@ must print back byte for byte."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from kernelkit.abi.amdil import allocate
@@ -160,7 +161,7 @@ def _uses(fn, predicate) -> bool:
 
 
 def _writes(line: str) -> bool:
-    op = line.split(" ", 1)[0]
+    op = line.lstrip().split(" ", 1)[0]
     return op.startswith(("uav_", "lds_store", "lds_read", "lds_add", "lds_and", "lds_or",
                           "lds_xor", "lds_min", "lds_max", "lds_umin", "lds_umax", "lds_sub")) \
         and not op.startswith(("uav_raw_load", "uav_arena_load"))
@@ -184,7 +185,8 @@ def _types_used(fn):
 
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
-                 data_places: dict[str, int], printf_base: int = 0) -> list[str]:
+                 data_places: dict[str, int], printf_base: int = 0,
+                 debug_file: str | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -218,7 +220,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             local_offset += size
     static_local = (local_offset + 3) // 4 * 4
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
-                                          "fp64": opts.fp64, "printf_base": printf_base})
+                                          "fp64": opts.fp64, "printf_base": printf_base,
+                                          "debug_file": debug_file})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -345,7 +348,9 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
             lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
-                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines))
+                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
+                              debug_file=os.path.basename(module.source_filename or "<source>")
+                              if debug else None)
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:
