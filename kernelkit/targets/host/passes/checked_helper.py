@@ -13,6 +13,9 @@ bytes at ``ptr`` are valid, else records the first violation of the launch in it
   origin: the violation is marked ``unknown`` (checked mode cannot bound it).
 
 ``kind``: bit 0 a store, bits 1-3 the pointer's SPIR address space.
+
+``kk_arg_bounds(index, which, wi, wg)``: the begin (``which`` 0) or end (1) of the buffer passed
+as kernel parameter ``index`` (0 when none), from the CheckTable's ``args``.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from kernelkit.targets.host.sched import (
 )
 
 HELPER = "kk_check"
+ARG_BOUNDS = "kk_arg_bounds"
 GENERIC_SPACE = 4
 RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
 # CheckTable fields, by index (sched.CheckTable)
 _COUNT, _RANGES, _SINK, _VIOLATED, _ADDRESS, _SIZE, _IS_STORE, _GID = range(8)
-_KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN = range(8, 14)
+_KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN, _ARGS = range(8, 15)
 
 
 def _global_id_stores() -> str:
@@ -145,4 +149,22 @@ sink:
 ok:
   ret ptr addrspace(1) %p
 }}
-declare ptr @llvm.stacksave.p0()"""
+declare ptr @llvm.stacksave.p0()
+
+define internal i64 @{ARG_BOUNDS}(i64 %index, i64 %which, ptr %wi, ptr %wg) alwaysinline nounwind {{
+entry:
+  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {chk}
+  %t = load ptr, ptr %tp
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %unknown, label %look
+look:
+  %argsp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_ARGS}
+  %args = load ptr, ptr %argsp
+  %pair = shl i64 %index, 1
+  %slot = add i64 %pair, %which
+  %vp = getelementptr i64, ptr %args, i64 %slot
+  %v = load i64, ptr %vp
+  ret i64 %v
+unknown:
+  ret i64 0
+}}"""
