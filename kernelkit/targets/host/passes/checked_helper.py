@@ -62,21 +62,26 @@ def _record(field: int, value: str) -> str:
             f"  store i64 {value}, ptr %r{field}p")
 
 
+def _table_or(label: str) -> str:
+    """Entry block: ``%t`` = the launch's CheckTable; to ``label`` when there is none, else to ``look``."""
+    wg_t = llvm_struct(WORK_GROUP_FIELDS)
+    return f"""entry:
+  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, "check")}
+  %t = load ptr, ptr %tp
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %{label}, label %look
+look:"""
+
+
 def check_definition() -> str:
     """The definition of ``kk_check`` over flat pointers (the host flattens the address spaces
     before it is compiled, and the calls with them)."""
     wg_t = llvm_struct(WORK_GROUP_FIELDS)
-    chk = field_index(WORK_GROUP_FIELDS, "check")
     records = "\n".join([_record(_ADDRESS, "%a"), _record(_SIZE, "%size"), _record(_IS_STORE, "%isstore"),
                          _record(_KIND, "%kind"), _record(_BASE, "%base"), _record(_END, "%end"),
                          _record(_OBJECT, "%obj"), _record(_SITE, "%site"), _record(_UNKNOWN, "%unknown")])
     return f"""define internal ptr addrspace(1) @{HELPER}(ptr addrspace(1) %p, i64 %size, i64 %kind, i64 %base, i64 %end, i64 %obj, i64 %site, ptr %wi, ptr %wg) alwaysinline nounwind {{
-entry:
-  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {chk}
-  %t = load ptr, ptr %tp
-  %none = icmp eq ptr %t, null
-  br i1 %none, label %ok, label %look
-look:
+{_table_or("ok")}
   %a = ptrtoint ptr addrspace(1) %p to i64
   %last = add i64 %a, %size
   %bounded = icmp ne i64 %end, 0
@@ -152,12 +157,7 @@ ok:
 declare ptr @llvm.stacksave.p0()
 
 define internal i64 @{ARG_BOUNDS}(i64 %index, i64 %which, ptr %wi, ptr %wg) alwaysinline nounwind {{
-entry:
-  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {chk}
-  %t = load ptr, ptr %tp
-  %none = icmp eq ptr %t, null
-  br i1 %none, label %unknown, label %look
-look:
+{_table_or("unknown")}
   %argsp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_ARGS}
   %args = load ptr, ptr %argsp
   %pair = shl i64 %index, 1
