@@ -24,6 +24,7 @@ from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
 from kernelkit.targets.amdil.printf import PrintfOps
 from kernelkit.targets.amdil.regs import Slot, element_slots, slot_count
+from kernelkit.targets.amdil.wideconv import i64_to_f32
 
 SIGN = 0x80000000
 ALL = 0xFFFFFFFF
@@ -63,6 +64,7 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
         self.exit_flags: dict[int, Slot] = {}
         self.counter_uses: dict[int, set[str]] = {}    # counter id -> {"alloc", "consume"}
         self.barriers = 0
+        self.calls: list[int] = []                     # ids of the IL functions called
         MemoryOps.__init__(self)
 
     # -- values ---------------------------------------------------------------------------
@@ -103,6 +105,9 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
             self.em.emit("ret_dyn")
         return self.em.lines
 
+    def return_value(self, value) -> None:
+        raise CompileError(f"amdil: kernel {self.fn.name} returns a value")
+
     def source_position(self, inst, first: int) -> None:
         """``-g``: the instructions selected for ``inst`` carry its source position as the
         driver's debug programs do (``\tinstr<pad>; file:line:column``)."""
@@ -128,6 +133,9 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
                         first = len(self.em.lines)
                         self.instruction(inst)
                         self.source_position(inst, first)
+                term = n.block.terminator
+                if term is not None and term.opcode == "ret" and term.operands:
+                    self.return_value(term.operands[0])
             elif isinstance(n, S.Edge):
                 self.edge(n.src, n.dst)
             elif isinstance(n, S.If):
@@ -575,9 +583,7 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
                     em.op("u2d", lo, [e[0], e[0]])
                     em.op("dmad", out[2 * i:2 * i + 2], hi, [0, 0x41F00000], lo)
                     continue
-                hi = em.one("itof" if signed else "utof", e[1])
-                lo = em.one("utof", e[0])
-                em.op("mad", [out[i]], [hi], [0x4F800000], [lo])     # hi * 2^32 + lo
+                em.mov([out[i]], [i64_to_f32(self, e[0], e[1], signed)])
                 continue
             v = e[0] if bits == 32 else self.extend(e[0], bits, signed)
             if bits == 1:
