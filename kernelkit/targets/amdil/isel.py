@@ -110,20 +110,27 @@ class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOp
 
     def source_position(self, inst, first: int) -> None:
         """``-g``: the instructions selected for ``inst`` carry its source position as the
-        driver's debug programs do (``\tinstr<pad>; file:line:column``)."""
-        name = self.layout.get("debug_file")
+        driver's debug programs do (``\tinstr<pad>; file:line:column``), and a change of source
+        line starts with a ``;.tmp<n>:`` label of the line table (``debuginfo``)."""
+        debug = self.layout.get("debug")
         loc = inst.metadata.get("dbg")
-        if not name or loc is None or loc.kind != "DILocation":
+        if debug is None or loc is None or loc.kind != "DILocation":
             return
         try:
-            where = f"{name}:{int(loc.field('line'))}:{int(loc.field('column'))}"
+            row, col = int(loc.field("line")), int(loc.field("column"))
         except (KeyError, TypeError, ValueError):
             return
         lines = self.em.lines
-        for k in range(first, len(lines)):
+        marked = [k for k in range(first, len(lines)) if ";" not in lines[k]]
+        if not marked:
+            return
+        where = f"{debug.file}:{row}:{col}"
+        for k in marked:
             text = lines[k]
-            if ";" not in text:
-                lines[k] = "\t" + (text.ljust(32) if len(text) < 32 else text + " ") + "; " + where
+            lines[k] = "\t" + (text.ljust(32) if len(text) < 32 else text + " ") + "; " + where
+        if row != getattr(self, "_debug_line", None) and row:
+            self._debug_line = row
+            lines.insert(marked[0], debug.tmp(row))
 
     def walk(self, nodes: list) -> None:
         for n in nodes:

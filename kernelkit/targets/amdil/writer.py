@@ -30,6 +30,7 @@ from kernelkit.ir.values import (
     ConstantSplat,
 )
 from kernelkit.targets.amdil.counters import MAX_COUNTERS
+from kernelkit.targets.amdil.debuginfo import DebugProgram
 from kernelkit.targets.amdil.emitter import Emitter
 from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
@@ -196,8 +197,7 @@ def _types_used(fn):
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
                  data_places: dict[str, int], printf_base: int = 0,
-                 debug_file: str | None = None, functions: dict[str, int] | None = None
-                 ) -> list[str]:
+                 debug=None, functions: dict[str, int] | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -232,7 +232,7 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     static_local = (local_offset + 3) // 4 * 4
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
                                           "fp64": opts.fp64, "printf_base": printf_base,
-                                          "debug_file": debug_file,
+                                          "debug": debug,
                                           "functions": functions or {}})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
@@ -331,7 +331,7 @@ def _called(calls: list[int]) -> list[str]:
 
 def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int],
                    data_places: dict[str, int], first_register: int, first_literal: int,
-                   debug_file: str | None) -> tuple[list[str], list[int], int]:
+                   debug) -> tuple[list[str], list[int], int]:
     """An IL function of its own (``functions.py``): its lines, the ids it calls and the next
     free literal number."""
     from kernelkit.targets.amdil.functions import FunctionSelector
@@ -342,7 +342,7 @@ def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int
     lits = Literals(next=first_literal)
     sel = FunctionSelector(fn, Emitter(lits, Registers()), device, {
         "args": [], "globals": {n: ("data", o) for n, o in data_places.items()},
-        "fp64": opts.fp64, "printf_base": 0, "debug_file": debug_file,
+        "fp64": opts.fp64, "printf_base": 0, "debug": debug,
         "functions": functions})
     body = reuse_registers(sel.select(), first_register)
     name = fn.name
@@ -374,11 +374,17 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def debug_section(fn, source: str) -> list[str]:
-    """``-g``: what the driver's debug sections open each kernel with (stripped by the
-    runtime's link step): the kernel's global symbol and the source file."""
-    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
-            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+def _source_place(fn, module) -> tuple[int, str, str]:
+    """(declaration line, file name, directory) of a kernel: the line from its debug
+    information, the names from the module's source file name (not clang's working directory,
+    a temporary one, so that the text is deterministic)."""
+    source = module.source_filename or "<source>"
+    sp = fn.metadata.get("dbg")
+    try:
+        line = int(sp.field("line"))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        line = 0
+    return line, os.path.basename(source), os.path.dirname(source) or "."
 
 
 def _visit(fn, order: list, path: list) -> None:
@@ -411,7 +417,10 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
     n = len(kernels)
     functions = {f.name: FIRST_UNIQUE_ID + 2 * n + i for i, f in enumerate(order)}
     segment, places = data_segment(module)
-    debug_file = os.path.basename(module.source_filename or "<source>") if debug else None
+    info = None
+    if debug and kernels:
+        _, file, directory = _source_place(kernels[0], module)
+        info = DebugProgram(file, directory)
     lines: list[str] = []
     if segment is not None:
         lines += segment.lines()
@@ -422,12 +431,12 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
-        if debug:
-            lines += debug_section(fn, module.source_filename or "<source>")
+        if info is not None:
+            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", _source_place(fn, module)[0])
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
                               printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
-                              debug_file=debug_file, functions=functions)
+                              debug=info, functions=functions)
         highest[fn.name] = _highest_register(lines[first_line:])
     literal = 1 + max(_highest_literal(lines), FIRST_KERNEL_LITERAL)
     callers: dict[str, list[str]] = {}
@@ -438,9 +447,11 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         # IL registers are shared: the function's own start above every caller's
         first = 1 + max(highest[c] for c in callers[fn.name])
         text, _, literal = function_lines(fn, device, opts, functions[fn.name], functions,
-                                          places, first, literal, debug_file)
+                                          places, first, literal, info)
         highest[fn.name] = max(_highest_register(text), first - 1)
         lines += text
+    if info is not None:
+        lines += info.closing()
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:
