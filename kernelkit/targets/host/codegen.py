@@ -89,16 +89,16 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
     """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites,
     mutable program-scope __global variables)."""
-    from kernelkit.targets.host.passes.checked import instrument
+    from kernelkit.targets.host.passes.checked import HELPERS, check_definition, instrument
     from kernelkit.targets.host.passes.printf import lower_printf
 
-    mod = split_module(ir_text)
+    mod = split_module(instrument(ir_text) if check else ir_text)
     local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
                      for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
     shared = [m.group(1) for i in mod.items if isinstance(i, str)
               for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(1\) global", i)] if m]
     if check:
-        instrument(mod)
+        mod.items.append(check_definition())
     sites = lower_printf(mod)
     tm = target_machine()
     if not check:
@@ -111,7 +111,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
     mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
     helpers = _helper_names(mod)
-    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"}
+    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"} | (set(HELPERS) if check else set())
     mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
                                               and re.search(r"@([-\w$.]+)\(", i).group(1) in drop)]
     add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
