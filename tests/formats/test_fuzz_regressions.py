@@ -169,3 +169,14 @@ def test_dwarf_subprogram_with_a_name_for_its_low_pc_is_a_format_error():
            "attributes": {"DW_AT_low_pc": "k.cl", "DW_AT_high_pc": {"offset_from_low_pc": 1180}}}
     with pytest.raises(FormatError, match="not addresses"):
         functions({"units": [{"die": die, "lines": []}], "frames": []}, {})
+
+
+@pytest.mark.parametrize("frame_base", [{"ref": 0x2a}, "k.cl", 7])
+def test_dwarf_listing_of_a_frame_base_in_another_form_is_text(frame_base):
+    # KeyError escaped `inspect --debug`'s listing when a damaged form made DW_AT_frame_base a reference
+    from kernelkit.formats.dwarf.listing import render_debug
+
+    doc = {"target": "gfx90a", "wave_size": 64, "units": [], "frames": [],
+           "functions": [{"kernel": "k", "name": "k", "linkage_name": None, "low_pc": 0, "high_pc": 4,
+                          "frame_base": frame_base, "variables": [], "lines": []}]}
+    assert f"frame base (not a location: {frame_base!r})" in render_debug(doc)
