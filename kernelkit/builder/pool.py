@@ -31,6 +31,11 @@ def in_process() -> bool:
     return os.environ.get("KERNELKIT_BUILD_IN_PROCESS", "") not in ("", "0")
 
 
+def runs_here() -> bool:
+    """Whether compiling runs in this process: inside a worker, or when asked to (debugging)."""
+    return in_process() or bool(os.environ.get("KERNELKIT_BUILD_WORKER"))
+
+
 class Worker:
     """One worker process and the file its standard error goes to."""
 
@@ -181,7 +186,7 @@ def shutdown() -> None:
 
 def run_request(message: dict, on_stage: Stage | None = None) -> dict:
     """Compile one request in a worker (or in this process when asked to); the worker's reply."""
-    if in_process() or os.environ.get("KERNELKIT_BUILD_WORKER"):
+    if runs_here():
         from kernelkit.builder.worker import error_reply, handle
 
         try:

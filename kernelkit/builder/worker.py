@@ -15,10 +15,8 @@ import os
 import sys
 import traceback
 
+from kernelkit.builder import REQUEST_ENV
 from kernelkit.builder.protocol import read_message, write_message
-
-# the environment a request brings along (the worker was started with an older copy)
-REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
 
 
 def _apply_environment(env: dict, cwd: str | None) -> None:
@@ -110,8 +108,27 @@ def build_checked_host(request: dict, send) -> dict:
     return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
 
 
+def call(request: dict, send) -> dict:
+    """One function call of ``llvm_binding.in_worker``: report the stage (an abort names the kernels),
+    then call; the result, or the exception (pickled too when it can be)."""
+    import pickle
+
+    send({"stage": request.get("stage") or "codegen", "kernels": list(request.get("kernels") or ())})
+    function, args, kwargs = pickle.loads(request["call"])
+    try:
+        result = function(*args, **kwargs)
+    except Exception as exc:
+        reply = error_reply(exc)
+        try:
+            reply["exception"] = pickle.dumps(exc, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - not picklable: the caller rebuilds it from the reply
+            pass
+        return reply
+    return {"ok": True, "result": pickle.dumps(result, pickle.HIGHEST_PROTOCOL)}
+
+
 HANDLERS = {"build": build, "asm": lambda request, send: build(request, send, assembly=True),
-            "host-checked": build_checked_host}
+            "host-checked": build_checked_host, "call": call}
 
 
 def handle(request: dict, send) -> dict:

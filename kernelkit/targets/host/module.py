@@ -86,6 +86,11 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
+def host_binary_and_log(mux_ir: str, signatures, options, check: bool) -> tuple[HostBinary, list[str]]:
+    log: list[str] = []
+    return build_host_binary(mux_ir, signatures, options, check=check, log=log), log
+
+
 class HostModule(Module):
     """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes."""
 
@@ -95,9 +100,11 @@ class HostModule(Module):
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        log: list[str] = []
-        binary = build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
-                                   check=check, log=log)
+        from kernelkit.llvm_binding import in_worker
+
+        # LLVM in a worker process: its aborting is a CompileError, not the caller's end
+        binary, log = in_worker(host_binary_and_log, str(self.finalized_llvm_module), self.program_info.kernels,
+                                self.options, check, target="host", kernels=self.kernel_names())
         for line in log:
             self.add_diagnostic(line)
         return binary
