@@ -55,17 +55,19 @@ class BuildJob:
 
 def build(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
           use_cache: bool = True, on_stage: Callable[[dict], None] | None = None,
-          spirv: bytes | None = None) -> BuildResult:
-    """OpenCL C ``source`` -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
+          spirv: bytes | None = None, spec_constants: dict[int, object] | None = None) -> BuildResult:
+    """OpenCL C ``source`` (or ``spirv``, its specialisation constants set from ``spec_constants``,
+    SpecId -> value) -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
     LLVM's message if it aborted) or MuxError (unknown target, unsupported feature)."""
     from kernelkit.builder import key as binary_cache
 
     options = [str(o) for o in options]
+    spec_pairs = sorted((int(k), v) for k, v in (spec_constants or {}).items())
     caching = use_cache and not cache_disabled()
     cache_key = None
     if caching:
         cache_key = binary_cache.binary_key(source, target, options, filename,
-                                            variant="spirv:" + spirv.hex() if spirv is not None else "")
+                                            variant="spirv:" + spirv.hex() + repr(spec_pairs) if spirv is not None else "")
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
@@ -75,7 +77,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
     reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
-                         "spirv": spirv, "env": env, "cwd": os.getcwd()}, on_stage)
+                         "spirv": spirv, "spec_constants": [list(p) for p in spec_pairs], "env": env, "cwd": os.getcwd()}, on_stage)
     if not reply.get("ok"):
         raise_reply(reply)
     result = BuildResult(reply["binary"], reply.get("log") or "", target, list(reply.get("kernels") or ()))

@@ -81,7 +81,8 @@ def build(request: dict, send, *, assembly: bool = False) -> dict:
         raise KernelkitError(f"target {request['target']} writes no assembly (--emit asm: amdhsa and amdcl2 "
                              "targets)")
     if request.get("spirv") is not None:
-        module.compile_spirv(request["spirv"])
+        pairs = request.get("spec_constants") or []
+        module.compile_spirv(request["spirv"], None, {int(k): v for k, v in pairs} or None)
     else:
         module.compile_opencl_c(request["source"], list(request.get("options") or ()),
                                 filename=request.get("filename") or "<source>")

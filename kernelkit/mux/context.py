@@ -25,6 +25,13 @@ def spirv_words(code: bytes | Sequence[int]) -> list[int]:
     return [int(w) & 0xFFFFFFFF for w in code]
 
 
+def spirv_bytes(code: bytes | Sequence[int]) -> bytes:
+    """A SPIR-V module given as bytes or as a word list, as bytes."""
+    if isinstance(code, bytes | bytearray | memoryview):
+        return bytes(code)
+    return b"".join((int(w) & 0xFFFFFFFF).to_bytes(4, "little") for w in code)
+
+
 class Context:
     """Satisfies 'Lockable': ``lock``/``try_lock``/``unlock``, and is a context manager."""
 
@@ -53,6 +60,14 @@ class Context:
         return len(words) >= SPIRV_HEADER_WORDS and words[0] == SPIRV_MAGIC
 
     def get_specializable_constants(self, code: bytes | Sequence[int]) -> dict[int, object]:
+        """SpecId -> ``SpecializableConstant`` (kind, size in bits, default) of each specialisation
+        constant of a SPIR-V module; an unreadable module is INVALID_VALUE with the reader's message."""
+        from kernelkit.errors import FormatError
+        from kernelkit.frontend.spirv.spec_constants import specializable_constants
+
         if not self.is_valid_spirv(code):
             raise MuxError(Result.INVALID_VALUE, "not a SPIR-V module")
-        raise MuxError(Result.FEATURE_UNSUPPORTED, "SPIR-V specialization constants need a SPIR-V frontend")
+        try:
+            return dict(specializable_constants(spirv_bytes(code)))
+        except FormatError as exc:
+            raise MuxError(Result.INVALID_VALUE, f"SPIR-V: {exc}") from exc

@@ -142,19 +142,30 @@ class Module:
 
     def compile_spirv(self, code: bytes | Sequence[int], spirv_device_info: object = None,
                       spirv_spec_info: object = None) -> object:
-        """Read a SPIR-V module (OpenCL environment) into IR; unreadable input is COMPILE_PROGRAM_FAILURE."""
+        """Read a SPIR-V module (OpenCL environment) into IR; unreadable input is COMPILE_PROGRAM_FAILURE.
+        ``spirv_spec_info`` (a ``SpecializationInfo``, or a mapping SpecId -> value) gives specialisation
+        constants their values; an unknown SpecId or a value its type cannot hold is INVALID_VALUE."""
         from kernelkit.errors import FormatError
         from kernelkit.frontend.spirv import translate
+        from kernelkit.frontend.spirv.spec_constants import SpecializationInfo
         from kernelkit.ir import parse
+        from kernelkit.mux.context import spirv_bytes
 
         if not self.context.is_valid_spirv(code):
             raise MuxError(Result.INVALID_VALUE, "not a SPIR-V module (bad magic number or header)")
         if self.state != self.EMPTY:
             raise MuxError(Result.INVALID_VALUE, f"module already holds a program (state {self.state})")
-        data = bytes(code) if isinstance(code, bytes | bytearray) else b"".join(
-            int(w).to_bytes(4, "little") for w in code)
+        data = spirv_bytes(code)
+        spec_info = spirv_spec_info
+        if spec_info is not None and not isinstance(spec_info, SpecializationInfo):
+            try:
+                spec_info = SpecializationInfo.from_values(self.context.get_specializable_constants(data),
+                                                           dict(spec_info))  # type: ignore[call-overload]
+            except (TypeError, ValueError) as exc:
+                self.add_build_error(f"SPIR-V: {exc}")
+                raise MuxError(Result.INVALID_VALUE, str(exc)) from exc
         try:
-            ir_module = translate(data)
+            ir_module = translate(data, spec_info)
             self.llvm_module = parse(str(ir_module))
         except (FormatError, KernelkitError) as exc:
             self.add_build_error(f"SPIR-V: {exc}")

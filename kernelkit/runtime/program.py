@@ -54,9 +54,11 @@ class Program:
         self.build_log = ""
 
     # -- building ----------------------------------------------------------------------------
-    def build(self, target: str = "host", options: Sequence[str] | str | None = None) -> Program:
+    def build(self, target: str = "host", options: Sequence[str] | str | None = None, *,
+              spec_constants: dict[int, object] | None = None) -> Program:
         """Compile for ``target`` (see ``kernelkit.devices()``); ``options`` (OpenCL build options,
-        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor. The build
+        e.g. ``["-cl-std=CL2.0", "-DN=4"]``) are added to those given to the constructor;
+        ``spec_constants`` (SpecId -> value) specialises a SPIR-V program. The build
         comes from the whole-binary cache, else from a compiler worker process: LLVM aborting is a
         CompileError, never the end of this process."""
         from kernelkit.builder import build
@@ -70,7 +72,10 @@ class Program:
             self._simulated = build_simulated(self.source, self.options, target, self.filename)
             self.build_log = self._simulated.log
             return self
-        result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv)
+        if spec_constants and self.spirv is None:
+            raise KernelkitError("spec_constants apply to SPIR-V programs only")
+        result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv,
+                       spec_constants=spec_constants)
         self.build_log = result.log
         self._binary = read_host_binary(result.binary)
         return self

@@ -15,6 +15,13 @@ from kernelkit.formats.spirv import tables as S
 from kernelkit.frontend.spirv.extinst import OPENCL_STD, builtin_name
 from kernelkit.frontend.spirv.instructions import FunctionTranslator
 from kernelkit.frontend.spirv.kernel_args import add_kernel_metadata
+from kernelkit.frontend.spirv.spec_constants import (
+    BOOL,
+    FLOAT,
+    INT,
+    SpecializationInfo,
+    fold_spec_constant_op,
+)
 from kernelkit.frontend.spirv.types import TypeTable
 from kernelkit.ir import Function, GlobalVariable, Module
 from kernelkit.ir import types as T
@@ -26,12 +33,13 @@ _TYPE_OPS = {"TypeVoid", "TypeBool", "TypeInt", "TypeFloat", "TypeVector", "Type
              "TypePointer", "TypeFunction", "TypeEvent", "TypeSampler", "TypeImage", "TypeSampledImage",
              "TypeOpaque", "TypeQueue", "TypeReserveId", "TypeDeviceEvent", "TypePipe"}
 _VALUE_OPS = {"Constant", "SpecConstant", "ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse",
-              "ConstantNull", "Undef", "ConstantComposite", "SpecConstantComposite", "Variable"}
+              "ConstantNull", "Undef", "ConstantComposite", "SpecConstantComposite", "SpecConstantOp", "Variable"}
 
 
 class SpirvTranslator:
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, spec_info: SpecializationInfo | None = None) -> None:
         self.spv = read_module(data)
+        self.spec_info = spec_info
         self.ir = Module("spirv")
         self.names: dict[int, str] = {}
         self.decorations: dict[int, list[tuple[int, tuple[int, ...], Instruction]]] = {}
@@ -121,9 +129,13 @@ class SpirvTranslator:
         if name in _VALUE_OPS:
             self.value_types[ops[1]] = ops[0]
         if name in ("Constant", "SpecConstant"):
-            self.values[ops[1]] = self._scalar_constant(inst)
+            self.values[ops[1]] = self._scalar_constant(inst, self._specialised_words(inst))
         elif name in ("ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse"):
-            self.values[ops[1]] = const_int(T.i1, 1 if "True" in name else 0)
+            given = self._specialised_words(inst)
+            value = given[0] & 0xFF if given is not None else 1 if "True" in name else 0
+            self.values[ops[1]] = const_int(T.i1, 1 if value else 0)
+        elif name == "SpecConstantOp":
+            self.values[ops[1]] = self._spec_constant_op(inst)
         elif name == "ConstantNull":
             self.values[ops[1]] = zero_value(self.types[ops[0]])
         elif name == "Undef":
@@ -136,9 +148,48 @@ class SpirvTranslator:
                           "Line", "Nop", "ModuleProcessed", "DecorationGroup", "MemberDecorate"):
             raise FormatError(f"Op{name} is not supported at module scope", offset=inst.offset, field="opcode")
 
-    def _scalar_constant(self, inst: Instruction):
+    def _specialised_words(self, inst: Instruction) -> tuple[int, ...] | None:
+        """The value words ``spec_info`` gives a SpecId-decorated OpSpecConstant*, else None."""
+        spec_id = self.decoration(inst.operands[1], S.DEC_SPEC_ID) if inst.name.startswith("Spec") else None
+        if spec_id is None or self.spec_info is None:
+            return None
+        raw = self.spec_info.value_bytes(spec_id[0])
+        if raw is None:
+            return None
+        raw = raw + b"\0" * (-len(raw) % 4)
+        return struct.unpack(f"<{len(raw) // 4}I", raw)
+
+    def _scalar_kind(self, type_id: int, inst: Instruction) -> tuple[str, int]:
+        ty = self.types[type_id]
+        if ty == T.i1:
+            return (BOOL, 1)
+        if isinstance(ty, T.IntType):
+            return (INT, ty.bits)
+        if isinstance(ty, T.FloatType):
+            return (FLOAT, ty.bits)
+        raise FormatError(f"OpSpecConstantOp on a {ty} (only scalar bool, integer and float are supported)",
+                          offset=inst.offset, field="result type")
+
+    def _spec_constant_op(self, inst: Instruction):
+        rtype, rid, opcode = inst.operands[:3]
+        op = S.OPCODES.get(opcode, f"Unknown{opcode}")
+        args = []
+        for oid in inst.operands[3:]:
+            value = self.values.get(oid)
+            if value is None or not hasattr(value, "value") or oid not in self.value_types:
+                raise FormatError(f"OpSpecConstantOp %{rid}: operand %{oid} is not a scalar constant",
+                                  offset=inst.offset, field="operand")
+            args.append((self._scalar_kind(self.value_types[oid], inst), value.value))
+        kind, bits = self._scalar_kind(rtype, inst)
+        result = fold_spec_constant_op(op, (kind, bits), args, inst.offset)
+        ty = self.types[rtype]
+        if kind == FLOAT:
+            return const_float(ty, float(result))
+        return const_int(ty, int(result) & ((1 << bits) - 1))
+
+    def _scalar_constant(self, inst: Instruction, given: tuple[int, ...] | None = None):
         ty = self.types[inst.operands[0]]
-        words = inst.operands[2:]
+        words = given if given is not None else inst.operands[2:]
         raw = words[0] | (words[1] << 32 if len(words) > 1 else 0)
         if isinstance(ty, T.IntType):
             return const_int(ty, raw & ((1 << ty.bits) - 1))
@@ -236,6 +287,7 @@ def ext_inst_name(number: int) -> tuple[str, bool | None]:
     return builtin_name(OPENCL_STD[number])
 
 
-def translate(data: bytes) -> Module:
-    """SPIR-V binary -> kernelkit.ir Module (raises FormatError for what it cannot read)."""
-    return SpirvTranslator(data).run()
+def translate(data: bytes, spec_info: SpecializationInfo | None = None) -> Module:
+    """SPIR-V binary -> kernelkit.ir Module (raises FormatError for what it cannot read); ``spec_info``
+    gives specialisation constants their values (the others keep their defaults)."""
+    return SpirvTranslator(data, spec_info).run()

@@ -28,6 +28,7 @@ from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.module import BasicBlock, Function, GlobalValue
 from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
+from kernelkit.ir.transforms.scalarise import scalarise
 from kernelkit.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
 
 # LLVM intrinsics that apply to each element (their vector form is the same intrinsic, overloaded
@@ -60,6 +61,7 @@ def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointe
         raise VectorisationFailure("only kernels (functions returning void) are vectorised")
     g = clone_function(f, name or f"__vecz_v{width}_{f.name}")
     try:
+        scalarise(g, pointer_size)
         Packetiser(g, width, roots.for_function(g), pointer_size).run()
     except VectorisationFailure:
         module = g.module
@@ -377,7 +379,7 @@ class Packetiser:
                 [total + i if i % n == index.value else i for i in range(total)]))
         a, c, mask = inst.operands
         n = a.type.count  # type: ignore[attr-defined]
-        values = _shuffle_mask(mask)
+        values = shuffle_mask(mask)
         if values is None:
             raise VectorisationFailure("shufflevector with a mask that is not constant")
         out = []
@@ -554,7 +556,7 @@ def _same_incoming(phi: I.PhiInst) -> bool:
     return all(v is values[0] for v in values)
 
 
-def _shuffle_mask(mask: Value) -> list[int] | None:
+def shuffle_mask(mask: Value) -> list[int] | None:
     if isinstance(mask, ConstantAggregate):
         out = []
         for op in mask.operands:
@@ -573,4 +575,4 @@ def _shuffle_mask(mask: Value) -> list[int] | None:
     return None
 
 
-__all__ = ["ELEMENTWISE_INTRINSICS", "Packetiser", "VectorisationFailure", "type_suffix", "vectorise"]
+__all__ = ["ELEMENTWISE_INTRINSICS", "Packetiser", "VectorisationFailure", "shuffle_mask", "type_suffix", "vectorise"]
