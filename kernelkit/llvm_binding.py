@@ -39,17 +39,49 @@ def llvm():
     return binding
 
 
+# Big texts (kernelkit's own libraries: the AMDGPU __mux_* library is ~2 MB of IR, 0.3-0.4 s to parse
+# and verify) are kept parsed: a copy is handed out (LLVM's clone, ~3x cheaper than parsing). Policy:
+# SECOND_SIGHT (default) keeps a text from the second time it is parsed (a worker that builds many
+# programs), KEEP from the first (the build server, whose forked children inherit the modules),
+# USE_ONCE hands a kept module out without copying it (a forked child that builds one program).
+SECOND_SIGHT, KEEP, USE_ONCE = "second-sight", "keep", "use-once"
+parse_memo_policy = SECOND_SIGHT
+_MEMO_MIN_SIZE = 1 << 18
+_MEMO_ENTRIES = 4
+_parsed: dict[bytes, object] = {}
+_seen: set[bytes] = set()
+
+
 def parse_verified(text: str, what: str, target: str):
-    """An llvmlite module of IR ``text`` that LLVM parses and verifies; otherwise a CompileError
-    ("<target>: IR from <what> does not verify: <LLVM's first line>") with LLVM's whole message."""
+    """An llvmlite module of IR ``text`` that LLVM parses and verifies (the caller owns it: it may
+    change it); otherwise a CompileError ("<target>: IR from <what> does not verify: <LLVM's first
+    line>") with LLVM's whole message."""
     from kernelkit.errors import CompileError
 
+    key = None
+    if len(text) >= _MEMO_MIN_SIZE:
+        import hashlib
+
+        key = hashlib.sha256(text.encode()).digest()
+        with _LOCK:
+            kept = _parsed.pop(key, None)
+            if kept is not None:
+                if parse_memo_policy != USE_ONCE:
+                    _parsed[key] = kept.clone()
+                return kept
     try:
         module = llvm().parse_assembly(text)
         module.verify()
     except RuntimeError as exc:
         raise CompileError(f"{target}: IR from {what} does not verify: {str(exc).splitlines()[0]}",
                            log=str(exc)) from exc
+    if key is not None and parse_memo_policy != USE_ONCE:
+        with _LOCK:
+            if parse_memo_policy == KEEP or key in _seen:
+                while len(_parsed) >= _MEMO_ENTRIES:
+                    _parsed.pop(next(iter(_parsed)))
+                _parsed[key] = module.clone()
+            _seen.add(key)
     return module
 
 

@@ -17,9 +17,10 @@ import traceback
 
 from kernelkit.builder import REQUEST_ENV
 from kernelkit.builder.protocol import read_message, write_message
+from kernelkit.plugins import import_if_present
 
 
-def _apply_environment(env: dict, cwd: str | None) -> None:
+def apply_environment(env: dict, cwd: str | None) -> None:
     for name in REQUEST_ENV:
         value = env.get(name)
         if value is None:
@@ -31,6 +32,23 @@ def _apply_environment(env: dict, cwd: str | None) -> None:
             os.chdir(cwd)
         except OSError:
             pass
+
+
+def warm_all() -> None:
+    """Import the whole compile chain and initialise LLVM (the build server, before it forks)."""
+    import kernelkit.frontend.opencl  # noqa: F401
+    import kernelkit.ir  # noqa: F401
+    import kernelkit.mux.passes.pipeline  # noqa: F401
+    from kernelkit.frontend.clang import clang_version
+    from kernelkit.llvm_binding import llvm
+    from kernelkit.mux.registry import TARGET_PACKAGES, get_compilers
+
+    llvm()
+    clang_version()
+    get_compilers()
+    for package in TARGET_PACKAGES:
+        for part in ("target", "module", "codegen", "binary", "irpipeline", "runner"):
+            import_if_present(f"kernelkit.targets.{package}.{part}")
 
 
 def error_reply(exc: BaseException) -> dict:
@@ -56,7 +74,6 @@ def _resolve(name: str):
     registry's full search when that package does not take it)."""
     from kernelkit.builder.kinds import target_kind
     from kernelkit.mux.registry import resolve_target
-    from kernelkit.plugins import import_if_present
 
     module = import_if_present(f"kernelkit.targets.{target_kind(name)}.info")
     for info in getattr(module, "get_compilers", list)():
@@ -141,7 +158,7 @@ def serve(stdin, stdout) -> None:
         request = read_message(stdin)
         if request is None:
             return
-        _apply_environment(request.get("env") or {}, request.get("cwd"))
+        apply_environment(request.get("env") or {}, request.get("cwd"))
         try:
             reply = handle(request, lambda message: write_message(stdout, message))
         except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
