@@ -14,8 +14,9 @@ compile, so it outlives every abort.
   never talks to an old server.
 - Start: on first use, in the background (``spawn``); that first build still uses a plain worker.
   One server per socket (an exclusive lock on ``<socket>.lock``); a stale socket is replaced.
-- Stop: after ``$KERNELKIT_SERVER_IDLE`` seconds without a client (default 900), or ``kernelkit
-  server stop``; ``KERNELKIT_NO_SERVER=1`` turns it off (plain worker processes, as before).
+- Stop: after ``$KERNELKIT_SERVER_IDLE`` seconds without a client (default 900), when kernelkit's
+  files change (checked every 30 s) or its socket is removed, or on ``stop(path)``;
+  ``KERNELKIT_NO_SERVER=1`` turns it off (plain worker processes, as before).
 - A connection starts with the client's log file descriptor (SCM_RIGHTS): the children write
   their standard error there, where the client reads LLVM's message when one dies. Every request
   carries the client's whole environment and working directory.
@@ -34,6 +35,16 @@ import time
 from pathlib import Path
 
 IDLE_SECONDS = 900.0
+_CHECK_SECONDS = 30.0
+_MAX_SOCKET_PATH = 104        # sun_path holds 104 (BSD) to 108 (Linux) bytes with the terminating NUL
+
+
+def _fingerprint() -> str:
+    """kernelkit's files as they are now (not the value cached at start)."""
+    from kernelkit.builder.key import toolchain_fingerprint
+
+    toolchain_fingerprint.cache_clear()
+    return toolchain_fingerprint()
 
 
 def enabled() -> bool:
@@ -63,7 +74,8 @@ def socket_path() -> Path | None:
     if folder is None:
         return None
     digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
-    return folder / f"build-{digest[:20]}.sock"
+    path = folder / f"build-{digest[:20]}.sock"
+    return path if len(os.fsencode(path)) < _MAX_SOCKET_PATH else None
 
 
 def connect(path: Path) -> socket.socket | None:
@@ -103,7 +115,8 @@ class _Server:
         self.children: dict[int, tuple] = {}   # pid -> (connection, its log fd, the request)
         self.warmed: set[tuple] = set()
         self.log_fds: dict[socket.socket, int] = {}
-        self.last_active = time.monotonic()
+        self.last_active = self.checked = time.monotonic()
+        self.fingerprint = _fingerprint()
 
     def listen(self) -> None:
         try:
@@ -128,10 +141,15 @@ class _Server:
                 else:
                     self._request(key.fileobj)
             self._reap()
+            now = time.monotonic()
             if self.log_fds or self.children:
-                self.last_active = time.monotonic()
-            elif time.monotonic() - self.last_active > self.idle or not self._still_ours():
+                self.last_active = now
+            elif now - self.last_active > self.idle or not self._still_ours():
                 return
+            if now - self.checked > _CHECK_SECONDS:
+                self.checked = now
+                if not self.children and _fingerprint() != self.fingerprint:
+                    return             # kernelkit's files changed: clients now look for another server
 
     def _still_ours(self) -> bool:
         try:

@@ -51,7 +51,7 @@ def _no_cache_writes(monkeypatch):
     monkeypatch.delenv("KERNELKIT_BUILD_IN_PROCESS", raising=False)
 
 
-def _module(target_name: str, ir_text: str):
+def mux_module(target_name: str, ir_text: str):
     info, device = resolve_target(target_name)
     target = info.create_target(Context(), device)
     target.init_with_builtins(None)
@@ -77,7 +77,7 @@ def test_build_binary_survives_llvm_aborting():
                                                  ("amdcl2:bonaire", "create_binary"),
                                                  ("amdcl2:bonaire", "create_assembly")])
 def test_mux_module_survives_llvm_aborting(target_name, method):
-    module = _module(target_name, STAMP_IR)
+    module = mux_module(target_name, STAMP_IR)
     with pytest.raises(CompileError) as exc:
         getattr(module, method)()
     message = str(exc.value)
@@ -87,7 +87,7 @@ def test_mux_module_survives_llvm_aborting(target_name, method):
 
 def test_mux_module_errors_keep_their_type_across_the_worker():
     # an error raised in the worker (not an abort) reaches the caller as the same exception
-    module = _module("gfx700", STAMP_IR.replace("llvm.amdgcn.s.memrealtime", "undefined_helper"))
+    module = mux_module("gfx700", STAMP_IR.replace("llvm.amdgcn.s.memrealtime", "undefined_helper"))
     with pytest.raises(CompileError, match="undefined_helper"):
         module.create_binary()
 
