@@ -105,6 +105,11 @@ def host_binary_and_log(mux_ir: str, signatures, options, check: bool) -> tuple[
     return build_host_binary(mux_ir, signatures, options, check=check, log=log), log
 
 
+def specialised_binary_and_log(mux_ir: str, signature, options, local_size) -> tuple[bytes, list[str]]:
+    log: list[str] = []
+    return build_specialised_binary(mux_ir, signature, options, local_size, log=log).to_bytes(), log
+
+
 def build_specialised_binary(mux_ir: str, signature, options, local_size, *, check: bool = False,
                              log: list[str] | None = None) -> HostBinary:
     """The host binary of one kernel of finalized mux IR for uniform work-groups of ``local_size``
