@@ -10,6 +10,8 @@ bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, objec
   by-value copy, variable) or a ``byval`` kernel argument — in any address space (private, or
   generic after a cast) is checked against that object's bytes ``[base, end)``
   (:mod:`private_bounds` tracks the object statically);
+- a pointer derived from a ``__global``/``__constant`` pointer parameter of the kernel is checked
+  against the buffer passed for it (a pointer may not stray from one buffer into another);
 - any other pointer is looked up in the launch's table of valid ranges (the buffers and
   ``__local`` allocations passed, the module's own variables, ``@kk.checked.globals``). A private
   or generic pointer of unknown origin that is not in that table (a private pointer loaded from
@@ -36,10 +38,10 @@ from kernelkit.ir.metadata import MDNode, MDString
 from kernelkit.ir.module import Function, GlobalVariable, Module
 from kernelkit.ir.parser import parse
 from kernelkit.ir.values import ConstantAggregate, ConstantBytes, ConstantExpr, ConstantInt, Value
-from kernelkit.targets.host.passes.checked_helper import GENERIC_SPACE, HELPER, check_definition
+from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
 from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
-HELPERS = (HELPER,)
+HELPERS = (HELPER, ARG_BOUNDS)
 GLOBALS_TABLE = "kk.checked.globals"
 SITES_TABLE = "kk.checked.sites"
 __all__ = ["GLOBALS_TABLE", "HELPERS", "SITES_TABLE", "check_definition", "inline_into_kernels", "instrument"]
@@ -119,10 +121,10 @@ def _location(loc) -> list:
 
 
 class _Instrumenter:
-    def __init__(self, f: Function, module: Module, helper: Function, sites: _Sites,
+    def __init__(self, f: Function, module: Module, helpers: tuple[Function, Function], sites: _Sites,
                  objects: PrivateObjects) -> None:
-        self.f, self.helper, self.sites = f, helper, sites
-        self.prov = Provenance(f, module, objects)
+        self.f, self.helper, self.sites = f, helpers[0], sites
+        self.prov = Provenance(f, module, objects, helpers[1] if _is_kernel(f) else None)
 
     def run(self) -> None:
         for inst in self.f.instructions():
@@ -147,7 +149,7 @@ class _Instrumenter:
         if not isinstance(ptr.type, T.PointerType):
             return None
         space = ptr.type.addrspace
-        shadow = self.prov.of(ptr) if space in (0, GENERIC_SPACE) else None
+        shadow = self.prov.of(ptr) if space != 3 else None   # (__local: per thread, in the table)
         shadow = shadow or UNKNOWN
         b = IRBuilder()
         b.position_before(inst)
@@ -265,12 +267,12 @@ def instrument(text: str) -> str:
     """The checked twin of a mux-form module (SPIR address spaces), as IR text; ``kk_check`` is
     only declared (its definition, :func:`check_definition`, takes the scheduling parameters)."""
     module = parse(inline_into_kernels(text))
-    helper = module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1), T.i64, T.i64, T.i64,
-                                                                            T.i64, T.i64, T.i64)))
+    helpers = (module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1),) + (T.i64,) * 6)),
+               module.declare_function(ARG_BOUNDS, T.FunctionType(T.i64, (T.i64, T.i64))))
     sites, objects = _Sites(), PrivateObjects()
     for f in list(module.functions):
         if not f.is_declaration and (f.uses or _is_kernel(f)):   # (the others were inlined)
-            _Instrumenter(f, module, helper, sites, objects).run()
+            _Instrumenter(f, module, helpers, sites, objects).run()
     _globals_table(module)
     _json_global(module, SITES_TABLE, {"sites": sites.locations, "objects": objects.descriptions})
     return str(module)
