@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from kernelkit.cache import cache_disabled
 
-__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many"]
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host"]
 
 _REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
 
@@ -109,9 +109,9 @@ def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cach
         return list(pool.map(one, jobs))
 
 
-def build_checked_host(binary):
-    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
-    mux IR in a worker process, cached under the binary's own bytes."""
+def _derived_host(binary, kind: str, variant: str, extra: dict):
+    """A host binary derived from another in a worker process (request ``kind``), cached under the
+    source binary's bytes and ``variant``."""
     from kernelkit.builder import key as binary_cache
     from kernelkit.builder.pool import raise_reply, run_request
     from kernelkit.targets.host.binary import read_host_binary
@@ -121,15 +121,29 @@ def build_checked_host(binary):
     if not cache_disabled():
         import hashlib
 
-        cache_key = binary_cache.binary_key("", "host", [], "<checked>", variant=hashlib.sha256(data).hexdigest())
+        cache_key = binary_cache.binary_key("", "host", [], f"<{kind}>",
+                                            variant=hashlib.sha256(data).hexdigest() + variant)
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return read_host_binary(hit.binary)
     env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
-    reply = run_request({"kind": "host-checked", "binary": data, "target": "host", "filename": "<checked>",
-                         "env": env, "cwd": os.getcwd()})
+    reply = run_request({"kind": kind, "binary": data, "target": "host", "filename": f"<{kind}>",
+                         "env": env, "cwd": os.getcwd(), **extra})
     if not reply.get("ok"):
         raise_reply(reply)
     if cache_key is not None:
         binary_cache.store(cache_key, reply["binary"], "", [], reply.get("kernels") or [])
     return read_host_binary(reply["binary"])
+
+
+def build_specialised_host(binary, kernel: str, local_size: tuple[int, int, int]):
+    """Kernel ``kernel`` of a host binary compiled for uniform work-groups of ``local_size`` (its local
+    size a constant: kernelkit.mux.passes.local_size), in a worker process, cached."""
+    return _derived_host(binary, "host-specialised", f":{kernel}:{tuple(local_size)}",
+                         {"kernel": kernel, "local_size": list(local_size)})
+
+
+def build_checked_host(binary):
+    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
+    mux IR in a worker process, cached under the binary's own bytes."""
+    return _derived_host(binary, "host-checked", "", {})

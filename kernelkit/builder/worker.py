@@ -111,8 +111,22 @@ def build_checked_host(request: dict, send) -> dict:
     return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
 
 
+def build_specialised_host(request: dict, send) -> dict:
+    """One kernel of a host binary compiled for uniform work-groups of a fixed local size."""
+    from kernelkit.runtime.program import _signature_from_json
+    from kernelkit.targets.host.binary import read_host_binary
+    from kernelkit.targets.host.module import build_specialised_binary
+
+    binary = read_host_binary(request["binary"])
+    kernel = binary.kernel(request["kernel"])
+    send({"stage": f"codegen (local size {tuple(request['local_size'])})", "kernels": [kernel.name]})
+    out = build_specialised_binary(binary.mux_ir, _signature_from_json(kernel.signature), binary.options,
+                                   tuple(request["local_size"]))
+    return {"ok": True, "binary": out.to_bytes(), "log": "", "deps": [], "kernels": [kernel.name]}
+
+
 HANDLERS = {"build": build, "asm": lambda request, send: build(request, send, assembly=True),
-            "host-checked": build_checked_host}
+            "host-checked": build_checked_host, "host-specialised": build_specialised_host}
 
 
 def handle(request: dict, send) -> dict:

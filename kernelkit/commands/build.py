@@ -1,5 +1,5 @@
 """`kernelkit build SRC... -t TARGET... [-o OUT|DIR] [-j N] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3]
-[--emit llvm] [--code-object-version N]`, with clang's spellings (``-mcpu=``, ``--offload-arch=``,
+[--emit llvm] [--code-object-version N] [--mcpu CPU]`, with clang's spellings (``-mcpu=``, ``--offload-arch=``,
 ``-mcode-object-version=``, ``-c``, ``-S``, ``-emit-llvm``, ``-cl-std=``).
 
 ``--emit llvm`` (or ``-S -emit-llvm``; ``-c -emit-llvm`` for bitcode) writes the frontend's SPIR IR
@@ -62,6 +62,9 @@ def register(sub) -> None:
                         "-mamdcl2-driver-version=N; default the newest kernelkit knows)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
                    help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
+    p.add_argument("--mcpu", dest="host_cpu", metavar="CPU",
+                   help="host target: the CPU to compile for, as clang names it: native (default), x86-64, "
+                        "x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU name (skylake-avx512, znver3, ...)")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="builds at a time when there are several (default: the number of CPUs)")
     p.set_defaults(func=run)
@@ -218,6 +221,8 @@ def run(args) -> int:
     if args.driver_version is not None:
         options.append(f"-mamdcl2-driver-version={args.driver_version}")
     jobs = [(source, target) for source in args.sources for target in args.targets]
+    if args.host_cpu is not None and not any(target_kind(t) == "host" for _, t in jobs):
+        raise KernelkitError("--mcpu chooses the host target's CPU: build for -t host")
     outputs = _outputs(args, jobs)
     spirv = {source: read_spirv(source) for source in args.sources}   # SPIR-V modules build as such
     texts = {source: "" if spirv[source] else read_source(source) for source in args.sources}
@@ -225,6 +230,13 @@ def run(args) -> int:
     if len(jobs) == 1:
         return _build_one(args, jobs[0], outputs[0], texts, options)
     return _build_many(args, jobs, outputs, texts, options)
+
+
+def _job_options(args, target: str, options: list[str]) -> list[str]:
+    """The build options of one target: the host's also name its CPU (``--mcpu``)."""
+    if args.host_cpu is not None and target_kind(target) == "host":
+        return [*options, f"-mcpu={args.host_cpu}"]
+    return options
 
 
 def _stage_text(label: str, stage: dict) -> str:
@@ -241,7 +253,7 @@ def _build_one(args, job, output: str, texts: dict, options: list[str]) -> int:
     label = _label(source, target)
     with Progress() as progress:
         progress.update(label, f"building {label}")
-        result = build(texts[source], target, options, filename=source, use_cache=not args.no_cache,
+        result = build(texts[source], target, _job_options(args, target, options), filename=source, use_cache=not args.no_cache,
                        spirv=args.spirv_modules[source], on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
         progress.done(label)
     _print_log(result.log)
@@ -256,7 +268,7 @@ def _build_many(args, jobs, outputs, texts: dict, options: list[str]) -> int:
     from kernelkit.builder.progress import Progress
     from kernelkit.errors import CompileError
 
-    build_jobs = [BuildJob(texts[s], t, options, s, args.spirv_modules[s]) for s, t in jobs]
+    build_jobs = [BuildJob(texts[s], t, _job_options(args, t, options), s, args.spirv_modules[s]) for s, t in jobs]
     where = {id(j): (i, out) for i, (j, out) in enumerate(zip(build_jobs, outputs, strict=True))}
     failures: list[str] = []
     started = {id(j): time.monotonic() for j in build_jobs}

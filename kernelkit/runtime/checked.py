@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import ctypes
+import json
 
 from kernelkit.errors import LaunchError
 from kernelkit.runtime.args import PackedArg
-from kernelkit.targets.host.passes.checked import GLOBALS_TABLE
+from kernelkit.targets.host.passes.checked import GLOBALS_TABLE, SITES_TABLE
 from kernelkit.targets.host.sched import SINK_BYTES, CheckTable
+
+# SPIR address spaces (kind bits 1-3 of a violation)
+ADDRESS_SPACES = {0: "private", 1: "global", 2: "constant", 3: "local", 4: "generic"}
 
 
 class Checker:
@@ -25,12 +29,15 @@ class Checker:
                 self._ranges.append((start, start + p.array.nbytes,
                                      f"argument {arg.index} '{arg.name}' ({arg.type_name}, {p.array.nbytes} bytes)"))
         self._keep: list = []
+        self._objects: list = []
+        self._site_document: dict | None = None
 
     def prepare(self, slots) -> None:
         seen = set()
         for obj, local_buffers in slots:
             if id(obj) not in seen:
                 seen.add(id(obj))
+                self._objects.append(obj)
                 self._add_module_globals(obj)
             for buf in local_buffers[0::2]:   # (memory, pointer slot) pairs
                 start = ctypes.addressof(buf)
@@ -62,10 +69,32 @@ class Checker:
             return "no buffer was passed"
         _, b, e, what = best
         if address < b:
-            return f"{b - address} bytes before {what}"
+            return f"offset -{b - address}: {b - address} bytes before {what}"
         if address >= e:
-            return f"{address - e} bytes past the end of {what}"
-        return f"overlapping the end of {what} (offset {address - b})"
+            return f"offset {address - b}: {address - e} bytes past the end of {what}"
+        return f"offset {address - b}: overlapping the end of {what}"
+
+    def _sites(self) -> dict:
+        if self._site_document is None:
+            self._site_document = {}
+            for obj in self._objects:
+                address = obj.global_address(SITES_TABLE)
+                if address:
+                    size = ctypes.c_uint64.from_address(address).value
+                    self._site_document = json.loads(bytes.fromhex(ctypes.string_at(address + 8, size).decode()))
+                    break
+        return self._site_document
+
+    def _where(self, site: int) -> str:
+        sites = self._sites().get("sites") or []
+        if 0 < site < len(sites) and sites[site][1]:
+            file, line, column = sites[site]
+            return f" at {file or '<source>'}:{line}:{column}" if column else f" at {file or '<source>'}:{line}"
+        return ""
+
+    def _object(self, index: int) -> str:
+        objects = self._sites().get("objects") or []
+        return objects[index] if 0 < index < len(objects) else "a private object"
 
     def raise_if_violated(self) -> None:
         t = self.table
@@ -73,5 +102,14 @@ class Checker:
             return
         gid = tuple(int(x) for x in t.global_id)
         kind = "write" if t.is_store else "read"
-        raise LaunchError(f"{self.kernel}: out-of-bounds {kind} of {t.size} bytes at address {t.address:#x} "
-                          f"by work-item {gid} (global id): {self._nearest(t.address)}")
+        space = ADDRESS_SPACES.get((t.kind >> 1) & 7, "unknown")
+        head = (f"{self.kernel}: out-of-bounds {kind} of {t.size} bytes at address {t.address:#x} by work-item "
+                f"{gid} (global id) in {space} memory{self._where(int(t.site))}")
+        if t.end:
+            what = self._object(int(t.object))
+            raise LaunchError(f"{head}: offset {t.address - t.base} of {what} ({t.end - t.base} bytes)")
+        if t.unknown:
+            raise LaunchError(f"{head}: the pointer points to private memory but was not derived from a "
+                              f"private variable in the kernel (it was loaded from memory or made from an "
+                              f"integer), so checked mode cannot bound it; run this kernel unchecked")
+        raise LaunchError(f"{head}: {self._nearest(t.address)}")

@@ -409,4 +409,22 @@ int printf(__constant const char *restrict format, ...) __attribute__((format(pr
     __attribute__((vec_type_hint(typen)))
 #define kernel_exec(X, typen) __kernel_exec(X, typen)
 
+/* ---- cl_ext_atomic_counters_32 (defined by targets that have the counters: AMD IL Evergreen and
+ * later): an opaque __global handle passed as a kernel argument, incremented/decremented only
+ * through these two functions ---- */
+#ifdef cl_ext_atomic_counters_32
+typedef __global struct _counter32_t *counter32_t;
+uint __attribute__((overloadable)) atomic_inc(counter32_t counter);
+uint __attribute__((overloadable)) atomic_dec(counter32_t counter);
+/* a declaration of the name hides -fdeclare-opencl-builtins' own: the 1.x overloads again */
+#define __KK_INC_DEC(f) \
+    int __attribute__((overloadable)) f(volatile __global int *p); \
+    uint __attribute__((overloadable)) f(volatile __global uint *p); \
+    int __attribute__((overloadable)) f(volatile __local int *p); \
+    uint __attribute__((overloadable)) f(volatile __local uint *p);
+__KK_INC_DEC(atomic_inc)
+__KK_INC_DEC(atomic_dec)
+#undef __KK_INC_DEC
+#endif
+
 #endif /* KERNELKIT_OPENCL_H */

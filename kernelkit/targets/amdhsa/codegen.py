@@ -30,6 +30,9 @@ from kernelkit.targets.amdhsa.lower import (
 )
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
+NAMED_ATOMICS_SOURCE = Path(__file__).with_name("atomics_named.cl")
+# a call of an OpenCL atomic on a global (U3AS1) or local (U3AS3) object: atomics_named.cl
+NAMED_ATOMIC_CALL = re.compile(r"@_Z\d+atomic_\w+PU3AS[13]VU7_Atomic\w*\(")
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime binding
@@ -79,7 +82,7 @@ def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
     store = Cache("amdhsa-mux", library=True)
     key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
     cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_mux_library(processor, version, cl2)
+    text = cached.decode() if cached is not None else _compile_library(MUX_BUILTINS_SOURCE, processor, version, cl2)
     if cached is None:
         store.put(key, text.encode())
     # the kernel module's target machine decides CPU and features
@@ -90,20 +93,35 @@ def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
                   flags=re.M)
 
 
-def _compile_mux_library(processor: str, version: int, cl2: bool = False) -> str:
+@lru_cache(maxsize=32)
+def named_atomics_ir(processor: str, version: int) -> str:
+    """The scoped atomics on global and local objects (atomics_named.cl) for one processor, cached
+    like mux_library_ir; linked only into modules that call them (NAMED_ATOMIC_CALL)."""
+    from kernelkit.cache import Cache
+
+    store = Cache("amdhsa-mux", library=True)
+    key = _library_key("atomics_named", processor, str(version))
+    cached = store.get(key)
+    text = cached.decode() if cached is not None else _compile_library(NAMED_ATOMICS_SOURCE, processor, version)
+    if cached is None:
+        store.put(key, text.encode())
+    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
+    return re.sub(r"^define hidden ", "define linkonce_odr hidden ", text, flags=re.M)
+
+
+def _compile_library(source: Path, processor: str, version: int, cl2: bool = False) -> str:
     from kernelkit.frontend.clang import clang_command
 
     with tempfile.TemporaryDirectory(prefix="kernelkit-amdhsa-") as tmp:
-        out = Path(tmp) / "mux.ll"
+        out = Path(tmp) / "lib.ll"
         cmd = [*clang_command(), "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
                "-target", "amdgcn-amd-amdhsa", f"-mcpu={processor}", "-nogpulib", "-O2",
-               "-Xclang", "-cl-ext=+all", "-I", str(MUX_BUILTINS_SOURCE.parent),
+               "-Xclang", "-cl-ext=+all", "-I", str(source.parent),
                f"-DKK_COV={version}", *(["-DKK_CL2"] if cl2 else []), f"-mcode-object-version={version}", "-S",
-               "-emit-llvm", str(MUX_BUILTINS_SOURCE), "-o", str(out)]
+               "-emit-llvm", str(source), "-o", str(out)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
-            raise CompileError(f"amdhsa: building the __mux_* builtins for {processor} failed",
-                               log=result.stderr)
+            raise CompileError(f"amdhsa: building {source.name} for {processor} failed", log=result.stderr)
         return out.read_text()
 
 
@@ -165,8 +183,10 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3); ``cl2``: the
     kernels take AMD CL2's setup arguments first and no hidden arguments."""
     llvm_version = max(version, 4)
-    own = frozenset(re.findall(r"^define\b[^@]*@(_Z[\w$.]+)\(", mux_library_ir(tid.processor.name, llvm_version, cl2),
-                               flags=re.M))
+    libraries = [mux_library_ir(tid.processor.name, llvm_version, cl2)]
+    if NAMED_ATOMIC_CALL.search(mux_ir):
+        libraries.append(named_atomics_ir(tid.processor.name, llvm_version))
+    own = frozenset(n for lib in libraries for n in re.findall(r"^define\b[^@]*@(_Z[\w$.]+)\(", lib, flags=re.M))
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
@@ -180,7 +200,8 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
-        main.link_in(_parse(mux_library_ir(tid.processor.name, llvm_version, cl2), "mux_builtins.cl"))
+        for lib, source in zip(libraries, (MUX_BUILTINS_SOURCE, NAMED_ATOMICS_SOURCE), strict=False):
+            main.link_in(_parse(lib, source.name))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)

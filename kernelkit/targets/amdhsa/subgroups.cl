@@ -134,12 +134,28 @@ static INLINE double kk_lane_f64(double v, u32 lane) {
   KK_SUB_GROUP_OP(T, S, fmin, KK_FMIN, INF)                                                         \
   KK_SUB_GROUP_OP(T, S, fmax, KK_FMAX, -(INF))
 
-// broadcast and shuffles of one type
+// broadcast and shuffles of one type. shuffle_up (prev, curr, delta): lane id - delta of curr, or
+// when that is below 0 lane id - delta + size of prev; shuffle_down (curr, next, delta): lane
+// id + delta of curr, or past the sub-group lane id + delta - size of next (spec 003). Both
+// candidates are read with ds_bpermute in every lane (a lane can only read active lanes' values,
+// AMD's device library does the same), then selected.
 #define KK_SUB_GROUP_MOVES(T, S)                                                                     \
   INLINE T __mux_sub_group_broadcast_##S(T x, u32 id) { return kk_lane_##S(x, id); }               \
   INLINE T __mux_sub_group_shuffle_##S(T x, u32 id) { return kk_lane_##S(x, id); }                 \
   INLINE T __mux_sub_group_shuffle_xor_##S(T x, u32 mask) {                                          \
     return kk_lane_##S(x, __mux_get_sub_group_local_id() ^ mask);                                    \
+  }                                                                                                  \
+  INLINE T __mux_sub_group_shuffle_up_##S(T prev, T curr, u32 delta) {                              \
+    u32 lane = __mux_get_sub_group_local_id(), n = __mux_get_sub_group_size();                       \
+    T from_curr = kk_lane_##S(curr, lane - delta);                                                   \
+    T from_prev = kk_lane_##S(prev, lane - delta + n);                                               \
+    return lane >= delta ? from_curr : from_prev;                                                    \
+  }                                                                                                  \
+  INLINE T __mux_sub_group_shuffle_down_##S(T curr, T next, u32 delta) {                            \
+    u32 lane = __mux_get_sub_group_local_id(), n = __mux_get_sub_group_size();                       \
+    T from_curr = kk_lane_##S(curr, lane + delta);                                                   \
+    T from_next = kk_lane_##S(next, lane + delta - n);                                               \
+    return lane + delta < n ? from_curr : from_next;                                                 \
   }
 
 KK_UNSIGNED_MINMAX(u8, i8, 0xff)

@@ -83,7 +83,8 @@ class CallOps:
         name = fn.name
         if name.startswith(IGNORED):
             return
-        if self.image_call(inst, name):
+        if self.image_call(inst, name) or self.counter_call(inst, name) or \
+                self.half_call(inst, name):
             return
         if name in WORK_ITEM:
             self.work_item(inst, name)
@@ -94,6 +95,7 @@ class CallOps:
         elif name == "__mux_get_global_linear_id":
             self.linear(inst, ("r", GLOBAL_ID))
         elif name in ("__mux_work_group_barrier", "__mux_sub_group_barrier"):
+            self.barriers += 1
             self.em.emit("fence_threads_memory_lds")
         elif name == "__mux_mem_barrier":
             self.em.emit("fence_memory_lds")

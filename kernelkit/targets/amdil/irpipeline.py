@@ -26,8 +26,11 @@ def with_builtin_library(ir_text: str, options) -> str:
     if not called:
         return ir_text
     from kernelkit.mux.clc import defined_builtins, library_ir
+    from kernelkit.targets.amdil.halfs import is_half_call
 
-    available = called & defined_builtins(SPIR32, portable_math=True)
+    # half loads/stores of float data are selected as IL conversions, not linked
+    available = {n for n in called & defined_builtins(SPIR32, portable_math=True)
+                 if not is_half_call(n)}
     if not available:
         return ir_text
     lib = library_ir(SPIR32, opts=[o for o in options if o in LIBRARY_OPTIONS],

@@ -17,7 +17,9 @@ from kernelkit.ir.module import Argument, Function, GlobalVariable
 from kernelkit.ir.transforms import structurize as S
 from kernelkit.ir.values import Constant, ConstantExpr
 from kernelkit.targets.amdil.calls import CallOps
+from kernelkit.targets.amdil.counters import CounterOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
+from kernelkit.targets.amdil.halfs import HalfOps
 from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
 from kernelkit.targets.amdil.printf import PrintfOps
@@ -49,7 +51,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
+class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):
@@ -59,6 +61,8 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
         self.layout = layout           # addresses of globals, private frame, argument slots
         self.values: dict[int, list[Operand]] = {}
         self.exit_flags: dict[int, Slot] = {}
+        self.counter_uses: dict[int, set[str]] = {}    # counter id -> {"alloc", "consume"}
+        self.barriers = 0
         MemoryOps.__init__(self)
 
     # -- values ---------------------------------------------------------------------------
@@ -99,12 +103,31 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
             self.em.emit("ret_dyn")
         return self.em.lines
 
+    def source_position(self, inst, first: int) -> None:
+        """``-g``: the instructions selected for ``inst`` carry its source position as the
+        driver's debug programs do (``\tinstr<pad>; file:line:column``)."""
+        name = self.layout.get("debug_file")
+        loc = inst.metadata.get("dbg")
+        if not name or loc is None or loc.kind != "DILocation":
+            return
+        try:
+            where = f"{name}:{int(loc.field('line'))}:{int(loc.field('column'))}"
+        except (KeyError, TypeError, ValueError):
+            return
+        lines = self.em.lines
+        for k in range(first, len(lines)):
+            text = lines[k]
+            if ";" not in text:
+                lines[k] = "\t" + (text.ljust(32) if len(text) < 32 else text + " ") + "; " + where
+
     def walk(self, nodes: list) -> None:
         for n in nodes:
             if isinstance(n, S.Block):
                 for inst in n.block.instructions:
                     if not inst.is_terminator and inst.opcode != "phi":
+                        first = len(self.em.lines)
                         self.instruction(inst)
+                        self.source_position(inst, first)
             elif isinstance(n, S.Edge):
                 self.edge(n.src, n.dst)
             elif isinstance(n, S.If):

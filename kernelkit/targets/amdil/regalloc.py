@@ -23,7 +23,7 @@ _REG = re.compile(r"\br(\d+)\b")
 def _loops(lines: list[str]) -> list[tuple[int, int]]:
     out, stack = [], []
     for i, line in enumerate(lines):
-        op = line.split(" ", 1)[0]
+        op = line.lstrip().split(" ", 1)[0]      # -g lines start with a tab
         if op == "whileloop":
             stack.append(i)
         elif op == "endloop":

@@ -9,6 +9,7 @@ must print back byte for byte."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from kernelkit.abi.amdil import allocate
@@ -27,8 +28,11 @@ from kernelkit.ir.values import (
     ConstantSimple,
     ConstantSplat,
 )
+from kernelkit.targets.amdil.counters import MAX_COUNTERS
 from kernelkit.targets.amdil.emitter import Emitter
+from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
+from kernelkit.targets.amdil.messages import message
 from kernelkit.targets.amdil.regalloc import reuse_registers
 from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
 
@@ -157,7 +161,7 @@ def _uses(fn, predicate) -> bool:
 
 
 def _writes(line: str) -> bool:
-    op = line.split(" ", 1)[0]
+    op = line.lstrip().split(" ", 1)[0]
     return op.startswith(("uav_", "lds_store", "lds_read", "lds_add", "lds_and", "lds_or",
                           "lds_xor", "lds_min", "lds_max", "lds_umin", "lds_umax", "lds_sub")) \
         and not op.startswith(("uav_raw_load", "uav_arena_load"))
@@ -181,7 +185,8 @@ def _types_used(fn):
 
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
-                 data_places: dict[str, int], printf_base: int = 0) -> list[str]:
+                 data_places: dict[str, int], printf_base: int = 0,
+                 debug_file: str | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -197,6 +202,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
         if slot.kind == "image":
             info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
+        elif slot.kind == "counter":
+            info.update(counter=slot.record.id)
         if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
             info.update(kind="byval", private=private, size=slot.size)
             private += (slot.size + 3) // 4 * 4
@@ -213,7 +220,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             local_offset += size
     static_local = (local_offset + 3) // 4 * 4
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
-                                          "fp64": opts.fp64, "printf_base": printf_base})
+                                          "fp64": opts.fp64, "printf_base": printf_base,
+                                          "debug_file": debug_file})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -277,12 +285,24 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
     records += layout.metadata_records()
+    # AMD's compiler: on 7XX a barrier synchronises one wavefront only, so a kernel with a
+    # barrier limits its work-group size (the runtime keeps it to a wavefront) and warns
+    limit = bool(sel.barriers) and device.family == FAMILY_7XX
+    if limit:
+        records.append(r.LimitGroupSize())
     records.append(r.IdList("function", [body_id]))
     records += [r.Sampler(f"unknown_{v}", k, 1, v)
                 for k, v in enumerate(sel.layout.get("samplers", []))]
     records += [r.Sampler(sig.args[index].name, own + k, 0, 0)
                 for k, index in enumerate(sel.layout.get("sampler_args", []))]
     records += sel.layout.get("printf", [])
+    if limit:
+        records.append(message("W000"))
+    counters = [a for a in layout.args if a.kind == "counter"]
+    if len(counters) > MAX_COUNTERS:
+        records.append(message("E018"))
+    if any(len(ops) > 1 for ops in sel.counter_uses.values()):
+        records.append(message("E023"))
     records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
@@ -328,7 +348,9 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
             lines += debug_section(fn, module.source_filename or "<source>")
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
-                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines))
+                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
+                              debug_file=os.path.basename(module.source_filename or "<source>")
+                              if debug else None)
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:

@@ -1,7 +1,8 @@
 """The host binary: native object code plus KernelInfo, in one msgpack container.
 
 Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
-``version``, ``triple``, ``cpu`` (what the object was compiled for), ``kernels`` (one map per
+``version``, ``triple``, ``cpu`` (the LLVM name of the CPU the object was compiled for),
+``features`` (that CPU's ISA features, LLVM names: a launch on a CPU lacking one is refused), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
 ``uniform_work_groups``, ``vector_width``: work-items per call of the whole-function-vectorised
 form, 1 when scalar), ``printf_sites`` (format string then argument LLVM types),
@@ -49,6 +50,7 @@ class HostBinary:
     shared_globals: list[str] = field(default_factory=list)
     mux_ir: str = ""
     options: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
 
     def kernel(self, name: str) -> HostKernelInfo:
         index = self.__dict__.get("_by_name")
@@ -64,7 +66,7 @@ class HostBinary:
 
     def to_bytes(self) -> bytes:
         body = {
-            "version": VERSION, "triple": self.triple, "cpu": self.cpu,
+            "version": VERSION, "triple": self.triple, "cpu": self.cpu, "features": self.features,
             "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
                          "uniform_work_groups": k.uniform_work_groups, "reach": k.reach,
                          "vector_width": k.vector_width} for k in self.kernels],
@@ -136,7 +138,8 @@ def read_host_binary(data: bytes) -> HostBinary:
         local_globals=_strings(_field(body, "local_globals", list, off), "local_globals", off),
         shared_globals=_strings(body.get("shared_globals") or [], "shared_globals", off),
         mux_ir=_optional(body, "mux_ir", str, "", off),
-        options=_strings(body.get("options") or [], "options", off))
+        options=_strings(body.get("options") or [], "options", off),
+        features=_strings(body.get("features") or [], "features", off))
 
 
 def _reach(value, where: int) -> list[dict]:

@@ -18,20 +18,21 @@ from dataclasses import dataclass, field
 from kernelkit.errors import CompileError
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
+from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import add_cancellation_points
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
-from kernelkit.targets.host.passes.vectorise import VectorisedKernels, vectorise_kernels
+from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
-def target_machine(opt: int = 3):
-    b = llvm()
-    target = b.Target.from_default_triple()
-    return target.create_target_machine(cpu=b.get_host_cpu_name(), features=b.get_host_cpu_features().flatten(),
-                                        opt=opt, reloc="pic", codemodel="large")
+def target_machine(opt: int = 3, cpu: HostCPU | None = None):
+    """LLVM's target machine for ``cpu`` (default: this machine's CPU)."""
+    name, features = (cpu or host_cpu()).target_machine_args()
+    target = llvm().Target.from_default_triple()
+    return target.create_target_machine(cpu=name, features=features, opt=opt, reloc="pic", codemodel="large")
 
 
 def host_triple() -> str:
@@ -51,6 +52,7 @@ class HostCode:
     checked: bool = False
     log: list[str] = field(default_factory=list)         # build-log lines (vectorisation fallbacks)
     vectorised: dict[str, int] = field(default_factory=dict)  # kernel -> lanes of its vector form
+    cpu: HostCPU | None = None                                 # what the object code was compiled for
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
@@ -87,16 +89,16 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
     """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites,
     mutable program-scope __global variables)."""
-    from kernelkit.targets.host.passes.checked import instrument
+    from kernelkit.targets.host.passes.checked import HELPERS, check_definition, instrument
     from kernelkit.targets.host.passes.printf import lower_printf
 
-    mod = split_module(ir_text)
+    mod = split_module(instrument(ir_text) if check else ir_text)
     local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
                      for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
     shared = [m.group(1) for i in mod.items if isinstance(i, str)
               for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(1\) global", i)] if m]
     if check:
-        instrument(mod)
+        mod.items.append(check_definition())
     sites = lower_printf(mod)
     tm = target_machine()
     if not check:
@@ -109,7 +111,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
     mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
     helpers = _helper_names(mod)
-    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"}
+    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"} | (set(HELPERS) if check else set())
     mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
                                               and re.search(r"@([-\w$.]+)\(", i).group(1) in drop)]
     add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
@@ -136,14 +138,14 @@ def _parse(text: str, stage: str):
     return m
 
 
-def inline_all(text: str) -> str:
+def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     """Step 4: inline every alwaysinline function into the kernels and drop the dead ones."""
     b = llvm()
     m = _parse(text, "host lowering")
     pm = b.create_new_module_pass_manager()
     pm.add_always_inliner_pass()
     pm.add_global_dead_code_eliminate_pass()
-    pb = b.create_pass_builder(target_machine(), b.create_pipeline_tuning_options(speed_level=0))
+    pb = b.create_pass_builder(target_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0))
     pm.run(m, pb)
     return str(m)
 
@@ -158,7 +160,8 @@ def _declare_wrapper_needs(mod) -> None:
 
 
 def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
-                vectorised: dict[str, tuple[str, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
+                vectorised: dict[str, tuple[str, int]] | None = None,
+                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
     the kernels whose work-items depend on each other between barriers (local atomics)."""
@@ -176,7 +179,8 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0),
-                                            vector=(vectorised or {}).get(name))
+                                            vector=(vectorised or {}).get(name),
+                                            local_size=(local_sizes or {}).get(name))
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
@@ -258,7 +262,9 @@ def _byte_index_store(line: str, bits: int) -> str:
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
-                       serial: set[str] = frozenset(), vectorised: dict[str, tuple[str, int]] | None = None) -> str:
+                       serial: set[str] = frozenset(),
+                       local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                       vectorised: dict[str, tuple[str, int]] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, soa_frames
@@ -296,7 +302,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
             base = md_next + 1
         text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                            vector=packets.get(name))
+                                            local_size=(local_sizes or {}).get(name), vector=packets.get(name))
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
@@ -305,13 +311,13 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     return mod.text()
 
 
-def optimize(text: str, stage: str) -> str:
+def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
     b = llvm()
     m = _parse(text, stage)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
-    pb = b.create_pass_builder(target_machine(), pto)
+    pb = b.create_pass_builder(target_machine(cpu=cpu), pto)
     pb.getModulePassManager().run(m, pb)
     return str(m)
 
@@ -351,12 +357,12 @@ def check_unresolved(text: str) -> None:
                            " (not provided by the builtin library or the host target)")
 
 
-def optimize_and_emit(text: str) -> bytes:
+def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
     check_unresolved(text)
     b = llvm()
     m = _parse(text, "work-item loops")
-    tm = target_machine()
+    tm = target_machine(cpu=cpu)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
@@ -366,20 +372,24 @@ def optimize_and_emit(text: str) -> bytes:
 
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
-                 keep_ir: bool = False) -> HostCode:
+                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
+    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
+    cpu = selected_cpu(options)
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
-    text = inline_all(text)
-    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options)
+    text = inline_all(text, cpu)
+    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
+                                                                  host_vector_width(cpu.feature_string()))
     text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
-    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths)
+    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops"), coroutines, local_mem, serial, wfv.widths)
-    obj = optimize_and_emit(text)
+        text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
+                                  local_sizes, wfv.widths)
+    obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
-    return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check, wfv.log,
-                    {k: w for k, (_, w) in wfv.widths.items()})
+    return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
+                    wfv.log, {k: w for k, (_, w) in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

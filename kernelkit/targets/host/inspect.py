@@ -26,7 +26,8 @@ def _kernel(k: HostKernelInfo) -> dict:
             for a, slot in zip(k.signature["args"], layout["args"], strict=True)]
     return {"name": k.name, "args": args, "resources": resources(kernarg_size=layout["args_array_bytes"]),
             **{key: v for key, v in k.signature.items() if key not in ("name", "args")},
-            "barriers": k.coroutine, "max_work_dim": k.max_work_dim, "uniform_work_groups": k.uniform_work_groups}
+            "barriers": k.coroutine, "max_work_dim": k.max_work_dim, "uniform_work_groups": k.uniform_work_groups,
+            "vector_width": k.vector_width}
 
 
 def inspect(data: bytes, path: str) -> dict:
@@ -38,7 +39,7 @@ def inspect(data: bytes, path: str) -> dict:
     symbols = sorted(s.name for s in elf.symbols() if s.name.startswith("kk.run."))
     return {
         "format": "kernelkit host binary", "target": "host", "kernels": [_kernel(k) for k in b.kernels],
-        "triple": b.triple, "cpu": b.cpu, "object_bytes": len(b.object_code),
+        "triple": b.triple, "cpu": b.cpu, "cpu_features": b.features, "object_bytes": len(b.object_code),
         "object_sections": sections, "entries": symbols, "options": b.options,
         "printf_formats": [s[0] for s in b.printf_sites], "static_local_symbols": b.local_globals,
     }
@@ -46,6 +47,8 @@ def inspect(data: bytes, path: str) -> dict:
 
 def render(info: dict) -> str:
     out = [f"{info['format']}: {info['triple']} ({info['cpu']}), {info['object_bytes']} bytes of object code"]
+    if info.get("cpu_features"):
+        out.append(f"  cpu features: {' '.join(info['cpu_features'])}")
     for k in info["kernels"]:
         extra = []
         if k["barriers"]:
@@ -54,6 +57,8 @@ def render(info: dict) -> str:
             extra.append(f"reqd_work_group_size{tuple(k['reqd_work_group_size'])}")
         if not k["uniform_work_groups"]:
             extra.append("non-uniform work-groups")
+        if k.get("vector_width", 1) > 1:
+            extra.append(f"vectorised x{k['vector_width']}")
         out += render_kernel(k, [", ".join(extra)] if extra else [], "  ",
                              lambda a: a["address_space"] if a["kind"] == "pointer" else "")
     for fmt in info["printf_formats"]:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from kernelkit.errors import CompileError
 from kernelkit.mux.module import Module
 from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
 
 
 def _kernel_attributes(ir_text: str, kernel: str) -> str:
-    """The text of the attribute groups a kernel's definition references."""
+    """The text of the attributes a kernel's definition carries (inline and in attribute groups)."""
     m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\(([^\n]*)$", ir_text, flags=re.M)
     if not m:
         return ""
     groups = re.findall(r"#(\d+)", m.group(1))
-    out = []
+    out = [m.group(1)]
     for g in groups:
         a = re.search(rf"^attributes #{g} = \{{([^\n]*)\}}", ir_text, flags=re.M)
         if a:
@@ -38,6 +40,16 @@ def _max_work_dim(ir_text: str, kernel: str) -> int:
         if v:
             return int(v.group(1))
     return 3
+
+
+def fixed_local_size(ir_text: str, kernel: str) -> tuple[int, int, int] | None:
+    """The size every work-group of ``kernel`` has: its ``!reqd_work_group_size`` when its groups are
+    uniform (the launch checks both), else None."""
+    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\([^\n]*!reqd_work_group_size !(\d+)", ir_text, flags=re.M)
+    if not m or not uniform_work_groups(ir_text, kernel):
+        return None
+    v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+), i32 (\d+), i32 (\d+)\}}", ir_text, flags=re.M)
+    return (int(v.group(1)), int(v.group(2)), int(v.group(3))) if v else None
 
 
 def uniform_work_groups(ir_text: str, kernel: str) -> bool:
@@ -71,8 +83,9 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
+    fixed = {sig.name: size for sig in signatures for size in [fixed_local_size(mux_ir, sig.name)] if size}
     code = compile_host(mux_ir, check=check, options=options,
-                        local_mem={sig.name: sig.static_local_mem for sig in signatures})
+                        local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed)
     if log is not None:
         log.extend(code.log)
     reach = kernel_reaches(mux_ir, [sig.name for sig in signatures])
@@ -80,17 +93,53 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                               uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []),
                               vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
-    return HostBinary(triple=llvm().get_default_triple(), cpu=llvm().get_host_cpu_name(), kernels=kernels,
+    return HostBinary(triple=llvm().get_default_triple(), cpu=code.cpu.name, features=list(code.cpu.features),
+                      kernels=kernels,
                       object_code=code.object_code, printf_sites=code.printf_sites,
                       local_globals=code.local_globals,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
+def build_specialised_binary(mux_ir: str, signature, options, local_size, *, check: bool = False,
+                             log: list[str] | None = None) -> HostBinary:
+    """The host binary of one kernel of finalized mux IR for uniform work-groups of ``local_size``
+    (``kernelkit.mux.passes.local_size``): the local size is a constant of its code."""
+    from kernelkit import ir
+    from kernelkit.mux.passes.local_size import specialise_local_size
+
+    module, _ = specialise_local_size(ir.parse(mux_ir), signature.name, local_size)
+    return build_host_binary(str(module), [signature], options, check=check, log=log)
+
+
 class HostModule(Module):
-    """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes."""
+    """compiler::Module for ``host``; ``create_binary`` gives a :class:`HostBinary`'s bytes.
+
+    The build option ``-mcpu=NAME`` (see :mod:`kernelkit.targets.host.cpu`) is taken out before the
+    OpenCL frontend sees it and kept in the module's options for the code generator."""
+
+    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+        from kernelkit.mux.result import MuxCompileError, Result
+        from kernelkit.targets.host.cpu import selected_cpu, split_cpu_options
+
+        cpu_options, rest = split_cpu_options(options)
+        try:
+            selected_cpu(cpu_options)   # an unknown CPU name fails the build here, with clang's list
+        except CompileError as exc:
+            self.add_build_error(exc.message)
+            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
+        super().compile_opencl_c(source, rest, **kwargs)
+        self.options += cpu_options
+
+    _generic: HostBinary | None = None
 
     def create_binary(self, *, check: bool = False) -> bytes:
         return self.create_host_binary(check=check).to_bytes()
+
+    def generic_host_binary(self) -> HostBinary:
+        """The module's binary for any launch (made once; deferred kernels read it)."""
+        if self._generic is None:
+            self._generic = self.create_host_binary()
+        return self._generic
 
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:

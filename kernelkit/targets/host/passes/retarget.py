@@ -95,4 +95,20 @@ def retarget(mod: ModuleText, triple: str, datalayout: str) -> list[str]:
             header = _internal_alwaysinline(header)
         item.header = header
         item.body = [_relax_alignment(_strip_addrspaces(line.replace("spir_func ", ""))) for line in item.body]
+    _drop_repeated_declarations(mod)
     return kernels
+
+
+def _drop_repeated_declarations(mod: ModuleText) -> None:
+    """Intrinsics that differed only in their address spaces (``llvm.memcpy.p0.p0`` and
+    ``llvm.memcpy.p1.p0``, as a by-value struct copied to a buffer has) are one function now."""
+    seen = set()
+    kept = []
+    for item in mod.items:
+        m = re.match(r"^declare [^@]*@([-\w$.]+)\(", item) if isinstance(item, str) else None
+        if m:
+            if m.group(1) in seen:
+                continue
+            seen.add(m.group(1))
+        kept.append(item)
+    mod.items = kept

@@ -79,8 +79,12 @@ class ResumeInfo:
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
                     resume: ResumeInfo | None = None, local_mem: int = 0,
-                    vector: tuple[str, int] | None = None) -> tuple[str, list[str]]:
+                    vector: tuple[str, int] | None = None,
+                    local_size: tuple[int, int, int] | None = None) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
+
+    ``local_size`` is the kernel's fixed work-group size when every group has exactly that size
+    (``!reqd_work_group_size`` with uniform work-groups): the loops then have constant bounds.
 
     With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
     work-items of a group are independent between barriers (OpenCL's memory model has no order
@@ -117,7 +121,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
             call_args.append(f"{p.type} %a{i}")
     for d in range(3):
         lines += [_wg(f"%ngp{d}", "num_groups", d), f"  %ng{d} = load i64, ptr %ngp{d}",
-                  _wg(f"%enp{d}", "enqueued_local_size", d), f"  %en{d} = load i64, ptr %enp{d}",
+                  _wg(f"%enp{d}", "enqueued_local_size", d),
+                  f"  %en{d} = add i64 0, {local_size[d]}" if local_size else f"  %en{d} = load i64, ptr %enp{d}",
                   _wg(f"%gsp{d}", "global_size", d), f"  %gs{d} = load i64, ptr %gsp{d}",
                   _wg(f"%gip{d}", "group_id", d), _wg(f"%lsp{d}", "local_size", d)]
     lines += ["  %en01 = mul i64 %en0, %en1", "  %maxitems = mul i64 %en01, %en2",
@@ -154,7 +159,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     for d, gd in enumerate(("%gx", "%gy", "%gz")):
         lines += [f"  store i64 {gd}, ptr %gip{d}", f"  %start{d} = mul i64 {gd}, %en{d}",
                   f"  %left{d} = sub i64 %gs{d}, %start{d}", f"  %lt{d} = icmp ult i64 %left{d}, %en{d}",
-                  f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
+                  f"  %ls{d} = add i64 0, {local_size[d]}" if local_size
+                  else f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
     args = ", ".join([*call_args, ""])
     if not coroutine and vector is not None:
         lines += _nested_loops(
