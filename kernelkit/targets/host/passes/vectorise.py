@@ -26,6 +26,7 @@ from kernelkit.ir.metadata import MDNode, ValueAsMetadata
 from kernelkit.ir.module import Argument, Function
 from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
 from kernelkit.ir.values import ConstantInt, Value
+from kernelkit.targets.host.passes import local_atomics
 from kernelkit.targets.host.sched import WORK_ITEM_FIELDS, field_index
 
 WFV_OPTION = "-cl-wfv="
@@ -129,6 +130,7 @@ def _has_loops(f: Function) -> bool:
 
 
 BARRIER = "__mux_work_group_barrier"
+LOCAL_ATOMIC_PREFIX = local_atomics.MARK[1:]
 
 
 def _has_barriers(f: Function) -> bool:
@@ -166,6 +168,9 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
         try:
             if wi is None:
                 raise VectorisationFailure("no work-item info parameter")
+            if any(i.name.startswith(LOCAL_ATOMIC_PREFIX) for i in f.instructions()):
+                # (their lanes would update the same local word as one vector access)
+                raise VectorisationFailure("atomics on __local memory (lowered to plain read-modify-write)")
             g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi), once_per_packet=frozenset({BARRIER}))
         except VectorisationFailure as exc:
             f.metadata["codeplay_ca_vecz.base.fail"] = options_md
