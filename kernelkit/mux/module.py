@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from kernelkit.abi.signature import KernelSignature
     from kernelkit.ir import Module as IRModule
     from kernelkit.mux.kernel import Kernel
+    from kernelkit.mux.passes.printf_calls import PrintfDescriptor
     from kernelkit.mux.target import Target
 
 SERIAL_MAGIC = "kernelkit.mux.module"
@@ -52,6 +53,7 @@ class ProgramInfo:
     """What ``finalize`` reports: each kernel's interface, in module order."""
 
     kernels: list[KernelSignature] = field(default_factory=list)
+    printf_calls: list[PrintfDescriptor] = field(default_factory=list)   # finalize's printf_calls
 
     def kernel(self, name: str) -> KernelSignature:
         for sig in self.kernels:
@@ -193,14 +195,16 @@ class Module:
         from kernelkit.abi.signature import signatures_from_ir
         from kernelkit.ir import parse
         from kernelkit.mux.passes.pipeline import run_pipeline
+        from kernelkit.mux.passes.printf_calls import printf_descriptors
 
         if self.llvm_module is None:
             raise MuxError(Result.INVALID_VALUE, "finalize needs a compiled module")
         with self.context:
-            info = ProgramInfo(signatures_from_ir(self.llvm_module))
+            info = ProgramInfo(signatures_from_ir(self.llvm_module), printf_descriptors(self.llvm_module))
             module = parse(str(self.llvm_module))
             try:
                 run_pipeline(module, self.target)
+                self.late_module_passes(module)
             except MuxError:
                 raise
             except Exception as exc:  # a pass failing is a finalize failure, not a crash
@@ -210,6 +214,10 @@ class Module:
         self.program_info = info
         self.state = self.FINALIZED
         return info
+
+    def late_module_passes(self, module: IRModule) -> None:
+        """BaseModule::getLateTargetPasses for passes that read the module's own state (its build
+        options); runs after ``Target.late_passes``. The base runs none."""
 
     def create_binary(self) -> bytes:
         raise unsupported("creating binaries")

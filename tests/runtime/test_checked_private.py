@@ -49,6 +49,15 @@ kernel void structs(global S *out, S s, int i, int j) {
   z[g == 2 ? j : g & 1] = (S){{0, 0, 0}, 0.0f};                // BAD-MEMSET
   out[g] = g & 1 ? t[1] : z[0];
 }
+kernel void across_barriers(global int *out, local int *t, int i) {     // private arrays in coroutine frames
+  size_t l = get_local_id(0), g = get_global_id(0);
+  int p[4] = {1, 2, 3, 4};
+  t[l] = p[l & 3];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  p[g == 9 ? i : l & 3] += t[(l + 1) % 8];                     // BAD-BARRIER
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = p[l & 3] + p[(l + 1) & 3];
+}
 kernel void table(global int *out, int i) {
   size_t g = get_global_id(0);
   int a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4] = {9, 10, 11, 12};
@@ -217,3 +226,39 @@ def test_without_debug_information_the_error_has_no_source_location():
         prog.kernel("arrays")(np.zeros(8, np.int32), np.int32(4), np.int32(0), global_size=8, check=True)
     message = str(info.value)
     assert "in private memory: offset 16 of private array ([4 x i32]) (16 bytes)" in message, message
+
+
+def barrier_model(i: int) -> np.ndarray:
+    out = np.zeros(16, np.int32)
+    for g in range(16):
+        lid = g % 8
+        p = [1, 2, 3, 4]
+        w = i if g == 9 else lid & 3
+        if 0 <= w < 4:
+            p[w] += [1, 2, 3, 4][((lid + 1) % 8) & 3]
+        out[g] = p[lid & 3] + p[(lid + 1) & 3]
+    return out
+
+
+@pytest.mark.parametrize("i, offset", [(3, None), (4, 16), (-2, -8)])
+def test_private_arrays_of_kernels_with_barriers(prog, i, offset):
+    out = np.zeros(16, np.int32)
+    launch = functools.partial(prog.kernel("across_barriers"), out, kernelkit.LocalMemory(32), np.int32(i),
+                               global_size=16, local_size=8, check=True)
+    if offset is None:
+        launch()
+    else:
+        with pytest.raises(LaunchError, match=r"across_barriers: out-of-bounds read of 4 bytes .* work-item \(9, 0, 0\) "
+                                              r"\(global id\) in private memory" + _at(prog, "BAD-BARRIER") +
+                                              rf"offset {offset} of private variable 'p' \(16 bytes\)"):
+            launch()
+    np.testing.assert_array_equal(out, barrier_model(i))
+
+
+def test_global_access_names_its_source_line(prog):
+    out = np.zeros(7, np.int32)      # work-item 7 writes one element past the end
+    with pytest.raises(LaunchError, match=r"arrays: out-of-bounds write of 4 bytes .* work-item \(7, 0, 0\) "
+                                          r"\(global id\) in global memory" + _at(prog, "BAD-READ") +
+                                          r"offset 28: 0 bytes past the end of argument 0 'out' \(int\*, 28 bytes\)"):
+        prog.kernel("arrays")(out, np.int32(0), np.int32(0), global_size=8, check=True)
+    np.testing.assert_array_equal(out, arrays_model(0, 0)[:7])

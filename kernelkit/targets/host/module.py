@@ -135,6 +135,18 @@ class HostModule(Module):
     def create_binary(self, *, check: bool = False) -> bytes:
         return self.create_host_binary(check=check).to_bytes()
 
+    def late_module_passes(self, module) -> None:
+        """__mux_isftz/usefast/isembeddedprofile from the build options; constant memory barriers as
+        fences, work-group and sub-group ones ordering only the compiler (a work-group runs on one thread)."""
+        from kernelkit.mux.device import FloatingPointCapabilities
+        from kernelkit.mux.names import MemScope
+        from kernelkit.mux.passes.fences import lower_mem_barriers
+        from kernelkit.mux.passes.option_builtins import define_option_builtins
+
+        denormals = self.target.info.device_info.float_capabilities & FloatingPointCapabilities.DENORM
+        define_option_builtins(module, self.options, flushes_denormals=not denormals)
+        lower_mem_barriers(module, (MemScope.WORK_GROUP, MemScope.SUB_GROUP))
+
     def generic_host_binary(self) -> HostBinary:
         """The module's binary for any launch (made once; deferred kernels read it)."""
         if self._generic is None:
