@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from kernelkit.cache import cache_disabled
 
-__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host"]
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host",
+           "build_spirv"]
 
 _REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
 
@@ -79,6 +80,32 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     if cache_key is not None:
         binary_cache.store(cache_key, result.binary, result.log,
                            [tuple(d) for d in reply.get("deps") or ()], result.kernels)
+    return result
+
+
+def build_spirv(source: str, options: Sequence[str] = (), *, filename: str = "<source>", bits: int = 64,
+                use_cache: bool = True) -> BuildResult:
+    """OpenCL C ``source`` -> a SPIR-V module (LLVM's SPIR-V backend, kernelkit.frontend.spirv.emit), in a
+    worker process: the backend aborting is a CompileError. Cached like target binaries."""
+    from kernelkit.builder import key as binary_cache
+    from kernelkit.builder.pool import raise_reply, run_request
+
+    options = [str(o) for o in options]
+    triple = "spir64-unknown-unknown" if bits == 64 else "spir-unknown-unknown"
+    cache_key = None
+    if use_cache and not cache_disabled():
+        cache_key = binary_cache.binary_key(source, "spirv", options, filename, variant=triple)
+        hit = binary_cache.lookup(cache_key)
+        if hit is not None:
+            return BuildResult(hit.binary, hit.log, "spirv", from_cache=True)
+    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    reply = run_request({"kind": "spirv", "source": source, "target": "spirv", "options": options,
+                         "filename": filename, "triple": triple, "env": env, "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    result = BuildResult(reply["binary"], reply.get("log") or "", "spirv")
+    if cache_key is not None:
+        binary_cache.store(cache_key, result.binary, result.log, [tuple(d) for d in reply.get("deps") or ()], [])
     return result
 
 

@@ -125,7 +125,20 @@ def build_specialised_host(request: dict, send) -> dict:
     return {"ok": True, "binary": out.to_bytes(), "log": "", "deps": [], "kernels": [kernel.name]}
 
 
-HANDLERS = {"build": build, "asm": lambda request, send: build(request, send, assembly=True),
+def build_spirv(request: dict, send) -> dict:
+    """OpenCL C -> SPIR-V through LLVM's SPIR-V backend (which may abort: hence here)."""
+    from kernelkit.frontend import compile_opencl
+    from kernelkit.frontend.spirv.emit import emit_spirv
+
+    send({"stage": "frontend"})
+    compiled = compile_opencl(request["source"], list(request.get("options") or ()),
+                              filename=request.get("filename") or "<source>", triple=request["triple"])
+    send({"stage": "SPIR-V backend"})
+    return {"ok": True, "binary": emit_spirv(compiled.ir_text), "log": compiled.log or "",
+            "deps": [list(d) for d in compiled.deps], "kernels": []}
+
+
+HANDLERS = {"build": build, "spirv": build_spirv, "asm": lambda request, send: build(request, send, assembly=True),
             "host-checked": build_checked_host, "host-specialised": build_specialised_host}
 
 
