@@ -112,3 +112,23 @@ def test_64_bit_atomics_are_refused_naming_the_device(device):
     kernel void k(global long *c) { atom_add(c, 1L); }"""
     with pytest.raises((CompileError, MuxError), match=rf"64-bit atomics.*{device}"):
         build_binary(src, f"amdil:{device}")
+
+
+def test_64_bit_integers_become_floats_rounded_once():
+    """(float) of a long/ulong: correctly rounded like the host's conversion (numpy), also where
+    hi * 2^32 + lo in floats would round twice (e.g. -3 = 0xFFFFFFFF:FFFFFFFD)."""
+    src = """kernel void k(global const long *a, global const ulong *b, global float *fa,
+                           global float *fb) {
+        size_t i = get_global_id(0); fa[i] = (float)a[i]; fb[i] = (float)b[i]; }"""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-2**63, 2**63 - 1, 512, dtype=np.int64)
+    a[:8] = [-3, 3, 0, -1, 2**63 - 1, -2**63, (1 << 40) + 1, -(1 << 53) - 1]
+    a[8:300] >>= rng.integers(0, 63, 292)
+    b = a.view(np.uint64).copy()
+    b[:4] = [2**64 - 1, 2**64 - 3, 1 << 63, (1 << 63) + (1 << 39) + 1]
+    for device in ("rv770", "juniper"):
+        prog = kernelkit.Program(src).build(f"amdil:{device}")
+        fa, fb = np.zeros(512, np.float32), np.zeros(512, np.float32)
+        prog.k(a, b, fa, fb, global_size=512, local_size=64)
+        np.testing.assert_array_equal(fa, a.astype(np.float32))
+        np.testing.assert_array_equal(fb, b.astype(np.float32))

@@ -9,9 +9,14 @@ the 48 setup bytes rounded to 16, 16-byte alignments). The inner HSA ELF (``.hsa
 ``&__OpenCL_<k>_kernel``) goes in the outer CL2 ELF with each kernel's metadata blob built from
 its signature for the driver version asked for, pointer usage from LLVM's access analysis.
 
+GFX9 kernels always set up FLAT_SCRATCH_INIT (spec 002: 10 user data registers with the setup
+pointer; CLRX's AmdCL2 generator: 6/8/10/10/12 and code_properties bit 5 on GCN 1.4): LLVM's
+AMDGPU attributor proves kernels that never reach scratch through FLAT need none
+("amdgpu-no-flat-scratch-init"), so that attribute is taken off GFX9 kernels before code
+generation and LLVM then enables the registers.
+
 Refused with a clear error: device-side enqueue, program-scope data (the inner binary's data
-sections and relocations are not written yet), GFX9 devices (whose kernels always set up
-FLAT_SCRATCH_INIT), user-SGPR sets outside spec 002's canonical ones.
+sections and relocations are not written yet), user-SGPR sets outside spec 002's canonical ones.
 """
 
 from __future__ import annotations
@@ -134,9 +139,6 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
         raise CompileError(f"amdcl2: {exc.message}") from None
     if module.target.pointer_size != 8:
         raise CompileError("amdcl2: only 64-bit CL2 binaries are written")
-    if gfx_level(device) >= 9:
-        raise CompileError(f"amdcl2: {device} is a GFX9 device, whose CL2 kernels always set up "
-                           "FLAT_SCRATCH_INIT (spec 002); kernelkit writes CL2 binaries for GFX7/GFX8 devices only")
     ir = module.finalized_llvm_module
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
@@ -144,7 +146,28 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    return codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True), features, e_flags
+    text = codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True)
+    if gfx_level(device) >= 9:
+        text = with_flat_scratch_init(text)
+    return text, features, e_flags
+
+
+NO_FLAT_SCRATCH_INIT = "amdgpu-no-flat-scratch-init"
+
+
+def with_flat_scratch_init(amdgpu_ir_text: str) -> str:
+    """The kernels without LLVM's "amdgpu-no-flat-scratch-init": their code sets up the
+    FLAT_SCRATCH_INIT user SGPRs, as every GFX9 CL2 kernel of AMD's driver does."""
+    from kernelkit.ir import parse
+    from kernelkit.mux.attributes import has_attribute, remove_attribute
+
+    module = parse(amdgpu_ir_text)
+    changed = False
+    for fn in module.kernels():
+        if has_attribute(fn, NO_FLAT_SCRATCH_INIT):
+            remove_attribute(fn, NO_FLAT_SCRATCH_INIT)
+            changed = True
+    return str(module) if changed else amdgpu_ir_text
 
 
 def cl2_assembly(module) -> str:

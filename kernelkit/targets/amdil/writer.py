@@ -10,6 +10,7 @@ must print back byte for byte."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from kernelkit.abi.amdil import allocate
@@ -29,13 +30,23 @@ from kernelkit.ir.values import (
     ConstantSplat,
 )
 from kernelkit.targets.amdil.counters import MAX_COUNTERS
+from kernelkit.targets.amdil.debuginfo import DebugProgram
 from kernelkit.targets.amdil.emitter import Emitter
 from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
 from kernelkit.targets.amdil.messages import message
 from kernelkit.targets.amdil.regalloc import reuse_registers
-from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
+from kernelkit.targets.amdil.regs import (
+    FIRST_KERNEL_LITERAL,
+    FIRST_VALUE_REGISTER,
+    LAST_VALUE_REGISTER,
+    PROLOG_LITERALS,
+    Literals,
+    Registers,
+)
 
+_REGISTER = re.compile(r"\br(\d+)\b")
+_LITERAL = re.compile(r"\bl(\d+)\b")
 METADATA_VERSION = (1, 4, 53)       # what the reference juniper programs carry
 FIRST_UNIQUE_ID = 1024
 DEFAULT_MAX_THREADS = 256
@@ -186,7 +197,7 @@ def _types_used(fn):
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
                  data_places: dict[str, int], printf_base: int = 0,
-                 debug_file: str | None = None) -> list[str]:
+                 debug=None, functions: dict[str, int] | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -221,7 +232,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     static_local = (local_offset + 3) // 4 * 4
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
                                           "fp64": opts.fp64, "printf_base": printf_base,
-                                          "debug_file": debug_file})
+                                          "debug": debug,
+                                          "functions": functions or {}})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -307,8 +319,47 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
     out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
-    out += [f";ARGSTART:{name}", f";uniqueid:{body_id}", ";memory:hwlocal:0", f";ARGEND:{name}"]
+    out += [f";ARGSTART:{name}", f";uniqueid:{body_id}", ";memory:hwlocal:0"]
+    out += _called(sel.calls) + [f";ARGEND:{name}"]
     return out
+
+
+def _called(calls: list[int]) -> list[str]:
+    ids = sorted(set(calls))
+    return [r.IdList("function", ids).to_line()] if ids else []
+
+
+def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int],
+                   data_places: dict[str, int], first_register: int, first_literal: int,
+                   debug) -> tuple[list[str], list[int], int]:
+    """An IL function of its own (``functions.py``): its lines, the ids it calls and the next
+    free literal number."""
+    from kernelkit.targets.amdil.functions import FunctionSelector
+
+    if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
+        raise CompileError(f"amdil: function {fn.name} uses double, which {device.name} does not "
+                           f"support")
+    lits = Literals(next=first_literal)
+    sel = FunctionSelector(fn, Emitter(lits, Registers()), device, {
+        "args": [], "globals": {n: ("data", o) for n, o in data_places.items()},
+        "fp64": opts.fp64, "printf_base": 0, "debug": debug,
+        "functions": functions})
+    body = reuse_registers(sel.select(), first_register)
+    name = fn.name
+    out = [f"func {fid} ; {name}"] + lits.declarations() + body + [f"endfunc ; {name}"]
+    out += [f";ARGSTART:{name}", f";uniqueid:{fid}", ";memory:hwlocal:0"]
+    out += _called(sel.calls) + [f";ARGEND:{name}"]
+    return out, sel.calls, lits.next
+
+
+def _highest_register(lines: list[str]) -> int:
+    regs = [int(m) for line in lines for m in _REGISTER.findall(line.split(";", 1)[0])]
+    return max((n for n in regs if FIRST_VALUE_REGISTER <= n <= LAST_VALUE_REGISTER),
+               default=FIRST_VALUE_REGISTER - 1)
+
+
+def _highest_literal(lines: list[str]) -> int:
+    return max((int(m) for line in lines for m in _LITERAL.findall(line)), default=0)
 
 
 def _uses_through_constexpr(fn, gv) -> bool:
@@ -323,34 +374,84 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def debug_section(fn, source: str) -> list[str]:
-    """``-g``: what the driver's debug sections open each kernel with (stripped by the
-    runtime's link step): the kernel's global symbol and the source file."""
-    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
-            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+def _source_place(fn, module) -> tuple[int, str, str]:
+    """(declaration line, file name, directory) of a kernel: the line from its debug
+    information, the names from the module's source file name (not clang's working directory,
+    a temporary one, so that the text is deterministic)."""
+    source = module.source_filename or "<source>"
+    sp = fn.metadata.get("dbg")
+    try:
+        line = int(sp.field("line"))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        line = 0
+    return line, os.path.basename(source), os.path.dirname(source) or "."
+
+
+def _visit(fn, order: list, path: list) -> None:
+    """Depth-first: ``fn`` after its callers, each function once (a cycle is an error, as AMD's
+    compiler reports recursion)."""
+    from kernelkit.targets.amdil.functions import function_calls
+
+    if fn in path:
+        chain = " -> ".join(f.name for f in [*path[path.index(fn):], fn])
+        raise CompileError(f"amdil: recursive function calls ({chain}): IL functions cannot "
+                           f"recurse")
+    if fn in order:
+        order.remove(fn)       # called again deeper: keep it after this caller too
+    order.append(fn)
+    for callee in function_calls(fn):
+        _visit(callee, order, [*path, fn])
 
 
 def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
     """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
+    from kernelkit.targets.amdil.functions import function_calls
+
     kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
     by_name = {s.name: s for s in signatures}
+    # the functions kept out of line, callers before callees (recursion is refused)
+    order: list = []
+    for k in kernels:
+        _visit(k, order, [])
+    order = [f for f in order if f.calling_conv != "spir_kernel"]
+    n = len(kernels)
+    functions = {f.name: FIRST_UNIQUE_ID + 2 * n + i for i, f in enumerate(order)}
     segment, places = data_segment(module)
+    info = None
+    if debug and kernels:
+        _, file, directory = _source_place(kernels[0], module)
+        info = DebugProgram(file, directory)
     lines: list[str] = []
     if segment is not None:
         lines += segment.lines()
     lines += prolog()
-    n = len(kernels)
+    highest: dict[str, int] = {}
     for i, fn in enumerate(kernels):
+        first_line = len(lines)
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
-        if debug:
-            lines += debug_section(fn, module.source_filename or "<source>")
+        if info is not None:
+            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", _source_place(fn, module)[0])
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
                               printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
-                              debug_file=os.path.basename(module.source_filename or "<source>")
-                              if debug else None)
+                              debug=info, functions=functions)
+        highest[fn.name] = _highest_register(lines[first_line:])
+    literal = 1 + max(_highest_literal(lines), FIRST_KERNEL_LITERAL)
+    callers: dict[str, list[str]] = {}
+    for f in [*kernels, *order]:
+        for callee in function_calls(f):
+            callers.setdefault(callee.name, []).append(f.name)
+    for fn in order:
+        # IL registers are shared: the function's own start above every caller's
+        first = 1 + max(highest[c] for c in callers[fn.name])
+        text, _, literal = function_lines(fn, device, opts, functions[fn.name], functions,
+                                          places, first, literal, info)
+        highest[fn.name] = max(_highest_register(text), first - 1)
+        lines += text
+    if info is not None:
+        lines += info.closing()
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:

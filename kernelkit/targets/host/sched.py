@@ -85,9 +85,10 @@ class CheckTable(ctypes.Structure):
         ("object", ctypes.c_uint64),        # index of that object in @kk.checked.sites
         ("site", ctypes.c_uint64),          # index of the access's source location there
         ("unknown", ctypes.c_uint64),       # 1: a private pointer of unknown origin (cannot be bounded)
+        ("args", ctypes.c_void_p),          # (begin, end) u64 pairs per kernel parameter (0, 0: no buffer)
     ]
 
 
 SINK_BYTES = 4096
 PRINTF_STRUCT = "{ ptr, i64, i64 }"
-CHECK_STRUCT = "{ i64, ptr, ptr, i64, i64, i64, i64, [3 x i64], i64, i64, i64, i64, i64, i64 }"
+CHECK_STRUCT = "{ i64, ptr, ptr, i64, i64, i64, i64, [3 x i64], i64, i64, i64, i64, i64, i64, ptr }"

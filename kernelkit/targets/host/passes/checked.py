@@ -2,14 +2,17 @@
 
 Everything is first inlined into the kernels (OpenCL C has no recursion), so that each pointer's
 origin is visible in one function. Then each load, store, atomicrmw and cmpxchg, each
-``llvm.memcpy``/``memmove``/``memset`` (struct copies, private array initialisers) and each
-``__mux_dma_*`` work-group copy (``async_work_group_copy``, spec 003; checked at both ends over the
+``llvm.memcpy``/``memmove``/``memset`` (struct copies, private array initialisers), each OpenCL atomic
+builtin (``atomic_add``, ``atomic_fetch_add_explicit``..., over each pointer argument's pointee) and
+each ``__mux_dma_*`` work-group copy (``async_work_group_copy``, spec 003; checked at both ends over the
 bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, object, site)``:
 
 - a pointer derived from a private object — an ``alloca`` (private array, struct temporary,
   by-value copy, variable) or a ``byval`` kernel argument — in any address space (private, or
   generic after a cast) is checked against that object's bytes ``[base, end)``
   (:mod:`private_bounds` tracks the object statically);
+- a pointer derived from a ``__global``/``__constant`` pointer parameter of the kernel is checked
+  against the buffer passed for it (a pointer may not stray from one buffer into another);
 - any other pointer is looked up in the launch's table of valid ranges (the buffers and
   ``__local`` allocations passed, the module's own variables, ``@kk.checked.globals``). A private
   or generic pointer of unknown origin that is not in that table (a private pointer loaded from
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 
+from kernelkit.abi.opencl_types import SCALAR_SIZES, value_size
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
@@ -36,10 +40,11 @@ from kernelkit.ir.metadata import MDNode, MDString
 from kernelkit.ir.module import Function, GlobalVariable, Module
 from kernelkit.ir.parser import parse
 from kernelkit.ir.values import ConstantAggregate, ConstantBytes, ConstantExpr, ConstantInt, Value
-from kernelkit.targets.host.passes.checked_helper import GENERIC_SPACE, HELPER, check_definition
+from kernelkit.mux.mangling import try_demangle
+from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
 from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
-HELPERS = (HELPER,)
+HELPERS = (HELPER, ARG_BOUNDS)
 GLOBALS_TABLE = "kk.checked.globals"
 SITES_TABLE = "kk.checked.sites"
 __all__ = ["GLOBALS_TABLE", "HELPERS", "SITES_TABLE", "check_definition", "inline_into_kernels", "instrument"]
@@ -119,10 +124,10 @@ def _location(loc) -> list:
 
 
 class _Instrumenter:
-    def __init__(self, f: Function, module: Module, helper: Function, sites: _Sites,
+    def __init__(self, f: Function, module: Module, helpers: tuple[Function, Function], sites: _Sites,
                  objects: PrivateObjects) -> None:
-        self.f, self.helper, self.sites = f, helper, sites
-        self.prov = Provenance(f, module, objects)
+        self.f, self.helper, self.sites = f, helpers[0], sites
+        self.prov = Provenance(f, module, objects, helpers[1] if _is_kernel(f) else None)
 
     def run(self) -> None:
         for inst in self.f.instructions():
@@ -147,7 +152,7 @@ class _Instrumenter:
         if not isinstance(ptr.type, T.PointerType):
             return None
         space = ptr.type.addrspace
-        shadow = self.prov.of(ptr) if space in (0, GENERIC_SPACE) else None
+        shadow = self.prov.of(ptr) if space != 3 else None   # (__local: per thread, in the table)
         shadow = shadow or UNKNOWN
         b = IRBuilder()
         b.position_before(inst)
@@ -176,6 +181,20 @@ class _Instrumenter:
             self._memory_intrinsic(call, name)
         elif name.startswith("__mux_dma_") and name[-2:] in ("1D", "2D", "3D"):
             self._dma(call, name)
+        elif name.startswith("_Z") and callee.is_declaration:
+            self._atomic_builtin(call, name)
+
+    def _atomic_builtin(self, call: I.CallInst, name: str) -> None:
+        """OpenCL's atomic builtins (defined after this pass): each pointer argument over its
+        pointee (the object, and ``expected`` of a compare-exchange)."""
+        demangled = try_demangle(name)
+        if demangled is None or not demangled[0].startswith("atom"):
+            return
+        store = 0 if demangled[0].startswith("atomic_load") else 1
+        for i, param in enumerate(demangled[1][:call.num_args]):
+            size = _pointee_size(param)
+            if size is not None:
+                self._check(call, 1 + i, ConstantInt(T.i64, size), store)
 
     def _checked_copy(self, call: I.CallInst, roles: list[tuple[int, int, Value]], length_index: int) -> None:
         """Check each ``(argument, is store, extent)`` pointer of a copy; the copy's length becomes
@@ -236,6 +255,18 @@ class _Instrumenter:
         self._checked_copy(call, [(0, 1, dst), (1, 0, src)], 2)
 
 
+def _pointee_size(param) -> int | None:
+    """Bytes a builtin's pointer parameter points to (``atomic_T`` is T), None for a non-pointer."""
+    if param.kind != "pointer" or param.element is None:
+        return None
+    element = param.element
+    while element.kind == "atomic" and element.element is not None:
+        element = element.element
+    if element.name in SCALAR_SIZES:
+        return value_size(element.name, element.width)
+    return 8 if element.name in ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t") else None
+
+
 def _json_global(module: Module, name: str, document) -> None:
     # as hex digits: the later text passes must not see IR words (types, names) in the string
     data = json.dumps(document, separators=(",", ":")).encode().hex().encode()
@@ -265,12 +296,12 @@ def instrument(text: str) -> str:
     """The checked twin of a mux-form module (SPIR address spaces), as IR text; ``kk_check`` is
     only declared (its definition, :func:`check_definition`, takes the scheduling parameters)."""
     module = parse(inline_into_kernels(text))
-    helper = module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1), T.i64, T.i64, T.i64,
-                                                                            T.i64, T.i64, T.i64)))
+    helpers = (module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1),) + (T.i64,) * 6)),
+               module.declare_function(ARG_BOUNDS, T.FunctionType(T.i64, (T.i64, T.i64))))
     sites, objects = _Sites(), PrivateObjects()
     for f in list(module.functions):
         if not f.is_declaration and (f.uses or _is_kernel(f)):   # (the others were inlined)
-            _Instrumenter(f, module, helper, sites, objects).run()
+            _Instrumenter(f, module, helpers, sites, objects).run()
     _globals_table(module)
     _json_global(module, SITES_TABLE, {"sites": sites.locations, "objects": objects.descriptions})
     return str(module)

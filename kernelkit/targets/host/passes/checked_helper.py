@@ -13,6 +13,9 @@ bytes at ``ptr`` are valid, else records the first violation of the launch in it
   origin: the violation is marked ``unknown`` (checked mode cannot bound it).
 
 ``kind``: bit 0 a store, bits 1-3 the pointer's SPIR address space.
+
+``kk_arg_bounds(index, which, wi, wg)``: the begin (``which`` 0) or end (1) of the buffer passed
+as kernel parameter ``index`` (0 when none), from the CheckTable's ``args``.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from kernelkit.targets.host.sched import (
 )
 
 HELPER = "kk_check"
+ARG_BOUNDS = "kk_arg_bounds"
 GENERIC_SPACE = 4
 RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
 # CheckTable fields, by index (sched.CheckTable)
 _COUNT, _RANGES, _SINK, _VIOLATED, _ADDRESS, _SIZE, _IS_STORE, _GID = range(8)
-_KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN = range(8, 14)
+_KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN, _ARGS = range(8, 15)
 
 
 def _global_id_stores() -> str:
@@ -58,21 +62,26 @@ def _record(field: int, value: str) -> str:
             f"  store i64 {value}, ptr %r{field}p")
 
 
+def _table_or(label: str) -> str:
+    """Entry block: ``%t`` = the launch's CheckTable; to ``label`` when there is none, else to ``look``."""
+    wg_t = llvm_struct(WORK_GROUP_FIELDS)
+    return f"""entry:
+  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, "check")}
+  %t = load ptr, ptr %tp
+  %none = icmp eq ptr %t, null
+  br i1 %none, label %{label}, label %look
+look:"""
+
+
 def check_definition() -> str:
     """The definition of ``kk_check`` over flat pointers (the host flattens the address spaces
     before it is compiled, and the calls with them)."""
     wg_t = llvm_struct(WORK_GROUP_FIELDS)
-    chk = field_index(WORK_GROUP_FIELDS, "check")
     records = "\n".join([_record(_ADDRESS, "%a"), _record(_SIZE, "%size"), _record(_IS_STORE, "%isstore"),
                          _record(_KIND, "%kind"), _record(_BASE, "%base"), _record(_END, "%end"),
                          _record(_OBJECT, "%obj"), _record(_SITE, "%site"), _record(_UNKNOWN, "%unknown")])
     return f"""define internal ptr addrspace(1) @{HELPER}(ptr addrspace(1) %p, i64 %size, i64 %kind, i64 %base, i64 %end, i64 %obj, i64 %site, ptr %wi, ptr %wg) alwaysinline nounwind {{
-entry:
-  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {chk}
-  %t = load ptr, ptr %tp
-  %none = icmp eq ptr %t, null
-  br i1 %none, label %ok, label %look
-look:
+{_table_or("ok")}
   %a = ptrtoint ptr addrspace(1) %p to i64
   %last = add i64 %a, %size
   %bounded = icmp ne i64 %end, 0
@@ -145,4 +154,17 @@ sink:
 ok:
   ret ptr addrspace(1) %p
 }}
-declare ptr @llvm.stacksave.p0()"""
+declare ptr @llvm.stacksave.p0()
+
+define internal i64 @{ARG_BOUNDS}(i64 %index, i64 %which, ptr %wi, ptr %wg) alwaysinline nounwind {{
+{_table_or("unknown")}
+  %argsp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_ARGS}
+  %args = load ptr, ptr %argsp
+  %pair = shl i64 %index, 1
+  %slot = add i64 %pair, %which
+  %vp = getelementptr i64, ptr %args, i64 %slot
+  %v = load i64, ptr %vp
+  ret i64 %v
+unknown:
+  ret i64 0
+}}"""

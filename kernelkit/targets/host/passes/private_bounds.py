@@ -1,9 +1,11 @@
-"""Checked mode: the private object each pointer was derived from, tracked statically.
+"""Checked mode: the object each pointer was derived from, tracked statically.
 
 Every pointer value of a function (after everything is inlined into the kernels) gets a *shadow*:
 three i64 values ``(base, end, object)`` — the address range of the ``alloca`` (private array,
 struct temporary, by-value struct copy, scalar variable) or ``byval`` kernel argument it points
-into, and the index of that object in the pass's object table (for the error message). The shadow
+into, and the index of that object in the pass's object table (for the error message); likewise a kernel's
+``__global``/``__constant`` pointer parameter, whose buffer is read at run time
+(``kk_arg_bounds``), so a pointer made from one buffer may not stray into another. The shadow
 follows the pointer through ``getelementptr``, ``bitcast``/``addrspacecast`` (a generic pointer
 made from a private one keeps its object), ``phi`` and ``select`` (which get shadow ``phi``s and
 ``select``s), and through *pointer variables*: an ``alloca`` holding a pointer that is only loaded
@@ -29,6 +31,7 @@ from kernelkit.ir.module import Argument, Function, Module
 from kernelkit.ir.values import ConstantExpr, ConstantInt, Value, null
 
 ZERO = ConstantInt(T.i64, 0)
+ARGUMENT_PREFIX = "argument:"   # object description of a kernel's buffer parameter (the runtime names it)
 
 
 def size_of(ty: T.Type) -> Value:
@@ -115,10 +118,12 @@ def _pointer_variables(f: Function) -> list[I.AllocaInst]:
 class Provenance:
     """Shadows of the pointers of one function, created on demand next to their pointers."""
 
-    def __init__(self, f: Function, module: Module, objects: PrivateObjects) -> None:
+    def __init__(self, f: Function, module: Module, objects: PrivateObjects,
+                 arg_bounds: Function | None = None) -> None:
         self.f = f
         self.module = module
         self.objects = objects
+        self.arg_bounds = arg_bounds   # kk_arg_bounds, for a kernel's buffer parameters
         self.memo: dict[Value, Shadow | None] = {}
         self.names = _variable_names(f)
         self.slots: dict[Value, tuple[Value, Value, Value]] = {}
@@ -172,9 +177,11 @@ class Provenance:
             return Shadow(base, b.add(base, size), self._object("array" if isinstance(
                 v.allocated_type, T.ArrayType) else "object", v, v.allocated_type))
         if isinstance(v, Argument):
-            ty = _byval_type(v, self.module)
-            if ty is None or v.parent is not self.f:
+            if v.parent is not self.f:
                 return None
+            ty = _byval_type(v, self.module)
+            if ty is None:
+                return self._buffer_argument(v)
             b = IRBuilder()
             b.position_at_start(self.f.entry)
             base = b.ptrtoint(v, T.i64)
@@ -202,6 +209,17 @@ class Provenance:
             return Shadow(b.load(T.i64, base_slot, align=8), b.load(T.i64, end_slot, align=8),
                           b.load(T.i64, obj_slot, align=8))
         return None
+
+    def _buffer_argument(self, v: Argument) -> Shadow | None:
+        """A kernel's ``__global``/``__constant`` pointer parameter: the buffer passed for it
+        (``kk_arg_bounds`` reads it from the launch's CheckTable)."""
+        if self.arg_bounds is None or v.type.addrspace not in (1, 2):
+            return None
+        b = IRBuilder()
+        b.position_at_start(self.f.entry)
+        index = ConstantInt(T.i64, v.index)
+        bounds = [b.call(self.arg_bounds, [index, ConstantInt(T.i64, which)]) for which in (0, 1)]
+        return Shadow(bounds[0], bounds[1], self.objects.add(f"{ARGUMENT_PREFIX}{v.index}"))
 
     def _phi(self, v: I.PhiInst) -> Shadow | None:
         b = IRBuilder()
