@@ -34,6 +34,7 @@ from kernelkit.formats.amdcl2.metadata_build import (
     setup_metadata_args,
 )
 from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
+from kernelkit.llvm_binding import in_worker
 from kernelkit.targets.amdcl2.info import DEVICE_ISA, gfx_level
 
 ACL_VERSION = "AMD-COMP-LIB-v0.8 (0.0.SC_BUILD_NUMBER)"   # every binary of reference/amdcl2
@@ -124,6 +125,11 @@ def _kernels_of(v2_object: bytes) -> dict[str, tuple[AmdKernelCode, bytes]]:
     return out
 
 
+def _compiling(module) -> dict:
+    """What an LLVM abort names (LLVM runs in a worker process: kernelkit.llvm_binding.in_worker)."""
+    return {"target": f"amdcl2:{module.target.device}", "kernels": [k.name for k in module.program_info.kernels]}
+
+
 def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
@@ -146,7 +152,8 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    text = codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True)
+    text = in_worker(codegen.amdgpu_ir, str(ir), tid, 2, module.options, features, cl2=True,
+                     **_compiling(module), stage="passes")
     if gfx_level(device) >= 9:
         text = with_flat_scratch_init(text)
     return text, features, e_flags
@@ -175,7 +182,8 @@ def cl2_assembly(module) -> str:
     from kernelkit.targets.amdhsa import codegen
 
     text, features, _ = _cl2_ir(module)
-    return codegen.emit_assembly(text, module.target.target_id, module.options, features)
+    return in_worker(codegen.emit_assembly, text, module.target.target_id, module.options, features,
+                       **_compiling(module))
 
 
 def build_cl2_binary(module) -> bytes:
@@ -185,7 +193,7 @@ def build_cl2_binary(module) -> bytes:
     tid = module.target.target_id
     signatures = module.program_info.kernels
     text, features, e_flags = _cl2_ir(module)
-    obj = codegen.emit_object(text, tid, module.options, features)
+    obj = in_worker(codegen.emit_object, text, tid, module.options, features, **_compiling(module))
     usages = pointer_usage(text)
     compiled = _kernels_of(legacy.downgrade(obj, tid, 2))
     gfx = gfx_level(device)
