@@ -169,7 +169,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
 
     mod = split_module(text)
     serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics(mod.function(n).body)}
-    coroutines = barriers.lower_barriers(mod, kernels)
+    coroutines = barriers.lower_barriers(mod, kernels + [v for v, _ in (vectorised or {}).values()])
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
@@ -263,8 +263,10 @@ def _byte_index_store(line: str, bits: int) -> str:
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                        serial: set[str] = frozenset(),
-                       local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
-    """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
+                       local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                       vectorised: dict[str, tuple[str, int]] | None = None) -> str:
+    """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
+    copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, soa_frames
     from kernelkit.targets.host.passes.scheduling import next_metadata_id
 
@@ -275,7 +277,10 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     if alloc is not None:
         alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
     soa_needed = False
+    packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
+        if name in {v for v, _ in packets.values()}:
+            continue
         f = mod.function(name)
         resume_fn = mod.function(f"{name}.resume")
         soa = resume_fn is not None and soa_frames.convert(f, resume_fn)
@@ -297,7 +302,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
             base = md_next + 1
         text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                            local_size=(local_sizes or {}).get(name))
+                                            local_size=(local_sizes or {}).get(name), vector=packets.get(name))
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
@@ -379,12 +384,12 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
-                                  local_sizes)
+                                  local_sizes, wfv.widths)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
-    return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check, wfv.log,
-                    {k: w for k, (_, w) in wfv.widths.items()}, cpu)
+    return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
+                    wfv.log, {k: w for k, (_, w) in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

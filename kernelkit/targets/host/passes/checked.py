@@ -2,8 +2,9 @@
 
 Everything is first inlined into the kernels (OpenCL C has no recursion), so that each pointer's
 origin is visible in one function. Then each load, store, atomicrmw and cmpxchg, each
-``llvm.memcpy``/``memmove``/``memset`` (struct copies, private array initialisers) and each
-``__mux_dma_*`` work-group copy (``async_work_group_copy``, spec 003; checked at both ends over the
+``llvm.memcpy``/``memmove``/``memset`` (struct copies, private array initialisers), each OpenCL atomic
+builtin (``atomic_add``, ``atomic_fetch_add_explicit``..., over each pointer argument's pointee) and
+each ``__mux_dma_*`` work-group copy (``async_work_group_copy``, spec 003; checked at both ends over the
 bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, object, site)``:
 
 - a pointer derived from a private object — an ``alloca`` (private array, struct temporary,
@@ -31,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 
+from kernelkit.abi.opencl_types import SCALAR_SIZES, value_size
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
@@ -38,6 +40,7 @@ from kernelkit.ir.metadata import MDNode, MDString
 from kernelkit.ir.module import Function, GlobalVariable, Module
 from kernelkit.ir.parser import parse
 from kernelkit.ir.values import ConstantAggregate, ConstantBytes, ConstantExpr, ConstantInt, Value
+from kernelkit.mux.mangling import try_demangle
 from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
 from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
@@ -178,6 +181,20 @@ class _Instrumenter:
             self._memory_intrinsic(call, name)
         elif name.startswith("__mux_dma_") and name[-2:] in ("1D", "2D", "3D"):
             self._dma(call, name)
+        elif name.startswith("_Z") and callee.is_declaration:
+            self._atomic_builtin(call, name)
+
+    def _atomic_builtin(self, call: I.CallInst, name: str) -> None:
+        """OpenCL's atomic builtins (defined after this pass): each pointer argument over its
+        pointee (the object, and ``expected`` of a compare-exchange)."""
+        demangled = try_demangle(name)
+        if demangled is None or not demangled[0].startswith("atom"):
+            return
+        store = 0 if demangled[0].startswith("atomic_load") else 1
+        for i, param in enumerate(demangled[1][:call.num_args]):
+            size = _pointee_size(param)
+            if size is not None:
+                self._check(call, 1 + i, ConstantInt(T.i64, size), store)
 
     def _checked_copy(self, call: I.CallInst, roles: list[tuple[int, int, Value]], length_index: int) -> None:
         """Check each ``(argument, is store, extent)`` pointer of a copy; the copy's length becomes
@@ -236,6 +253,18 @@ class _Instrumenter:
         dst = self._dma_extent(call, dims, dst_strides)
         src = self._dma_extent(call, dims, src_strides)
         self._checked_copy(call, [(0, 1, dst), (1, 0, src)], 2)
+
+
+def _pointee_size(param) -> int | None:
+    """Bytes a builtin's pointer parameter points to (``atomic_T`` is T), None for a non-pointer."""
+    if param.kind != "pointer" or param.element is None:
+        return None
+    element = param.element
+    while element.kind == "atomic" and element.element is not None:
+        element = element.element
+    if element.name in SCALAR_SIZES:
+        return value_size(element.name, element.width)
+    return 8 if element.name in ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t") else None
 
 
 def _json_global(module: Module, name: str, document) -> None:
