@@ -274,3 +274,38 @@ def test_private_arrays_and_division_by_variables(platform):
     np.testing.assert_array_equal(a_out, np.array(expect, np.int64))
     qc = tdiv(c.astype(np.int64), d.astype(np.int64))
     np.testing.assert_array_equal(c_out, (qc + c.astype(np.int64) - qc * d).astype(np.int32))
+
+
+STRUCTS = (Path(__file__).parent.parent / "corpus" / "struct_args.cl").read_text()
+PARTICLE = np.dtype({"names": ["pos", "vel", "id", "flag"], "formats": [(np.float32, 4), (np.float32, 4), np.int32,
+                     np.int8], "offsets": [0, 16, 32, 36], "itemsize": 48})      # float4: 16-byte aligned (6.3.5)
+PACKED = np.dtype({"names": ["tag", "value", "extra"], "formats": [np.int8, np.int32, np.int16],
+                   "offsets": [0, 1, 5], "itemsize": 7})
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_by_value_structs_are_copied_to_private_memory(platform):
+    """By-value struct arguments (one payload input each) are stored to the thread's private frame
+    (svm_block_st) and read through their address; GenX_IR finalizes the kernels; numpy's results."""
+    binary = compile_visa(STRUCTS, platform)
+    for name in ("scale_by_params", "move_particle", "packed_sum", "union_bits"):
+        assert binary.kernel(name).payload.implicit("private_base") is not None
+        finalize_text(binary.kernel(name).text, GENX[platform])
+    program = kernelkit.Program(STRUCTS).build(f"visa:{platform}")
+    particle = np.zeros((), PARTICLE)
+    particle["pos"], particle["vel"], particle["id"], particle["flag"] = (1, 2, 3, 4), (0.5, 0.25, 0, -1), 7, 1
+    out = np.zeros(16 * 4, np.float32)
+    program.kernel("move_particle")(particle[()], np.float32(0.125), out, global_size=16)
+    scale = np.float32(0.125) * (np.arange(16, dtype=np.float32)[:, None] + 8)
+    np.testing.assert_allclose(out.reshape(16, 4), np.array([1, 2, 3, 4], np.float32)
+                               + np.array([0.5, 0.25, 0, -1], np.float32) * scale, rtol=1e-6)
+    packed = np.zeros((), PACKED)
+    packed["tag"], packed["value"], packed["extra"] = 3, 100000, -7
+    total = np.zeros(4, np.int32)
+    program.kernel("packed_sum")(packed[()], total, global_size=4)
+    np.testing.assert_array_equal(total, 3 + 100000 - 7)
+    params = np.zeros((), np.dtype([("count", np.int32), ("scale", np.float32)]))
+    params["count"], params["scale"] = 48, 2.5
+    data = np.arange(64, dtype=np.float32)
+    program.kernel("scale_by_params")(params[()], data, global_size=64)
+    np.testing.assert_array_equal(data, np.where(np.arange(64) < 48, 2.5, 1) * np.arange(64, dtype=np.float32))

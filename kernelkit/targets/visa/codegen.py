@@ -211,12 +211,16 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
 
     def _prologue(self) -> None:
         self.input_vars: dict[str, str] = {}
+        self.byval_inputs: list[tuple] = []
         for inp in self.payload.inputs:
             name = self._new(inp.type, inp.num_elements, "I")
             self.inputs.append(f".input {name} offset={inp.offset} size={inp.size}")
             self.input_vars[inp.name if inp.kind != "implicit" else inp.kind] = name
             if inp.kind == "argument":
                 arg = self.fn.args[inp.arg_index]
+                if self.sig.args[inp.arg_index].kind in ("struct", "union"):
+                    self.byval_inputs.append((arg, name, inp.size))     # copied to private memory
+                    continue
                 want = vtype_of(arg.type)
                 if SIZES.get(inp.type) != SIZES[want]:
                     raise CompileError(f"vISA code generation: argument {inp.arg_index} ({inp.name}) of type "
