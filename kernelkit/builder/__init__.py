@@ -16,7 +16,12 @@ from kernelkit.cache import cache_disabled
 __all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host",
            "build_spirv"]
 
-_REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+# the environment a request brings along to a worker (started with an older copy of it)
+REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+
+
+def request_env() -> dict[str, str]:
+    return {name: os.environ[name] for name in REQUEST_ENV if name in os.environ}
 
 
 # plain classes, not dataclasses: a cached build imports as little as it can
@@ -69,7 +74,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
     from kernelkit.builder.pool import raise_reply, run_request
 
-    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    env = request_env()
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
     reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
@@ -98,7 +103,7 @@ def build_spirv(source: str, options: Sequence[str] = (), *, filename: str = "<s
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return BuildResult(hit.binary, hit.log, "spirv", from_cache=True)
-    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    env = request_env()
     reply = run_request({"kind": "spirv", "source": source, "target": "spirv", "options": options,
                          "filename": filename, "triple": triple, "env": env, "cwd": os.getcwd()})
     if not reply.get("ok"):
@@ -153,7 +158,7 @@ def _derived_host(binary, kind: str, variant: str, extra: dict):
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return read_host_binary(hit.binary)
-    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    env = request_env()
     reply = run_request({"kind": kind, "binary": data, "target": "host", "filename": f"<{kind}>",
                          "env": env, "cwd": os.getcwd(), **extra})
     if not reply.get("ok"):

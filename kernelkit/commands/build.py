@@ -170,18 +170,26 @@ def _emit_spirv(args) -> int:
     return 0
 
 
-def _emit_visaasm(args) -> int:
-    """vISA text of one source for one visa target (written in-process, no worker)."""
+def visaasm_text(source_text: str, options: list[str], target: str, filename: str) -> str:
     from kernelkit.mux.registry import resolve_target
     from kernelkit.targets.visa.runner import visa_program
+
+    _, device = resolve_target(target)
+    binary, _run = visa_program(source_text, options, device, filename)
+    return binary.visaasm()
+
+
+def _emit_visaasm(args) -> int:
+    """vISA text of one source for one visa target, compiled in a build worker as every build is."""
+    from kernelkit.llvm_binding import in_worker
 
     if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
         raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
     source = args.sources[0]
-    _, device = resolve_target(args.targets[0])
-    binary, _run = visa_program(read_source(source), frontend_options(args), device, source)
+    text = in_worker(visaasm_text, read_source(source), frontend_options(args), args.targets[0], source,
+                     target=args.targets[0], filename=source, stage="frontend")
     output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
-    write_output(output, binary.visaasm().encode())
+    write_output(output, text.encode())
     if not args.output:
         sys.stderr.write(f"kernelkit build: wrote {output}\n")
     return 0

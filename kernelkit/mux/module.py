@@ -62,6 +62,17 @@ class ProgramInfo:
         raise MuxError(Result.INVALID_VALUE, f"no kernel named {name!r}")
 
 
+def link_ir(texts: Sequence[str]) -> str:
+    """LLVM IR modules linked by LLVM's linker and verified (RuntimeError when they do not link)."""
+    from kernelkit.llvm_binding import llvm
+
+    linked = llvm().parse_assembly(texts[0])
+    for text in texts[1:]:
+        linked.link_in(llvm().parse_assembly(text))
+    linked.verify()
+    return str(linked)
+
+
 class Module:
     EMPTY, COMPILED, FINALIZED = "empty", "compiled", "finalized"
 
@@ -165,10 +176,10 @@ class Module:
         return None
 
     def link(self, input_modules: Sequence[Module]) -> None:
-        """Link other compiled modules into this one (LLVM's linker, through llvmlite)."""
-        import llvmlite.binding as llvm
-
+        """Link other compiled modules into this one (LLVM's linker, through llvmlite, in a build
+        worker: kernelkit.llvm_binding.in_worker)."""
         from kernelkit.ir import parse
+        from kernelkit.llvm_binding import in_worker
 
         parts = ([self] if self.llvm_module is not None else []) + list(input_modules)
         if not parts:
@@ -178,11 +189,8 @@ class Module:
                 raise MuxError(Result.INVALID_VALUE, "only compiled, unfinalized modules can be linked")
         try:
             with self.context:
-                linked = llvm.parse_assembly(str(parts[0].llvm_module))
-                for part in parts[1:]:
-                    linked.link_in(llvm.parse_assembly(str(part.llvm_module)))
-                linked.verify()
-                text = str(linked)
+                text = in_worker(link_ir, [str(part.llvm_module) for part in parts], target=self.target.device,
+                                 kernels=[k for part in parts for k in part.kernel_names()], stage="link")
         except RuntimeError as exc:
             self.add_build_error(f"link error: {exc}")
             raise MuxError(Result.LINK_PROGRAM_FAILURE, str(exc)) from exc

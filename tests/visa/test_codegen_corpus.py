@@ -20,8 +20,6 @@ from tests.visa.sim_harness import run_igc
 
 TABLE = json.loads((IGC_DIR / "inputs.json").read_text())
 NOT_GENERATED = {          # kernel -> what the code generator lacks
-    "const_value_args": "64-bit remainder by a variable",
-    "c11_exchange": "private memory (the expected value of compare_exchange)",
     "wg_reduce": "work-group collectives", "wg_scan": "work-group collectives",
     "wg_vote_broadcast": "work-group collectives",
 }

@@ -138,6 +138,12 @@ class FunctionTranslator:
         elif name == "Store":
             align, volatile = _memory_access(ops, 2)
             b.store(self.v(ops[1]), self.v(ops[0]), align, volatile)
+        elif name == "CopyMemory":        # Target, Source: one value of the target's pointee type
+            align, volatile = _memory_access(ops, 2)
+            pointee = self.m.types[self.m.types.pointee(self._type_id_of(ops[0]))]
+            b.store(b.load(pointee, self.v(ops[1]), align=align, volatile=volatile), self.v(ops[0]), align, volatile)
+        elif name == "CopyMemorySized":   # Target, Source, Size (bytes)
+            self._copy_sized(inst)
         elif name in ("PtrAccessChain", "InBoundsPtrAccessChain", "AccessChain", "InBoundsAccessChain"):
             self._access_chain(inst)
         elif name == "CompositeExtract":
@@ -398,6 +404,13 @@ class FunctionTranslator:
             out = self.b.insert_element(out, self.b.extract_element(src, const_int(T.i32, j)), const_int(T.i32, k))
         return out
 
+    def _copy_sized(self, inst: Instruction) -> None:
+        dst, src, size = (self.v(o) for o in inst.operands[:3])
+        _, volatile = _memory_access(inst.operands, 3)
+        name = f"llvm.memcpy.p{dst.type.addrspace}.p{src.type.addrspace}.{size.type}"
+        fn = self.m.ir.declare_function(name, T.FunctionType(T.void, (dst.type, src.type, size.type, T.i1)))
+        self.b.call(fn, [dst, src, size, const_int(T.i1, int(volatile))])
+
     def _ext_inst(self, inst: Instruction) -> None:
         from kernelkit.frontend.spirv.translate import ext_inst_name
 
@@ -406,11 +419,29 @@ class FunctionTranslator:
             raise FormatError(f"extended instruction set {self.m.ext_sets.get(ops[2])!r} is not OpenCL.std",
                               offset=inst.offset + 12, field="OpExtInst set")
         name, signed = ext_inst_name(ops[3])
+        if name in ("vloadn", "vstoren"):
+            self._vector_memory(inst, name)
+            return
         args = [self.v(a) for a in ops[4:]]
         params = [self._ocl(a, signed) for a in ops[4:]]
-        if name in ("vloadn", "vstoren"):
-            raise FormatError(f"OpenCL.std {name} is not supported yet", offset=inst.offset, field="OpExtInst")
         self.set(inst, self._builtin_call(name, self.rtype(inst), args, params))
+
+    def _vector_memory(self, inst: Instruction, name: str) -> None:
+        """OpenCL.std vloadn (offset, p, n) / vstoren (data, offset, p): OpenCL C's vload<n>/vstore<n>
+        (loads take a const pointer, as the OpenCL C declarations do)."""
+        ops = inst.operands
+        if name == "vloadn":
+            offset, ptr, n = ops[4], ops[5], ops[6]
+            pointer = self._ocl(ptr)
+            pointer = OclType("pointer", element=pointer.element, address_space=pointer.address_space,
+                              qualifiers=frozenset({"const"}))
+            self.set(inst, self._builtin_call(f"vload{n}", self.rtype(inst), [self.v(offset), self.v(ptr)],
+                                              [self._ocl(offset, False), pointer]))
+            return
+        data, offset, ptr = ops[4], ops[5], ops[6]
+        width = self.v(data).type.count
+        self._builtin_call(f"vstore{width}", T.void, [self.v(data), self.v(offset), self.v(ptr)],
+                           [self._ocl(data), self._ocl(offset, False), self._ocl(ptr)])
 
 
 def _memory_access(ops: tuple[int, ...], index: int) -> tuple[int | None, bool]:

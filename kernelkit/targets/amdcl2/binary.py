@@ -34,6 +34,7 @@ from kernelkit.formats.amdcl2.metadata_build import (
     setup_metadata_args,
 )
 from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
+from kernelkit.llvm_binding import in_worker
 from kernelkit.targets.amdcl2.info import DEVICE_ISA, gfx_level
 
 ACL_VERSION = "AMD-COMP-LIB-v0.8 (0.0.SC_BUILD_NUMBER)"   # every binary of reference/amdcl2
@@ -124,9 +125,15 @@ def _kernels_of(v2_object: bytes) -> dict[str, tuple[AmdKernelCode, bytes]]:
     return out
 
 
+def _compiling(module) -> dict:
+    """What an LLVM abort names (LLVM runs in a worker process: kernelkit.llvm_binding.in_worker)."""
+    return {"target": f"amdcl2:{module.target.device}", "kernels": [k.name for k in module.program_info.kernels]}
+
+
 def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
+    from kernelkit.targets.amdcl2.printf_records import reached_formats
     from kernelkit.targets.amdcl2.setup_args import add_setup_arguments
     from kernelkit.targets.amdhsa import codegen
     from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
@@ -143,10 +150,12 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
     set_kernel_attributes(ir, module.program_info, module.source_attributes)
+    module.printf_reached = reached_formats(ir)
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    text = codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True)
+    text = in_worker(codegen.amdgpu_ir, str(ir), tid, 2, module.options, features, cl2=True,
+                     **_compiling(module), stage="passes")
     if gfx_level(device) >= 9:
         text = with_flat_scratch_init(text)
     return text, features, e_flags
@@ -175,7 +184,8 @@ def cl2_assembly(module) -> str:
     from kernelkit.targets.amdhsa import codegen
 
     text, features, _ = _cl2_ir(module)
-    return codegen.emit_assembly(text, module.target.target_id, module.options, features)
+    return in_worker(codegen.emit_assembly, text, module.target.target_id, module.options, features,
+                       **_compiling(module))
 
 
 def build_cl2_binary(module) -> bytes:
@@ -184,9 +194,12 @@ def build_cl2_binary(module) -> bytes:
     device, driver = module.target.device, module.driver_version
     tid = module.target.target_id
     signatures = module.program_info.kernels
+    from kernelkit.targets.amdcl2.printf_records import kernel_printf_formats
+
     text, features, e_flags = _cl2_ir(module)
-    obj = codegen.emit_object(text, tid, module.options, features)
+    obj = in_worker(codegen.emit_object, text, tid, module.options, features, **_compiling(module))
     usages = pointer_usage(text)
+    printf = kernel_printf_formats(module.printf_reached, text)
     compiled = _kernels_of(legacy.downgrade(obj, tid, 2))
     gfx = gfx_level(device)
     kernels = []
@@ -204,6 +217,7 @@ def build_cl2_binary(module) -> bytes:
             reqd_work_group_size=tuple(sig.reqd_work_group_size or (0, 0, 0)),
             work_group_size_hint=tuple(sig.work_group_size_hint or (0, 0, 0)),
             vec_type_hint=sig.vec_type_hint or "", uses_pipes=any(a.kind == "pipe" for a in args),
+            printf=printf.get(sig.name, []), scratch_size=code.workitem_private_segment_byte_size,
             uses_locals=bool(sig.static_local_mem) or any(a.kind == "pointer" and a.address_space == "local"
                                                            for a in args))
         metadata = build_kernel_metadata(described, bits=64, driver_version=driver, gfx_level=gfx)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
+from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
 
@@ -54,7 +55,8 @@ class AmdilModule(Module):
             fp64 = attrs.features["fp64"]
         opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
         try:
-            ir = optimised_ir(str(self.finalized_llvm_module), self.options)
+            ir = in_worker(optimised_ir, str(self.finalized_llvm_module), self.options,   # LLVM: in a worker
+                           target=f"amdil:{self.target.device}", kernels=self.kernel_names(), stage="passes")
             text = write_program(ir, self.program_info.kernels, device, opts,
                                  debug="-g" in self.options)
             self._metadata_messages(text)

@@ -33,12 +33,13 @@ class HostKernel(Kernel):
                                                             "it cannot be specialised")
         if binary is None:
             from kernelkit.errors import KernelkitError
-            from kernelkit.targets.host.module import build_specialised_binary
+            from kernelkit.llvm_binding import in_worker
+            from kernelkit.targets.host.module import specialised_binary_and_log
 
-            log: list[str] = []
-            try:
-                binary = build_specialised_binary(str(self.module.finalized_llvm_module), self.signature,
-                                                  self.module.options, local_size, log=log).to_bytes()
+            try:   # LLVM in a worker process: its aborting is a CompileError, not the caller's end
+                binary, log = in_worker(specialised_binary_and_log, str(self.module.finalized_llvm_module),
+                                        self.signature, self.module.options, local_size, target="host",
+                                        kernels=[self.name])
             except KernelkitError as exc:
                 self.module.add_build_error(f"specialising {self.name} for local size {local_size}: {exc}")
                 raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc

@@ -100,6 +100,16 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
+def host_binary_and_log(mux_ir: str, signatures, options, check: bool) -> tuple[HostBinary, list[str]]:
+    log: list[str] = []
+    return build_host_binary(mux_ir, signatures, options, check=check, log=log), log
+
+
+def specialised_binary_and_log(mux_ir: str, signature, options, local_size) -> tuple[bytes, list[str]]:
+    log: list[str] = []
+    return build_specialised_binary(mux_ir, signature, options, local_size, log=log).to_bytes(), log
+
+
 def build_specialised_binary(mux_ir: str, signature, options, local_size, *, check: bool = False,
                              log: list[str] | None = None) -> HostBinary:
     """The host binary of one kernel of finalized mux IR for uniform work-groups of ``local_size``
@@ -156,9 +166,11 @@ class HostModule(Module):
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        log: list[str] = []
-        binary = build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
-                                   check=check, log=log)
+        from kernelkit.llvm_binding import in_worker
+
+        # LLVM in a worker process: its aborting is a CompileError, not the caller's end
+        binary, log = in_worker(host_binary_and_log, str(self.finalized_llvm_module), self.program_info.kernels,
+                                self.options, check, target="host", kernels=self.kernel_names())
         for line in log:
             self.add_diagnostic(line)
         return binary

@@ -45,6 +45,11 @@ class VisaModule(Module):
         super().compile_opencl_c(source, rest, **kwargs)
         self.frontend_options = rest
 
+    def compile_spirv(self, code, spirv_device_info=None, spirv_spec_info=None):
+        from kernelkit.mux.result import unsupported
+
+        raise unsupported("SPIR-V input on visa targets (the vISA code generator compiles OpenCL C source)")
+
     def finalize(self) -> ProgramInfo:
         from kernelkit.abi.signature import signatures_from_ir
 

@@ -26,6 +26,7 @@ MAX_SVM_LANES = 16
 POINTER_BYTES = 8                      # spir64                     # svm messages take up to 16 addresses
 GLOBAL_SPACES = (1, 2, 4)              # __global, __constant, generic (only ever cast from __global)
 LOCAL_SPACE = 3
+PRIVATE_SPACE = 0
 
 
 def vtype_of(ty: T.Type) -> str:

@@ -13,6 +13,8 @@ bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, objec
   (:mod:`private_bounds` tracks the object statically);
 - a pointer derived from a ``__global``/``__constant`` pointer parameter of the kernel is checked
   against the buffer passed for it (a pointer may not stray from one buffer into another);
+- a pointer derived from a program-scope variable (``__global``, ``__constant``, static ``__local``)
+  is checked against that variable;
 - any other pointer is looked up in the launch's table of valid ranges (the buffers and
   ``__local`` allocations passed, the module's own variables, ``@kk.checked.globals``). A private
   or generic pointer of unknown origin that is not in that table (a private pointer loaded from
@@ -152,8 +154,7 @@ class _Instrumenter:
         if not isinstance(ptr.type, T.PointerType):
             return None
         space = ptr.type.addrspace
-        shadow = self.prov.of(ptr) if space != 3 else None   # (__local: per thread, in the table)
-        shadow = shadow or UNKNOWN
+        shadow = self.prov.of(ptr) or UNKNOWN
         b = IRBuilder()
         b.position_before(inst)
         fnty = T.FunctionType(ptr.type, (ptr.type, T.i64, T.i64, T.i64, T.i64, T.i64, T.i64))
