@@ -309,3 +309,34 @@ def test_by_value_structs_are_copied_to_private_memory(platform):
     data = np.arange(64, dtype=np.float32)
     program.kernel("scale_by_params")(params[()], data, global_size=64)
     np.testing.assert_array_equal(data, np.where(np.arange(64) < 48, 2.5, 1) * np.arange(64, dtype=np.float32))
+
+
+def test_work_group_collectives_across_threads():
+    """reduce/scan/broadcast/any/all over groups of 48 work-items (3 hardware threads at SIMD 16,
+    a 2D group for the broadcast): SLM scratch between barriers; numpy's results."""
+    source = """
+kernel void collectives(global const int *in, global int *sum, global uint *scan, global float *mx,
+                        global int *vote) {
+  size_t gid = get_global_id(0) + get_global_size(0) * get_global_id(1);
+  int v = in[gid];
+  sum[gid] = work_group_reduce_add(v);
+  scan[gid] = work_group_scan_exclusive_add((uint)v) + work_group_scan_inclusive_add((uint)v) * 1000u;
+  mx[gid] = work_group_reduce_max((float)v) + work_group_reduce_min((float)v) * 0.5f;
+  vote[gid] = work_group_broadcast(v, 2, 1) + work_group_any(v > 90) * 100000 + work_group_all(v >= 0) * 1000000;
+}
+"""
+    binary = compile_visa(source, "tgllp", ["-cl-std=CL2.0"])
+    finalize_text(binary.kernel("collectives").text, "TGLLP")
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 100, (2, 96)).astype(np.int32)       # global (96, 2), groups (24, 2)
+    outs = [np.zeros(192, t) for t in (np.int32, np.uint32, np.float32, np.int32)]
+    kernelkit.Program(source, ["-cl-std=CL2.0"]).build("visa:tgllp").kernel("collectives")(
+        values.reshape(-1), *outs, global_size=(96, 2), local_size=(24, 2))
+    groups = values.reshape(2, 4, 24).transpose(1, 0, 2).reshape(4, 48)     # group -> its items, linear order
+    sums, scans, maxes, votes = (o.reshape(2, 4, 24).transpose(1, 0, 2).reshape(4, 48) for o in outs)
+    np.testing.assert_array_equal(sums, groups.sum(1, keepdims=True).repeat(48, 1))
+    inclusive = np.cumsum(groups, 1).astype(np.uint32)
+    np.testing.assert_array_equal(scans, inclusive - groups + inclusive * 1000)
+    np.testing.assert_array_equal(maxes, (groups.max(1) + groups.min(1) * 0.5)[:, None].repeat(48, 1))
+    expect = groups[:, 24 + 2] + (groups > 90).any(1) * 100000 + 1000000
+    np.testing.assert_array_equal(votes, expect[:, None].repeat(48, 1))

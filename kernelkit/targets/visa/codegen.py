@@ -23,6 +23,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
 from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
+from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
 from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
@@ -45,8 +46,9 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
-    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen):
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
+                 collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
 
         self.platform = payload.platform
@@ -56,6 +58,8 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
         self.payload = payload
         self.simd = payload.simd
         self.static_slm = static_slm              # program-scope __local variable -> SLM offset
+        self.collective_slm = collective_slm      # scratch of the work-group collectives
+        self.uses_collectives = False
         self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
         self.decls: list[str] = []
         self.inputs: list[str] = []
@@ -241,6 +245,8 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
                 self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
             self.local_ids.append(lid)
         self._private_prologue()
+        if any(collective_kind(_base_name(i)) for b in self.fn.blocks for i in b if isinstance(i, ir.CallInst)):
+            self._local_linear()             # (in the entry block: every collective's loop reads it)
 
     def input_name(self, inp) -> str:
         return self.input_vars[inp.name]
@@ -661,3 +667,12 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+
+
+def _base_name(call) -> str:
+    """The unmangled name of a call's callee ("" when it has none)."""
+    from kernelkit.targets.visa.calls import _demangle
+
+    fn = call.called_function
+    parsed = _demangle(fn.name) if fn is not None else None
+    return parsed[0] if parsed else ""
