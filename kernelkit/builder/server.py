@@ -159,6 +159,9 @@ class _Server:
 
     def _accept(self) -> None:
         conn, _ = self.listener.accept()
+        if not _same_user(conn):
+            conn.close()
+            return
         conn.settimeout(10)
         try:
             _msg, fds, _flags, _addr = socket.recv_fds(conn, 1, 1)   # one byte: the request follows
@@ -258,6 +261,22 @@ class _Server:
             os.environ.clear()
             os.environ.update(saved)
             os.chdir("/")
+        _freeze()
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """Whether the peer runs as our user (SO_PEERCRED where the system has it; the socket's mode
+    and its folder's already keep other users out)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    import struct
+
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    except OSError:
+        return False
+    return uid == os.getuid()
 
 
 def _child(server: _Server, conn: socket.socket, message: dict) -> None:
@@ -294,6 +313,15 @@ def _child(server: _Server, conn: socket.socket, message: dict) -> None:
 
 
 
+def _freeze() -> None:
+    """Every object so far out of the collector's sight: a child's garbage collections then do not
+    touch (and so copy) the pages it shares with the server."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
     import fcntl
 
@@ -309,6 +337,7 @@ def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
     binding.parse_memo_policy = binding.KEEP
 
     warm_all()
+    _freeze()
     server = _Server(path, idle)
     server.listen()
     try:

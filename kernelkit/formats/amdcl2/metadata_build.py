@@ -85,6 +85,7 @@ class MetadataKernel:
     uses_pipes: bool = False
     uses_locals: bool = False
     scratch_size: int = 0
+    local_size: int = 0                   # static local memory bytes (old layout: RT_MEM_SIZES[1])
     printf: list = field(default_factory=list)   # printf.PrintfFormat records of the kernel
 
 
@@ -166,6 +167,12 @@ def encode_arg(arg: MetadataArg, offset: int, bits: int, driver_version: int) ->
     return f, offset + (size + 15) // 16 * 16
 
 
+def _old_mem_sizes(local_size: int, wide: bool) -> bytes:
+    """RT_MEM_SIZES[0..2] of AMD's metadata 0.8 (CLRX's unknown4): the drivers before 191205
+    write the kernel's static local memory in [1]; later ones leave them zero."""
+    return struct.pack("<3Q" if wide else "<3I", 0, local_size, 0)
+
+
 def build_kernel_metadata(kernel: MetadataKernel, *, bits: int, driver_version: int,
                           gfx_level: int = 7) -> KernelMetadata:
     """The metadata blob of one kernel (setup arguments included in ``kernel.args``)."""
@@ -183,7 +190,7 @@ def build_kernel_metadata(kernel: MetadataKernel, *, bits: int, driver_version: 
         "options": options, "kernel_id": kernel.kernel_id, "unknownx": 0, "unknowny": 0,
         "unknown2": HEADER_CONSTANT_2, "reqd_work_group_size": tuple(kernel.reqd_work_group_size),
         "unknown3": bytes(16 if wide else 12), "first_name_length": len(FIRST_NAME),
-        "second_name_length": len(second), "unknown4": bytes(24 if wide else 12),
+        "second_name_length": len(second), "unknown4": _old_mem_sizes(kernel.local_size if not new else 0, wide),
         "pipes_usage": 0 if new else (kernel.scratch_size or (int(kernel.uses_pipes) << 4)),
         "unknown5": bytes(16 if wide else 8),
         "args_num": len(kernel.args) | (0 if wide else len(kernel.printf) << 32),

@@ -217,7 +217,7 @@ def build_cl2_binary(module) -> bytes:
             reqd_work_group_size=tuple(sig.reqd_work_group_size or (0, 0, 0)),
             work_group_size_hint=tuple(sig.work_group_size_hint or (0, 0, 0)),
             vec_type_hint=sig.vec_type_hint or "", uses_pipes=any(a.kind == "pipe" for a in args),
-            printf=printf.get(sig.name, []),
+            printf=printf.get(sig.name, []), scratch_size=code.workitem_private_segment_byte_size,
             uses_locals=bool(sig.static_local_mem) or any(a.kind == "pointer" and a.address_space == "local"
                                                            for a in args))
         metadata = build_kernel_metadata(described, bits=64, driver_version=driver, gfx_level=gfx)

@@ -169,7 +169,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
 
     mod = split_module(text)
     serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics(mod.function(n).body)}
-    coroutines = barriers.lower_barriers(mod, kernels + [v for v, _ in (vectorised or {}).values()])
+    coroutines = barriers.lower_barriers(mod, kernels + [v[0] for v in (vectorised or {}).values()])
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
@@ -279,7 +279,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     soa_needed = False
     packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
-        if name in {v for v, _ in packets.values()}:
+        if name in {v[0] for v in packets.values()}:
             continue
         f = mod.function(name)
         resume_fn = mod.function(f"{name}.resume")
@@ -380,7 +380,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = inline_all(text, cpu)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
-    text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
+    text = add_cancellation_points(wfv.text, kernels + [v[0] for v in wfv.widths.values()])
     text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
@@ -389,7 +389,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     if keep_ir:
         _LAST_IR["text"] = text
     return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
-                    wfv.log, {k: w for k, (_, w) in wfv.widths.items()}, cpu)
+                    wfv.log, {k: v[1] for k, v in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

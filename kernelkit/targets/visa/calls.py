@@ -35,6 +35,9 @@ class CallCodegen:
             return
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
             return
+        parsed = _demangle(name)
+        if parsed is not None and self._collective(inst, parsed[0], parsed[1], args):
+            return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
             raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")

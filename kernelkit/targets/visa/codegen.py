@@ -23,10 +23,13 @@ from kernelkit.ir import types as T
 from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
 from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
+from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
+from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
 from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
     CMP,
+    GENERIC_SPACE,
     GLOBAL_SPACES,
     LOCAL_SPACE,
     MAX_SVM_LANES,
@@ -45,8 +48,9 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
-    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen, GenericCodegen):
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
+                 collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
 
         self.platform = payload.platform
@@ -56,6 +60,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
         self.payload = payload
         self.simd = payload.simd
         self.static_slm = static_slm              # program-scope __local variable -> SLM offset
+        self.collective_slm = collective_slm      # scratch of the work-group collectives
+        self.uses_collectives = False
+        self.generic_local = casts_local_to_generic(function)    # generic accesses split on the tag
         self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
         self.decls: list[str] = []
         self.inputs: list[str] = []
@@ -211,12 +218,16 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
 
     def _prologue(self) -> None:
         self.input_vars: dict[str, str] = {}
+        self.byval_inputs: list[tuple] = []
         for inp in self.payload.inputs:
             name = self._new(inp.type, inp.num_elements, "I")
             self.inputs.append(f".input {name} offset={inp.offset} size={inp.size}")
             self.input_vars[inp.name if inp.kind != "implicit" else inp.kind] = name
             if inp.kind == "argument":
                 arg = self.fn.args[inp.arg_index]
+                if self.sig.args[inp.arg_index].kind in ("struct", "union"):
+                    self.byval_inputs.append((arg, name, inp.size))     # copied to private memory
+                    continue
                 want = vtype_of(arg.type)
                 if SIZES.get(inp.type) != SIZES[want]:
                     raise CompileError(f"vISA code generation: argument {inp.arg_index} ({inp.name}) of type "
@@ -237,6 +248,8 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
                 self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
             self.local_ids.append(lid)
         self._private_prologue()
+        if any(collective_kind(_base_name(i)) for b in self.fn.blocks for i in b if isinstance(i, ir.CallInst)):
+            self._local_linear()             # (in the entry block: every collective's loop reads it)
 
     def input_name(self, inp) -> str:
         return self.input_vars[inp.name]
@@ -377,7 +390,10 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
         elif op in ("bitcast", "ptrtoint", "inttoptr"):
             st = dt = RAW[SIZES[dt]]
         elif op == "addrspacecast" and getattr(src.type, "addrspace", 0) == LOCAL_SPACE:
-            raise CompileError("vISA code generation: generic pointers to __local memory are not supported")
+            self._local_to_generic(inst, src)
+            return
+        elif op == "addrspacecast" and getattr(inst.type, "addrspace", 0) == LOCAL_SPACE:
+            st = dt = "ud"                                  # generic -> __local: the SLM offset
         elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
             raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
         self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
@@ -472,6 +488,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
         if space == LOCAL_SPACE:
             self._slm(inst, ptr, None)
             return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(inst, ptr, None)
+            return
         if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
         base = self._wide(ptr, "uq")
@@ -521,6 +540,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
         space = ptr.type.addrspace
         if space == LOCAL_SPACE:
             self._slm(None, ptr, value)
+            return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(None, ptr, value)
             return
         if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
@@ -657,3 +679,12 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen):
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+
+
+def _base_name(call) -> str:
+    """The unmangled name of a call's callee ("" when it has none)."""
+    from kernelkit.targets.visa.calls import _demangle
+
+    fn = call.called_function
+    parsed = _demangle(fn.name) if fn is not None else None
+    return parsed[0] if parsed else ""

@@ -15,6 +15,7 @@ from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
 from kernelkit.targets.visa.calls import handles_call
 from kernelkit.targets.visa.codegen import KernelCodegen
+from kernelkit.targets.visa.collectives import SCRATCH_BYTES
 from kernelkit.targets.visa.irpipeline import with_builtin_library
 from kernelkit.targets.visa.private import allocas_of
 from kernelkit.targets.visa.simd import choose_simd
@@ -133,11 +134,13 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
             # program-scope data the builtin library's code reads (its tables)
             implicit |= implicit_inputs(fn, fn, p.name) & {"constant_base", "global_base"}
             payload = lay_out(sig, width, p.name, implicit)
-            codegen = KernelCodegen(fn, sig, payload, static, segments)
+            scratch = -(-offset // 16) * 16
+            codegen = KernelCodegen(fn, sig, payload, static, segments, collective_slm=scratch)
             text = codegen.generate()
         except (CompileError, KernelkitError) as exc:
             kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))
             continue
-        kernels.append(VisaKernel(sig, payload, text, offset, segments={k: bytes(v) for k, v in segments.data.items()},
+        slm = scratch + SCRATCH_BYTES if codegen.uses_collectives else offset
+        kernels.append(VisaKernel(sig, payload, text, slm, segments={k: bytes(v) for k, v in segments.data.items()},
                                   private_bytes=codegen.private_bytes))
     return VisaBinary(p.name, kernels)

@@ -9,21 +9,27 @@ every lane's. Addresses are 64-bit: private memory is reached with the SVM messa
 from __future__ import annotations
 
 from kernelkit import ir
+from kernelkit.abi.visa import GRF_BYTES
 from kernelkit.errors import CompileError
 from kernelkit.targets.visa.vtypes import _size_of
 
 FFTID_MASK = 0x3FF
 R0_FFTID_DWORD = 5
-FRAME_ALIGN = 8
+FRAME_ALIGN = 16              # (owords: a by-value struct is copied in with oword block stores)
+OWORD = 16
 
 
 def allocas_of(function) -> list:
     return [i for b in function.blocks for i in b if isinstance(i, ir.AllocaInst)]
 
 
-def frame_layout(function) -> tuple[dict[int, int], int]:
-    """({id(alloca): byte offset in a lane's part}, bytes per lane)."""
+def frame_layout(function, byval: tuple = ()) -> tuple[dict[int, int], int]:
+    """({id(alloca or by-value argument): byte offset in a lane's part}, bytes per lane); ``byval``:
+    (argument, payload variable, bytes) of the by-value struct arguments."""
     offsets, size = {}, 0
+    for arg, _name, nbytes in byval:
+        offsets[id(arg)] = size
+        size += -(-nbytes // OWORD) * OWORD
     for alloca in allocas_of(function):
         count = alloca.operands[0] if alloca.operands else ir.ConstantInt(ir.types.i32, 1)
         if not isinstance(count, ir.ConstantInt):
@@ -39,7 +45,7 @@ class PrivateCodegen:
     """Mixin of KernelCodegen."""
 
     def _private_prologue(self) -> None:
-        self.alloca_offsets, self.private_bytes = frame_layout(self.fn)
+        self.alloca_offsets, self.private_bytes = frame_layout(self.fn, self.byval_inputs)
         if not self.private_bytes:
             return
         base = self.implicit("private_base")
@@ -59,6 +65,33 @@ class PrivateCodegen:
         self.lane_frame = self._new("uq", self.simd)
         self.emit(f"add (M1_NM, {self.simd}) {self.lane_frame}(0,0)<1> {offset}(0,0)<1;1,0> "
                   f"{self.thread_frame}(0,0)<0;1,0>")
+        for arg, name, nbytes in self.byval_inputs:
+            self._copy_byval(arg, name, nbytes)
+
+    def _copy_byval(self, arg, name: str, nbytes: int) -> None:
+        """A by-value struct argument: its payload bytes stored to lane 0's part of the thread's frame
+        (as IGC copies by-value aggregates to private memory); the argument is that address."""
+        padded = -(-nbytes // OWORD) * OWORD
+        data = self._new("ub", padded)
+        done = 0
+        while done < nbytes:
+            n = next(w for w in (32, 16, 8, 4, 2, 1) if w <= nbytes - done)
+            at = f"({done // GRF_BYTES},{done % GRF_BYTES})"
+            self.emit(f"mov (M1_NM, {n}) {data}{at}<1> {name}{at}<1;1,0>")
+            done += n
+        address = self._new("uq", 1)
+        self.emit(f"add (M1_NM, 1) {address}(0,0)<1> {self.thread_frame}(0,0)<0;1,0> "
+                  f"0x{self.alloca_offsets[id(arg)]:x}:uq")
+        self.names[id(arg)] = address
+        done = 0
+        while done < padded:
+            owords = next(w for w in (8, 4, 2, 1) if w * OWORD <= padded - done)
+            at = address
+            if done:
+                at = self._new("uq", 1)
+                self.emit(f"add (M1_NM, 1) {at}(0,0)<1> {address}(0,0)<0;1,0> 0x{done:x}:uq")
+            self.emit(f"svm_block_st ({owords}) {at}(0,0)<0;1,0> {data}.{done}")
+            done += owords * OWORD
 
     def _alloca(self, inst) -> None:
         offset = self.alloca_offsets[id(inst)]

@@ -64,11 +64,13 @@ class VisaModule(Module):
 
     def visa_binary(self):
         from kernelkit.errors import CompileError
+        from kernelkit.llvm_binding import in_worker
         from kernelkit.targets.visa.module import compile_visa
 
-        try:
-            return compile_visa(self.source, self.target.device, self.frontend_options, simd=self.simd,
-                                filename=self.filename)
+        try:   # LLVM (the optimiser) in a worker process: its aborting is a CompileError
+            return in_worker(compile_visa, self.source, self.target.device, self.frontend_options, simd=self.simd,
+                             filename=self.filename, target=f"visa:{self.target.device}",
+                             kernels=self.kernel_names())
         except CompileError as exc:
             self.add_build_error(str(exc))
             raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc
