@@ -7,8 +7,9 @@ next free ``xy``/``zw`` pair, a three/four-element vector the next free whole re
 vectors several). IL registers are shared by all functions, so each function's own registers
 are placed above those of every caller, and a body that calls copies its incoming argument
 registers first; likewise a function's private arrays sit above its callers' frames in the
-kernel's private array, which (with its ``;memory:hwprivate``) grows to cover them. Each function has its own ``;ARGSTART`` block (``;uniqueid``, ``;function:``
-for what it calls) and its own literals, numbered after every kernel's."""
+kernel's private array, which (with its ``;memory:hwprivate``) grows to cover them. Each
+function has its own ``;ARGSTART`` block (``;uniqueid``, ``;function:`` for what it calls) and
+its own literals, numbered after every kernel's."""
 
 from __future__ import annotations
 
