@@ -53,8 +53,14 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
                     words.append("volatile")
         name = written[i] if written and i < len(written) else (
             m.types.opencl_name(m.types.pointee(tid)) if _is_byval(m, pid) else m.types.opencl_name(tid))
+        if inst.name == "TypeImage":   # images are global memory objects (OpenCL C frontend: space 1)
+            from kernelkit.frontend.spirv.images import access_qualifier
+
+            space = 1
+            access.append(access_qualifier(inst.operands))
+        else:
+            access.append("none")
         addr.append(space)
-        access.append("none")
         types.append(name)
         quals.append(written_quals[i] if written_quals and i < len(written_quals) else " ".join(words))
         names.append(m.names.get(pid) or f"arg{i}")
