@@ -340,3 +340,38 @@ kernel void collectives(global const int *in, global int *sum, global uint *scan
     np.testing.assert_array_equal(maxes, (groups.max(1) + groups.min(1) * 0.5)[:, None].repeat(48, 1))
     expect = groups[:, 24 + 2] + (groups > 90).any(1) * 100000 + 1000000
     np.testing.assert_array_equal(votes, expect[:, None].repeat(48, 1))
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_generic_pointers_to_local_memory(platform):
+    """A __local pointer cast to generic carries IGC's tag (bits 63:61 = 010); generic loads and stores
+    split per lane between SLM and SVM messages on it. Also checks 64-bit address arithmetic mixing
+    signed and unsigned operands keeps every bit (the simulator once lost them in float64)."""
+    source = """
+kernel void k(global const float *in, global float *g, local float *l, int use_local, global ulong *where) {
+  size_t lid = get_local_id(0);
+  l[lid] = in[get_global_id(0)] * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float *p = (use_local || (lid & 1)) ? (float *)l : (float *)(in + 100);
+  float *q = (float *)l;
+  q[lid] = p[lid] + 1.0f;                 // generic store into SLM
+  barrier(CLK_LOCAL_MEM_FENCE);
+  g[get_global_id(0)] = q[(lid + 1) % get_local_size(0)];
+  where[get_global_id(0)] = (ulong)(q + lid);
+}
+"""
+    finalize_text(compile_visa(source, platform, ["-cl-std=CL2.0"]).kernel("k").text, GENX[platform])
+    kernel = kernelkit.Program(source, ["-cl-std=CL2.0"]).build(f"visa:{platform}").kernel("k")
+    for use_local in (0, 1):
+        inputs = np.arange(128, dtype=np.float32)
+        g = np.zeros(32, np.float32)
+        where = np.zeros(32, np.uint64)
+        kernel(inputs, g, kernelkit.LocalMemory(32), np.int32(use_local), where, global_size=32, local_size=8)
+        items = inputs[:32].reshape(4, 8)
+        lid = np.arange(8)
+        through_local = (use_local == 1) | (lid & 1 == 1)
+        # p[lid]: the group's own SLM (2 x its input) or in[100 + lid] through a generic __global pointer
+        q = np.where(through_local, 2 * items, inputs[100:108][None, :]) + 1
+        np.testing.assert_array_equal(g.reshape(4, 8), q[:, (lid + 1) % 8])
+        tagged = (np.uint64(2) << np.uint64(61)) + np.uint64(4) * lid.astype(np.uint64)
+        np.testing.assert_array_equal(where.reshape(4, 8), np.broadcast_to(tagged, (4, 8)))

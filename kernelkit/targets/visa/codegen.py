@@ -24,10 +24,12 @@ from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
 from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
 from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
+from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
 from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
     CMP,
+    GENERIC_SPACE,
     GLOBAL_SPACES,
     LOCAL_SPACE,
     MAX_SVM_LANES,
@@ -46,7 +48,7 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen, GenericCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
                  collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
@@ -60,6 +62,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         self.static_slm = static_slm              # program-scope __local variable -> SLM offset
         self.collective_slm = collective_slm      # scratch of the work-group collectives
         self.uses_collectives = False
+        self.generic_local = casts_local_to_generic(function)    # generic accesses split on the tag
         self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
         self.decls: list[str] = []
         self.inputs: list[str] = []
@@ -387,7 +390,10 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         elif op in ("bitcast", "ptrtoint", "inttoptr"):
             st = dt = RAW[SIZES[dt]]
         elif op == "addrspacecast" and getattr(src.type, "addrspace", 0) == LOCAL_SPACE:
-            raise CompileError("vISA code generation: generic pointers to __local memory are not supported")
+            self._local_to_generic(inst, src)
+            return
+        elif op == "addrspacecast" and getattr(inst.type, "addrspace", 0) == LOCAL_SPACE:
+            st = dt = "ud"                                  # generic -> __local: the SLM offset
         elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
             raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
         self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
@@ -482,6 +488,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         if space == LOCAL_SPACE:
             self._slm(inst, ptr, None)
             return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(inst, ptr, None)
+            return
         if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
         base = self._wide(ptr, "uq")
@@ -531,6 +540,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         space = ptr.type.addrspace
         if space == LOCAL_SPACE:
             self._slm(None, ptr, value)
+            return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(None, ptr, value)
             return
         if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
