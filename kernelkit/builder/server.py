@@ -238,7 +238,8 @@ class _Server:
         """After a child answered a request of a kind not seen before (target, options), the server
         compiles the same request itself, so that what it reads once (kernelkit's libraries, as text
         and parsed by LLVM) is ready in every later child. The child got through it, so LLVM does not
-        abort on it (compiling is deterministic); the reply is dropped."""
+        abort on it (compiling is deterministic); the reply is dropped. It writes nothing to the
+        client's cache (nor refreshes an entry's time): the client may be looking at it."""
         if message.get("kind", "build") not in ("build", "call"):
             return
         what = (message.get("kind"), message.get("target"), tuple(message.get("options") or ()), message.get("stage"))
@@ -253,8 +254,8 @@ class _Server:
             if isinstance(environ, dict):
                 os.environ.update({str(k): str(v) for k, v in environ.items()})
             os.environ["KERNELKIT_BUILD_WORKER"] = "1"
-            apply_environment(message.get("env") or {}, message.get("cwd"))
-            handle(message, lambda m: None)
+            apply_environment({**(message.get("env") or {}), "KERNELKIT_NO_CACHE": "1"}, message.get("cwd"))
+            handle(message, lambda m: None)   # the cache off: the client's cache is its own (read only)
         except Exception:  # noqa: BLE001 - warming is an optimisation; the child reported the outcome
             pass
         finally:
