@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from kernelkit import ir
 from kernelkit.abi.signature import KernelSignature, signatures_from_ir
-from kernelkit.abi.visa import DEFAULT_SIMD, Payload, implicit_inputs, lay_out, resolve_platform
+from kernelkit.abi.visa import Payload, implicit_inputs, lay_out, resolve_platform
 from kernelkit.errors import CompileError, KernelkitError
 from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
@@ -18,7 +18,7 @@ from kernelkit.targets.visa.codegen import KernelCodegen
 from kernelkit.targets.visa.collectives import SCRATCH_BYTES
 from kernelkit.targets.visa.irpipeline import with_builtin_library
 from kernelkit.targets.visa.private import allocas_of
-from kernelkit.targets.visa.simd import choose_simd
+from kernelkit.targets.visa.simd import kernel_simd
 from kernelkit.targets.visa.vtypes import LOCAL_SPACE
 
 
@@ -127,7 +127,7 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
                                                                                own_functions[sig.name])))
             continue
         try:
-            width = simd or choose_simd(fn, (DEFAULT_SIMD, 8))
+            width = simd or kernel_simd(fn, sig)
             implicit = implicit_inputs(fn, at_o0.get(sig.name), p.name)
             if allocas_of(fn):
                 implicit.add("private_base")

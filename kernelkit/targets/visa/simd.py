@@ -79,6 +79,29 @@ def fits(function, simd: int) -> bool:
     return peak_live_bytes(function, simd) <= PRESSURE_SHARE * GRF_COUNT * GRF_BYTES
 
 
+def has_divergent_loop(function, uniformity: UniformityAnalysis | None = None) -> bool:
+    """Does a loop of ``function`` leave on a divergent condition (lanes iterate different counts)?"""
+    from kernelkit.ir.analysis import CFG, LoopForest
+
+    uni = uniformity or UniformityAnalysis(function, WorkItemRoots.all_dimensions())
+    for loop in LoopForest(CFG(function)):
+        for block in loop.exiting_blocks():
+            term = block.terminator
+            if term is not None and term.operands and not isinstance(term.operands[0], ir.Constant) \
+                    and not isinstance(term.operands[0], ir.BasicBlock) and not uni.is_uniform(term.operands[0]):
+                return True
+    return False
+
+
+def kernel_simd(function, signature) -> int:
+    """The SIMD width of a kernel, as IGC picks it on the corpus: the required sub-group size when
+    the kernel states one; else 32, or 16 for a loop leaving on a divergent condition, narrower
+    when the register pressure would spill."""
+    if signature.intel_reqd_sub_group_size:
+        return signature.intel_reqd_sub_group_size
+    return choose_simd(function, (16, 8) if has_divergent_loop(function) else (32, 16, 8))
+
+
 def choose_simd(function, widths=(32, 16, 8)) -> int:
     """The widest of ``widths`` that fits (the narrowest when none does)."""
     for simd in widths:
