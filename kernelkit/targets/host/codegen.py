@@ -277,7 +277,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     if alloc is not None:
         alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
     soa_needed = False
-    packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
+    packets = {name: (*v, specialise_resume(mod, v[0], coroutines[v[0]]))
+               for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
         if name in {v[0] for v in packets.values()}:
             continue

@@ -82,6 +82,11 @@ def inline_into_kernels(text: str) -> str:
     return str(m)
 
 
+def _lifetime_marker(inst: I.Instruction) -> bool:
+    return (isinstance(inst, I.CallInst) and inst.called_function is not None and not inst.uses
+            and inst.called_function.name.startswith(("llvm.lifetime.start", "llvm.lifetime.end")))
+
+
 class _Sites:
     """Source locations of the checks, by index (index 0: unknown)."""
 
@@ -132,11 +137,15 @@ class _Instrumenter:
         self.prov = Provenance(f, module, objects, helpers[1] if _is_kernel(f) else None)
 
     def run(self) -> None:
-        for inst in self.f.instructions():
+        for inst in list(self.f.instructions()):
             if isinstance(inst, I.GetElementPtrInst):
                 # an out-of-bounds `getelementptr inbounds` is poison, and LLVM would fold the
                 # checks of its result away: the address arithmetic must be plain
                 inst.flags = []
+            elif _lifetime_marker(inst):
+                # the shadows keep each variable's address live; CoroSplit (barrier kernels) would
+                # leave the markers on reloads of it from the frame, which LLVM rejects
+                inst.erase()
         accesses = [inst for inst in self.f.instructions()
                     if isinstance(inst, I.LoadInst | I.StoreInst | I.AtomicRMWInst | I.CmpXchgInst | I.CallInst)]
         self.prov.record_pointer_stores()
