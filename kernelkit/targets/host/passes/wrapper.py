@@ -447,3 +447,26 @@ WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
                  "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
                  "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)",
                  "declare ptr @llvm.frameaddress.p0(i32)")
+
+
+def add_wrapper_metadata(text: str, loops: dict[str, tuple[int, bool]]) -> str:
+    """spec 003 ``!codeplay_ca_wrapper`` on each kernel's entry: ``!{main, tail}``, each loop
+    ``!{i32 width, i1 scalable, i32 vectorised dimension, i1 predicated}`` and the tail ``null`` when
+    there is none. ``loops``: kernel -> (work-items per call of its main loop, scalar tail present)."""
+    from kernelkit.targets.host.irtext import split_module
+    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+
+    mod = split_module(text)
+    md = next_metadata_id(mod)
+    for kernel, (width, tail) in loops.items():
+        f = mod.function(entry_name(kernel))
+        if f is None or not f.header.rstrip().endswith("{"):
+            continue
+        f.header = f.header.rstrip()[:-1].rstrip() + f" !codeplay_ca_wrapper !{md} {{"
+        mod.items += [f"!{md} = !{{!{md + 1}, {f'!{md + 2}' if tail else 'null'}}}",
+                      f"!{md + 1} = !{{i32 {width}, i1 false, i32 0, i1 false}}"]
+        if tail:
+            mod.items.append(f"!{md + 2} = !{{i32 1, i1 false, i32 0, i1 false}}")
+        md += 3
+    return mod.text()
+
