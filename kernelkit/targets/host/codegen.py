@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kernelkit import ir
 from kernelkit.errors import CompileError
+from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
@@ -56,7 +58,17 @@ class HostCode:
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
-_CALLED_RE = re.compile(r"call [^@]*@([-\w$.]+)\(")
+
+
+def next_metadata_id(mod) -> int:
+    """One past the highest numbered metadata node of a split module."""
+    best = -1
+    for item in mod.items:
+        if isinstance(item, str):
+            m = re.match(r"^!(\d+) = ", item)
+            if m:
+                best = max(best, int(m.group(1)))
+    return best + 1
 
 
 # build options that change the builtin library's code (OpenCL C 3.0 s5.8.4.2 math options)
@@ -87,40 +99,44 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 
 
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
-    """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites,
-    mutable program-scope __global variables)."""
-    from kernelkit.targets.host.passes.checked import instrument
-    from kernelkit.targets.host.passes.printf import lower_printf
+    """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
+    sites, mutable program-scope __global variables)."""
+    from kernelkit.targets.host.passes.printf import alloc_definition, lower_printf
 
-    mod = split_module(ir_text)
-    local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
-                     for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
-    shared = [m.group(1) for i in mod.items if isinstance(i, str)
-              for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(1\) global", i)] if m]
-    if check:
-        instrument(mod)
-    sites = lower_printf(mod)
+    module = ir.parse(_instrumented(ir_text) if check else ir_text)
+    local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
+    shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
+    sites = lower_printf(module)
     tm = target_machine()
     if not check:
-        local_atomics.lower_local_atomics(mod.functions)
-    kernels = retarget(mod, host_triple(), str(tm.target_data))
+        local_atomics.lower_local_atomics(module.functions)
+    kernels = retarget(module, host_triple(), str(tm.target_data))
     if not kernels:
         raise CompileError("host: the module has no kernels")
-    defined = {f.name for f in mod.functions}
-    called = {n for f in mod.functions for line in f.body for n in _CALLED_RE.findall(line)} - defined
+    called = {f.name for f in module.functions if f.is_declaration
+              and any(isinstance(u, ir.CallInst) and u.callee is f for u in f.users)}
     shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
     mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
-    helpers = _helper_names(mod)
-    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"}
-    mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
-                                              and re.search(r"@([-\w$.]+)\(", i).group(1) in drop)]
-    add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
-    mod.items += ["", shim_text, "", mux_text, "",
-                  "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]
-    return mod.text(), kernels, local_globals, sites, shared
+    helpers = _helper_names()
+    add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
+                              scheduled=helpers)
+    if sites:
+        add_definitions(module, alloc_definition())
+    add_definitions(module, "\n\n".join([shim_text, mux_text,
+                                           "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
+    return str(module), kernels, local_globals, sites, shared
 
 
-def _helper_names(mod) -> set[str]:
+def _instrumented(ir_text: str) -> str:
+    """Checked mode's instrumentation (kernelkit.targets.host.passes.checked) of the frontend's IR."""
+    from kernelkit.targets.host.passes.checked import instrument
+
+    mod = split_module(ir_text)
+    instrument(mod)
+    return mod.text()
+
+
+def _helper_names() -> set[str]:
     """Runtime helpers the printf/checked passes call (they take the scheduling parameters)."""
     from kernelkit.targets.host.passes.checked import HELPERS as CHECK_HELPERS
     from kernelkit.targets.host.passes.printf import HELPERS as PRINTF_HELPERS
@@ -164,10 +180,8 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
     the kernels whose work-items depend on each other between barriers (local atomics)."""
-    from kernelkit.targets.host.passes.scheduling import next_metadata_id
-
     mod = split_module(text)
-    serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics(mod.function(n).body)}
+    serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics_text(mod.function(n).body)}
     coroutines = barriers.lower_barriers(mod, kernels)
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
@@ -175,7 +189,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         if name in coroutines:
             continue
         f = mod.function(name)
-        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
+        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics_text(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0),
                                             vector=(vectorised or {}).get(name))
@@ -263,8 +277,6 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
                        serial: set[str] = frozenset()) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
     from kernelkit.targets.host.passes import region_values, soa_frames
-    from kernelkit.targets.host.passes.scheduling import next_metadata_id
-
     mod = split_module(text)
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
