@@ -5,12 +5,16 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
 
 - clang -c        ``zig clang`` (clang 22) compiling the source straight to an amdgcn object
 - kk cold         ``kernelkit build SRC -t gfx90a --no-cache`` (kernelkit's own prebuilt library
-                  entries are read; nothing of the program is)
+                  entries are read; nothing of the program is), with the build server running (as
+                  after any first build: kernelkit.builder.server)
+- no server       the same with ``KERNELKIT_NO_SERVER=1``: a fresh worker process per build
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
-- kk host first   a fresh process's ``Program(src).build()`` with the cache off (the compiler
-                  worker's start included); kk host warm: the same with the cache on, in-process
+- kk host first   a fresh process's first ``Program(src).build()`` (kernelkit and numpy imported
+                  first, as pyopencl is for the peers) with the cache off, the build server
+                  running; "no server": with a fresh worker process (its start included);
+                  kk host warm: the same with the cache on, in-process
 
 Intel's CPU runtime: ``pip install intel-opencl-rt intel-cmplr-lib-rt`` into a virtual environment
 and pass ``--intel-lib <venv>/lib`` (or set INTEL_OPENCL_LIB); an absent peer is left out with a note.
@@ -47,10 +51,12 @@ cl.Program(context, source).build()
 print(time.perf_counter() - start)
 """
 
+# like the peers' script: the library imported (pyopencl imports numpy too), then the first build timed
 KERNELKIT_HOST_BUILD = """
 import sys, time
-start = time.perf_counter()
+import numpy
 import kernelkit
+start = time.perf_counter()
 kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
 first = time.perf_counter() - start
 start = time.perf_counter()
@@ -80,18 +86,39 @@ def clang_c(src: Path, target: str, out: Path) -> list[str]:
             "-O2", "-c", str(src), "-o", str(out)]
 
 
-def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, float, float, float]]:
+def start_server() -> bool:
+    """Start the build server (as the first build of a session does) and wait until it answers."""
+    from kernelkit.builder import server
+
+    path = server.socket_path() if server.enabled() else None
+    if path is None:
+        return False
+    server.spawn(path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        sock = server.connect(path)
+        if sock is not None:
+            sock.close()
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, float, float, float, float]]:
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
+    alone = {**env, "KERNELKIT_NO_SERVER": "1"}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
             kk = [sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)]
             _timed(kk, env)                                   # warms kernelkit's library entries and the binary
+            _timed([*kk, "--no-cache"], env)                  # the server's first request of this kind
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
             cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)
+            no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
             warm = _median(lambda k=kk: _timed(k, env), repeat)
-            rows.append((src.name, clang, cold, warm))
+            rows.append((src.name, clang, cold, no_server, warm))
     return rows
 
 
@@ -109,9 +136,10 @@ def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> fl
     return _median(once, repeat)
 
 
-def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float]:
-    def once(no_cache: bool) -> tuple[float, float]:
-        env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else ""}
+def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float]:
+    def once(no_cache: bool, server: bool = True) -> tuple[float, float]:
+        env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else "",
+               "KERNELKIT_NO_SERVER": "" if server else "1"}
         proc = subprocess.run([sys.executable, "-c", KERNELKIT_HOST_BUILD, str(src)], capture_output=True,
                               text=True, env=env, cwd=ROOT)
         if proc.returncode != 0:
@@ -120,9 +148,11 @@ def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float,
         return float(first), float(second)
 
     once(False)                                               # kernelkit's library entries and the binary
+    once(True)                                                # the server's first request of this kind
     cold = statistics.median(once(True)[0] for _ in range(repeat))
+    no_server = statistics.median(once(True, server=False)[0] for _ in range(repeat))
     warm = statistics.median(once(False)[1] for _ in range(repeat))
-    return cold, warm
+    return cold, no_server, warm
 
 
 def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
@@ -144,11 +174,15 @@ def main() -> int:
     notes = []
     with tempfile.TemporaryDirectory(prefix="kk-compile-speed-") as tmp:
         cache_dir = args.cache_dir or str(Path(tmp) / "cache")
+        if not start_server():
+            notes.append("no build server (KERNELKIT_NO_SERVER is set or no private runtime directory): "
+                         "kk cold is a fresh worker process too")
         print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c")
-        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'kk warm':>9} {'cold/clang':>11} {'warm/clang':>11}")
-        for name, clang, cold, warm in amdgpu_rows(args.target, args.repeat, cache_dir):
-            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {warm * 1e3:9.0f} {cold / clang:11.2f} "
-                  f"{warm / clang:11.2f}")
+        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
+              f"{'no-srv/clang':>12} {'warm/clang':>11}")
+        for name, clang, cold, alone, warm in amdgpu_rows(args.target, args.repeat, cache_dir):
+            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
+                  f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
         peers: list[tuple[str, Path, dict]] = []
         pocl = Path("/etc/OpenCL/vendors/pocl.icd")
         if pocl.exists():
@@ -163,18 +197,18 @@ def main() -> int:
                          "venv, then --intel-lib <venv>/lib)")
         print()
         print(f"host: first build in a fresh process, ms, median of {args.repeat}; ratio = kernelkit / peer")
-        head = f"{'kernel':14} {'kk first':>9} {'kk warm':>9}" + "".join(f" {p[0]:>9} {'kk/' + p[0]:>10}"
-                                                                          for p in peers)
+        head = f"{'kernel':14} {'kk first':>9} {'no server':>9} {'kk warm':>9}" + "".join(
+            f" {p[0]:>9} {'kk/' + p[0]:>10} {'no-srv/' + p[0]:>13}" for p in peers)
         print(head)
         for src in EXAMPLES:
-            cold, warm = kernelkit_host_build(src, args.repeat, cache_dir)
-            line = f"{src.name:14} {cold * 1e3:9.0f} {warm * 1e3:9.2f}"
+            cold, alone, warm = kernelkit_host_build(src, args.repeat, cache_dir)
+            line = f"{src.name:14} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.2f}"
             for _name, icd, env in peers:
                 try:
                     t = opencl_first_build(src, icd, env, args.repeat)
-                    line += f" {t * 1e3:9.0f} {cold / t:10.2f}"
+                    line += f" {t * 1e3:9.0f} {cold / t:10.2f} {alone / t:13.2f}"
                 except RuntimeError as exc:
-                    line += f" {'failed':>9} {'':>10}"
+                    line += f" {'failed':>9} {'':>10} {'':>13}"
                     notes.append(f"{_name} on {src.name}: {exc}")
             print(line)
     for note in notes:

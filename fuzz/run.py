@@ -1,7 +1,7 @@
 """Long-mode fuzzing: ``python -m fuzz.run [--targets a,b] [--inputs N] [--hours H] [--out DIR]``.
 
-Each round gives every target ``--chunk`` mutated inputs in turn (round robin), until each has run
-``--inputs`` or the time is up. An input passes when reading it raises nothing but FormatError, takes
+Each round gives every target ``--slice`` CPU seconds (at most ``--chunk`` mutated inputs) in turn
+(round robin), until each has run ``--inputs`` or the time is up. An input passes when reading it raises nothing but FormatError, takes
 under ``--slow`` CPU seconds (measured twice) and the process stays under ``--memory`` MB (address-space limit, so a blow-up
 is a MemoryError, reported like any other escape). Escapes are saved to ``OUT/crashes/<target>/`` (the
 input and its traceback) and deduplicated by exception type and raising line; ``OUT/stats.json`` is
@@ -60,11 +60,23 @@ class Campaign:
                 raise SystemExit(f"fuzz: target {n} has no seeds (reference data missing?)")
             self.seeds[n] = seeds
         self.stats = {n: {"inputs": 0, "format_errors": 0, "escapes": 0, "slow": 0, "max_seconds": 0.0,
-                          "sites": {}} for n in names}
+                          "cpu_seconds": 0.0, "sites": {}} for n in names}
 
-    def step(self, name: str, count: int) -> None:
+    def step(self, name: str, count: int, cpu_slice: float = float("inf")) -> None:
+        """At most ``count`` inputs, stopping early once ``cpu_slice`` CPU seconds are spent: a round
+        gives every target the same CPU time, so the fast readers reach their count early and leave
+        the machine to the slow ones."""
         target, seeds, st = self.targets[name], self.seeds[name], self.stats[name]
+        began = time.process_time()
+        try:
+            self._inputs(name, target, seeds, st, count, began + cpu_slice)
+        finally:
+            st["cpu_seconds"] = round(st["cpu_seconds"] + time.process_time() - began, 3)
+
+    def _inputs(self, name: str, target, seeds: list[bytes], st: dict, count: int, until: float) -> None:
         for _ in range(count):
+            if time.process_time() >= until:
+                return
             data = fuzz_input(self.rng, target, seeds)
             site, seconds, exc = run_one(target, data)
             st["inputs"] += 1
@@ -106,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--targets", default=",".join(TARGETS), help="comma-separated target names")
     p.add_argument("--inputs", type=int, default=1_000_000, help="inputs per target")
     p.add_argument("--hours", type=float, default=24.0)
-    p.add_argument("--chunk", type=int, default=2000)
+    p.add_argument("--chunk", type=int, default=100_000, help="at most this many inputs per target per round")
+    p.add_argument("--slice", type=float, default=20.0, help="CPU seconds per target per round")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--slow", type=float, default=1.0, help="seconds above which an input counts as slow")
     p.add_argument("--memory", type=int, default=3072, help="address-space limit in MB")
@@ -128,12 +141,13 @@ def main(argv: list[str] | None = None) -> int:
         if not todo:
             break
         for n in todo:
-            campaign.step(n, min(args.chunk, args.inputs - campaign.stats[n]["inputs"]))
+            campaign.step(n, min(args.chunk, args.inputs - campaign.stats[n]["inputs"]), args.slice)
             campaign.write_stats(started)
             if time.time() >= deadline:
                 break
     for n, st in campaign.stats.items():
-        print(f"{n:18} {st['inputs']:>9} inputs, {st['escapes']} escapes, {st['slow']} slow, "
+        rate = st["inputs"] / st["cpu_seconds"] if st["cpu_seconds"] else 0.0
+        print(f"{n:18} {st['inputs']:>9} inputs, {rate:7.0f}/s CPU, {st['escapes']} escapes, {st['slow']} slow, "
               f"max {st['max_seconds']:.3f}s  {st['sites'] or ''}")
     return 1 if any(st["escapes"] or st["slow"] for st in campaign.stats.values()) else 0
 

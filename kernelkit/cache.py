@@ -3,8 +3,9 @@
 The directory is ``$KERNELKIT_CACHE_DIR`` when set, else platformdirs' user cache directory for
 "kernelkit". Each entry is one file ``<root>/<namespace>/<key[:2]>/<key>``, written to a
 temporary file in the same directory and moved into place with ``os.replace`` (atomic on POSIX),
-so a reader sees either no entry or a complete one. Every entry also carries the SHA-256 of its
-payload: a damaged file (disk full, foreign write) reads as a miss, never as data.
+so a reader sees either no entry or a complete one. Every entry also carries a SHA-256 over its
+namespace, its key and its payload: a damaged file (disk full, foreign write) or an entry that is
+not the one its name says (copied or renamed under another key) reads as a miss, never as data.
 
 ``KERNELKIT_NO_CACHE=1`` (the CLI's ``--no-cache``) turns the cache off: nothing is read and
 nothing is written, except that namespaces of kernelkit's own prebuilt libraries (``library=True``:
@@ -22,7 +23,7 @@ import os
 import time
 from pathlib import Path
 
-ENTRY_MAGIC = b"KKC1"
+ENTRY_MAGIC = b"KKC2"            # KKC1 (digest of the payload alone) entries read as misses
 _DIGEST_SIZE = 32
 DEFAULT_MAX_BYTES = 2 << 30
 _TMP_PREFIX = ".tmp-"
@@ -68,6 +69,15 @@ def make_key(*parts: str | bytes) -> str:
     return h.hexdigest()
 
 
+def entry_digest(namespace: str, key: str, payload: bytes) -> bytes:
+    """The digest an entry carries: SHA-256 over its namespace, key and payload (length-prefixed)."""
+    h = hashlib.sha256()
+    for part in (namespace.encode("utf-8"), key.encode("utf-8"), payload):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.digest()
+
+
 class Cache:
     """One namespace of the on-disk cache (e.g. ``"frontend"``); ``library=True`` for entries of
     kernelkit's own prebuilt libraries (still read when the cache is turned off)."""
@@ -94,7 +104,7 @@ class Cache:
         if len(data) < head or not data.startswith(ENTRY_MAGIC):
             return None
         payload = data[head:]
-        if hashlib.sha256(payload).digest() != data[len(ENTRY_MAGIC):head]:
+        if entry_digest(self.namespace, key, payload) != data[len(ENTRY_MAGIC):head]:
             return None
         if not disabled:
             try:
@@ -119,7 +129,7 @@ class Cache:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(ENTRY_MAGIC)
-                f.write(hashlib.sha256(payload).digest())
+                f.write(entry_digest(self.namespace, key, payload))
                 f.write(payload)
             os.replace(tmp, target)
         except OSError:

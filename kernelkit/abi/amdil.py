@@ -83,6 +83,11 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
     offset = ro = wo = 0
     for a in signature.args:
         tname = a.type_name.replace("*", "").strip()
+        if (a.pointee or "").startswith("struct _"):
+            # clang names the opaque struct, not the typedef; AMD's compiler also goes by the
+            # struct's name (_counter32_t, _counter64_t, _sema_t)
+            tname = {"struct _counter32_t": "counter32_t", "struct _counter64_t": "counter64_t",
+                     "struct _sema_t": "sema_t"}.get(a.pointee, tname)
         common = {"index": a.index, "name": a.name, "offset": offset}
         if tname in ("counter32_t", "counter64_t"):
             bits = 32 if tname == "counter32_t" else 64

@@ -13,9 +13,15 @@ from collections.abc import Callable, Sequence
 
 from kernelkit.cache import cache_disabled
 
-__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many"]
+__all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host",
+           "build_spirv"]
 
-_REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+# the environment a request brings along to a worker (started with an older copy of it)
+REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+
+
+def request_env() -> dict[str, str]:
+    return {name: os.environ[name] for name in REQUEST_ENV if name in os.environ}
 
 
 # plain classes, not dataclasses: a cached build imports as little as it can
@@ -68,7 +74,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
     from kernelkit.builder.pool import raise_reply, run_request
 
-    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
+    env = request_env()
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
     reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
@@ -79,6 +85,32 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     if cache_key is not None:
         binary_cache.store(cache_key, result.binary, result.log,
                            [tuple(d) for d in reply.get("deps") or ()], result.kernels)
+    return result
+
+
+def build_spirv(source: str, options: Sequence[str] = (), *, filename: str = "<source>", bits: int = 64,
+                use_cache: bool = True) -> BuildResult:
+    """OpenCL C ``source`` -> a SPIR-V module (LLVM's SPIR-V backend, kernelkit.frontend.spirv.emit), in a
+    worker process: the backend aborting is a CompileError. Cached like target binaries."""
+    from kernelkit.builder import key as binary_cache
+    from kernelkit.builder.pool import raise_reply, run_request
+
+    options = [str(o) for o in options]
+    triple = "spir64-unknown-unknown" if bits == 64 else "spir-unknown-unknown"
+    cache_key = None
+    if use_cache and not cache_disabled():
+        cache_key = binary_cache.binary_key(source, "spirv", options, filename, variant=triple)
+        hit = binary_cache.lookup(cache_key)
+        if hit is not None:
+            return BuildResult(hit.binary, hit.log, "spirv", from_cache=True)
+    env = request_env()
+    reply = run_request({"kind": "spirv", "source": source, "target": "spirv", "options": options,
+                         "filename": filename, "triple": triple, "env": env, "cwd": os.getcwd()})
+    if not reply.get("ok"):
+        raise_reply(reply)
+    result = BuildResult(reply["binary"], reply.get("log") or "", "spirv")
+    if cache_key is not None:
+        binary_cache.store(cache_key, result.binary, result.log, [tuple(d) for d in reply.get("deps") or ()], [])
     return result
 
 
@@ -109,9 +141,9 @@ def build_many(jobs: Sequence[BuildJob], *, workers: int | None = None, use_cach
         return list(pool.map(one, jobs))
 
 
-def build_checked_host(binary):
-    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
-    mux IR in a worker process, cached under the binary's own bytes."""
+def _derived_host(binary, kind: str, variant: str, extra: dict):
+    """A host binary derived from another in a worker process (request ``kind``), cached under the
+    source binary's bytes and ``variant``."""
     from kernelkit.builder import key as binary_cache
     from kernelkit.builder.pool import raise_reply, run_request
     from kernelkit.targets.host.binary import read_host_binary
@@ -121,15 +153,29 @@ def build_checked_host(binary):
     if not cache_disabled():
         import hashlib
 
-        cache_key = binary_cache.binary_key("", "host", [], "<checked>", variant=hashlib.sha256(data).hexdigest())
+        cache_key = binary_cache.binary_key("", "host", [], f"<{kind}>",
+                                            variant=hashlib.sha256(data).hexdigest() + variant)
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return read_host_binary(hit.binary)
-    env = {name: os.environ[name] for name in _REQUEST_ENV if name in os.environ}
-    reply = run_request({"kind": "host-checked", "binary": data, "target": "host", "filename": "<checked>",
-                         "env": env, "cwd": os.getcwd()})
+    env = request_env()
+    reply = run_request({"kind": kind, "binary": data, "target": "host", "filename": f"<{kind}>",
+                         "env": env, "cwd": os.getcwd(), **extra})
     if not reply.get("ok"):
         raise_reply(reply)
     if cache_key is not None:
         binary_cache.store(cache_key, reply["binary"], "", [], reply.get("kernels") or [])
     return read_host_binary(reply["binary"])
+
+
+def build_specialised_host(binary, kernel: str, local_size: tuple[int, int, int]):
+    """Kernel ``kernel`` of a host binary compiled for uniform work-groups of ``local_size`` (its local
+    size a constant: kernelkit.mux.passes.local_size), in a worker process, cached."""
+    return _derived_host(binary, "host-specialised", f":{kernel}:{tuple(local_size)}",
+                         {"kernel": kernel, "local_size": list(local_size)})
+
+
+def build_checked_host(binary):
+    """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
+    mux IR in a worker process, cached under the binary's own bytes."""
+    return _derived_host(binary, "host-checked", "", {})

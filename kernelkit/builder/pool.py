@@ -31,25 +31,28 @@ def in_process() -> bool:
     return os.environ.get("KERNELKIT_BUILD_IN_PROCESS", "") not in ("", "0")
 
 
-class Worker:
-    """One worker process and the file its standard error goes to."""
+def runs_here() -> bool:
+    """Whether compiling runs in this process: inside a worker, or when asked to (debugging)."""
+    return in_process() or bool(os.environ.get("KERNELKIT_BUILD_WORKER"))
+
+
+def worker_environment() -> dict[str, str]:
+    """The environment of a worker process: ours, with this kernelkit first on the path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    env["KERNELKIT_BUILD_WORKER"] = "1"
+    return env
+
+
+class _LogFile:
+    """The file a worker's standard error goes to (O_APPEND: its writes always go to the end)."""
 
     def __init__(self) -> None:
         fd, path = tempfile.mkstemp(prefix="kernelkit-worker-", suffix=".log")
         os.close(fd)
-        self._err_write = open(path, "ab")    # O_APPEND: the worker's writes always go to the end
+        self._err_write = open(path, "ab")
         self._err_read = open(path, "rb")
         os.unlink(path)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-        env["KERNELKIT_BUILD_WORKER"] = "1"
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._err_write, env=env,
-                                     start_new_session=True)   # Ctrl-C goes to the caller, not to us
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
 
     def _stderr_size(self) -> int:
         return os.fstat(self._err_write.fileno()).st_size
@@ -58,29 +61,58 @@ class Worker:
         self._err_read.seek(offset)
         return self._err_read.read().decode("utf-8", "replace")
 
-    def request(self, message: dict, on_stage: Stage | None = None) -> dict:
-        """Send one build request; the reply, or a CompileError if the worker died."""
+    def _stderr_start(self) -> int:
         if self._stderr_size() > _STDERR_KEEP:
             os.ftruncate(self._err_write.fileno(), 0)
-        start = self._stderr_size()
-        stage: dict = {"stage": "starting"}
+        return self._stderr_size()
+
+    def _exchange(self, stdin, stdout, message: dict, on_stage: Stage | None, start: int,
+                  stage: dict) -> tuple[dict | None, dict]:
+        """Send ``message``, pass stage reports on; (the reply or None if the other side went, stage)."""
         try:
-            write_message(self.proc.stdin, message)
+            write_message(stdin, message)
             while True:
-                reply = read_message(self.proc.stdout)
+                reply = read_message(stdout)
                 if reply is None:
-                    break
+                    return None, stage
                 if "stage" in reply:
                     stage = {**stage, **reply}
                     if on_stage is not None:
                         on_stage(stage)
                     continue
+                if "died" in reply:
+                    return reply, stage
                 extra = self._stderr_since(start).strip()
                 if extra and reply.get("ok"):
                     reply["log"] = (reply.get("log") or "") + extra + "\n"
-                return reply
+                return reply, stage
         except (BrokenPipeError, OSError, ValueError):
-            pass
+            return None, stage
+
+
+class Worker(_LogFile):
+    """One worker process and the file its standard error goes to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self._err_write, env=worker_environment(),
+                                     start_new_session=True)   # Ctrl-C goes to the caller, not to us
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    def request(self, message: dict, on_stage: Stage | None = None) -> dict:
+        """Send one build request; the reply, or a CompileError if the worker died."""
+        start = self._stderr_start()
+        reply, stage = self._exchange(self.proc.stdin, self.proc.stdout, message, on_stage, start,
+                                      {"stage": "starting"})
+        if reply is not None:
+            return reply
         self.proc.wait()
         raise _death(message, stage, self.proc.returncode, self._stderr_since(start))
 
@@ -102,6 +134,49 @@ class Worker:
                 pass
 
 
+class ServerGone(Exception):
+    """The build server closed the connection before working on the request."""
+
+
+class ServerWorker(_LogFile):
+    """A connection to the build server (``builder.server``): each request runs in a child the
+    server forks, warm; a child that dies comes back as ``{"died": status}``."""
+
+    def __init__(self, sock) -> None:
+        import socket
+
+        super().__init__()
+        self.sock = sock
+        socket.send_fds(sock, [b"L"], [self._err_write.fileno()])
+        self._in = sock.makefile("wb")
+        self._out = sock.makefile("rb")
+        self.alive = True
+
+    def kill(self) -> None:
+        self.close()
+
+    def request(self, message: dict, on_stage: Stage | None = None) -> dict:
+        start = self._stderr_start()
+        reply, stage = self._exchange(self._in, self._out, {**message, "environ": dict(os.environ)}, on_stage,
+                                      start, {"stage": "starting"})
+        if reply is not None and "died" not in reply:
+            return reply
+        self.alive = False
+        if reply is None and stage.get("stage") == "starting":
+            raise ServerGone          # before any work: the caller runs the request in a plain worker
+        if reply is None:
+            raise _death(message, stage, None, self._stderr_since(start))
+        raise _death(message, stage, int(reply["died"]), self._stderr_since(start))
+
+    def close(self) -> None:
+        self.alive = False
+        for stream in (self._in, self._out, self.sock, self._err_write, self._err_read):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
 _ASSERTION = re.compile(r"Assertion `(.*)' failed")
 _FATAL = re.compile(r"LLVM ERROR: (.*)")
 
@@ -120,12 +195,14 @@ def llvm_message(stderr: str) -> str:
     return lines[-1] if lines else "no message"
 
 
-def _death(message: dict, stage: dict, returncode: int, stderr: str) -> CompileError:
+def _death(message: dict, stage: dict, returncode: int | None, stderr: str) -> CompileError:
     import signal
 
     kernels = stage.get("kernels") or []
     what = f"kernel{'s' if len(kernels) > 1 else ''} {', '.join(kernels)}" if kernels else "the program"
-    if returncode < 0:
+    if returncode is None:
+        how = "was lost (the build server stopped)"
+    elif returncode < 0:
         try:
             how = f"was killed by {signal.Signals(-returncode).name}"
         except ValueError:
@@ -145,7 +222,27 @@ _ALL: list[Worker] = []
 _LOCK = threading.Lock()
 
 
-def _acquire() -> Worker:
+def _server_worker() -> ServerWorker | None:
+    """A connection to the build server, starting one in the background when there is none."""
+    from kernelkit.builder import server
+
+    if not server.enabled():
+        return None
+    path = server.socket_path()
+    if path is None:
+        return None
+    sock = server.connect(path)
+    if sock is None:
+        server.spawn(path)
+        return None
+    try:
+        return ServerWorker(sock)
+    except OSError:
+        sock.close()
+        return None
+
+
+def _acquire() -> Worker | ServerWorker:
     with _LOCK:
         while _IDLE:
             worker = _IDLE.pop()
@@ -153,12 +250,13 @@ def _acquire() -> Worker:
                 return worker
             worker.close()
             _ALL.remove(worker)
-        worker = Worker()
+    worker = _server_worker() or Worker()
+    with _LOCK:
         _ALL.append(worker)
-        return worker
+    return worker
 
 
-def _release(worker: Worker) -> None:
+def _release(worker: Worker | ServerWorker) -> None:
     with _LOCK:
         if worker.alive:
             _IDLE.append(worker)
@@ -181,7 +279,7 @@ def shutdown() -> None:
 
 def run_request(message: dict, on_stage: Stage | None = None) -> dict:
     """Compile one request in a worker (or in this process when asked to); the worker's reply."""
-    if in_process() or os.environ.get("KERNELKIT_BUILD_WORKER"):
+    if runs_here():
         from kernelkit.builder.worker import error_reply, handle
 
         try:
@@ -190,9 +288,16 @@ def run_request(message: dict, on_stage: Stage | None = None) -> dict:
             return error_reply(exc)
     worker = _acquire()
     try:
-        return worker.request(message, on_stage)
+        try:
+            return worker.request(message, on_stage)
+        except ServerGone:
+            _release(worker)
+            worker = Worker()
+            with _LOCK:
+                _ALL.append(worker)
+            return worker.request(message, on_stage)
     except KeyboardInterrupt:
-        worker.proc.kill()
+        worker.kill()
         raise
     finally:
         _release(worker)

@@ -15,13 +15,12 @@ import os
 import sys
 import traceback
 
+from kernelkit.builder import REQUEST_ENV
 from kernelkit.builder.protocol import read_message, write_message
-
-# the environment a request brings along (the worker was started with an older copy)
-REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
+from kernelkit.plugins import import_if_present
 
 
-def _apply_environment(env: dict, cwd: str | None) -> None:
+def apply_environment(env: dict, cwd: str | None) -> None:
     for name in REQUEST_ENV:
         value = env.get(name)
         if value is None:
@@ -33,6 +32,23 @@ def _apply_environment(env: dict, cwd: str | None) -> None:
             os.chdir(cwd)
         except OSError:
             pass
+
+
+def warm_all() -> None:
+    """Import the whole compile chain and initialise LLVM (the build server, before it forks)."""
+    import kernelkit.frontend.opencl  # noqa: F401
+    import kernelkit.ir  # noqa: F401
+    import kernelkit.mux.passes.pipeline  # noqa: F401
+    from kernelkit.frontend.clang import clang_version
+    from kernelkit.llvm_binding import llvm
+    from kernelkit.mux.registry import TARGET_PACKAGES, get_compilers
+
+    llvm()
+    clang_version()
+    get_compilers()
+    for package in TARGET_PACKAGES:
+        for part in ("target", "module", "codegen", "binary", "irpipeline", "runner"):
+            import_if_present(f"kernelkit.targets.{package}.{part}")
 
 
 def error_reply(exc: BaseException) -> dict:
@@ -58,7 +74,6 @@ def _resolve(name: str):
     registry's full search when that package does not take it)."""
     from kernelkit.builder.kinds import target_kind
     from kernelkit.mux.registry import resolve_target
-    from kernelkit.plugins import import_if_present
 
     module = import_if_present(f"kernelkit.targets.{target_kind(name)}.info")
     for info in getattr(module, "get_compilers", list)():
@@ -111,8 +126,55 @@ def build_checked_host(request: dict, send) -> dict:
     return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
 
 
-HANDLERS = {"build": build, "asm": lambda request, send: build(request, send, assembly=True),
-            "host-checked": build_checked_host}
+def call(request: dict, send) -> dict:
+    """One function call of ``llvm_binding.in_worker``: report the stage (an abort names the kernels),
+    then call; the result, or the exception (pickled too when it can be)."""
+    import pickle
+
+    send({"stage": request.get("stage") or "codegen", "kernels": list(request.get("kernels") or ())})
+    function, args, kwargs = pickle.loads(request["call"])
+    try:
+        result = function(*args, **kwargs)
+    except Exception as exc:
+        reply = error_reply(exc)
+        try:
+            reply["exception"] = pickle.dumps(exc, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - not picklable: the caller rebuilds it from the reply
+            pass
+        return reply
+    return {"ok": True, "result": pickle.dumps(result, pickle.HIGHEST_PROTOCOL)}
+
+
+def build_specialised_host(request: dict, send) -> dict:
+    """One kernel of a host binary compiled for uniform work-groups of a fixed local size."""
+    from kernelkit.runtime.program import _signature_from_json
+    from kernelkit.targets.host.binary import read_host_binary
+    from kernelkit.targets.host.module import build_specialised_binary
+
+    binary = read_host_binary(request["binary"])
+    kernel = binary.kernel(request["kernel"])
+    send({"stage": f"codegen (local size {tuple(request['local_size'])})", "kernels": [kernel.name]})
+    out = build_specialised_binary(binary.mux_ir, _signature_from_json(kernel.signature), binary.options,
+                                   tuple(request["local_size"]))
+    return {"ok": True, "binary": out.to_bytes(), "log": "", "deps": [], "kernels": [kernel.name]}
+
+
+def build_spirv(request: dict, send) -> dict:
+    """OpenCL C -> SPIR-V through LLVM's SPIR-V backend (which may abort: hence here)."""
+    from kernelkit.frontend import compile_opencl
+    from kernelkit.frontend.spirv.emit import emit_spirv
+
+    send({"stage": "frontend"})
+    compiled = compile_opencl(request["source"], list(request.get("options") or ()),
+                              filename=request.get("filename") or "<source>", triple=request["triple"])
+    send({"stage": "SPIR-V backend"})
+    return {"ok": True, "binary": emit_spirv(compiled.ir_text), "log": compiled.log or "",
+            "deps": [list(d) for d in compiled.deps], "kernels": []}
+
+
+HANDLERS = {"build": build, "spirv": build_spirv, "asm": lambda request, send: build(request, send, assembly=True),
+            "host-checked": build_checked_host, "host-specialised": build_specialised_host,
+            "call": call}
 
 
 def handle(request: dict, send) -> dict:
@@ -124,7 +186,7 @@ def serve(stdin, stdout) -> None:
         request = read_message(stdin)
         if request is None:
             return
-        _apply_environment(request.get("env") or {}, request.get("cwd"))
+        apply_environment(request.get("env") or {}, request.get("cwd"))
         try:
             reply = handle(request, lambda message: write_message(stdout, message))
         except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us

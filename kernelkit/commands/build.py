@@ -1,10 +1,11 @@
 """`kernelkit build SRC... -t TARGET... [-o OUT|DIR] [-j N] [-D NAME[=V]] [-I DIR] [--cl-std V] [-O0..-O3]
-[--emit llvm] [--code-object-version N] [--mcpu CPU]`, with clang's spellings (``-mcpu=``, ``--offload-arch=``,
+[--emit llvm|spirv] [--code-object-version N] [--mcpu CPU]`, with clang's spellings (``-mcpu=``, ``--offload-arch=``,
 ``-mcode-object-version=``, ``-c``, ``-S``, ``-emit-llvm``, ``-cl-std=``).
 
 ``--emit llvm`` (or ``-S -emit-llvm``; ``-c -emit-llvm`` for bitcode) writes the frontend's SPIR IR
 (for TARGET's pointer size and frontend options when ``-t`` is given, else spir64, or spir with
-``-m32``); otherwise each source is built for each TARGET (``kernelkit.builder``: the whole-binary
+``-m32``); ``--emit spirv`` a SPIR-V module (LLVM's SPIR-V backend, spirv64 or ``-m32`` spirv32);
+otherwise each source is built for each TARGET (``kernelkit.builder``: the whole-binary
 cache, else a worker process that LLVM cannot take down with it). Without ``-o`` the output goes
 beside the source with the format's usual suffix (.kkhost, .hsaco, .il, .clo, .isa) and the
 command says where. Several sources or targets build in parallel (``-j N``) into the folder
@@ -47,9 +48,10 @@ def register(sub) -> None:
                                           "visa:tgllp, ... (see `kernelkit targets`); repeat for several")
     p.add_argument("-o", "--output", metavar="OUT", help="output file ('-' for standard output), or the folder "
                                                         "of the outputs when there are several")
-    p.add_argument("--emit", choices=("llvm", "asm", "binary", "visaasm"), default="binary",
+    p.add_argument("--emit", choices=("llvm", "asm", "binary", "visaasm", "spirv"), default="binary",
                    help="llvm: the frontend's LLVM IR; asm: the target's assembly (amdhsa, amdcl2); "
-                        "binary (default): the target's binary; visaasm: vISA text (visa targets)")
+                        "binary (default): the target's binary; visaasm: vISA text (visa targets); "
+                        "spirv: a SPIR-V module (LLVM's SPIR-V backend)")
     p.add_argument("-S", dest="clang_S", action="store_true", help="as clang: with -emit-llvm, LLVM IR text")
     p.add_argument("-c", dest="clang_c", action="store_true", help="as clang: an object (the target's binary; "
                                                                   "with -emit-llvm, LLVM bitcode)")
@@ -61,7 +63,7 @@ def register(sub) -> None:
                    help="AMD CL2 driver whose binary layout to write, e.g. 203603 (the build option "
                         "-mamdcl2-driver-version=N; default the newest kernelkit knows)")
     p.add_argument("-m", dest="bits", choices=("32", "64"), default="64",
-                   help="with --emit llvm: spir (-m32) or spir64 (-m64, default) IR")
+                   help="with --emit llvm/spirv: spir (-m32) or spir64 (-m64, default) IR, spirv32/spirv64")
     p.add_argument("--mcpu", dest="host_cpu", metavar="CPU",
                    help="host target: the CPU to compile for, as clang names it: native (default), x86-64, "
                         "x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU name (skylake-avx512, znver3, ...)")
@@ -151,18 +153,43 @@ def _emit_llvm(args, emit: str) -> int:
     return 0
 
 
-def _emit_visaasm(args) -> int:
-    """vISA text of one source for one visa target (written in-process, no worker)."""
+def _emit_spirv(args) -> int:
+    """``--emit spirv``: OpenCL C -> SPIR-V (LLVM's SPIR-V backend, in a worker process)."""
+    from kernelkit.builder import build_spirv
+
+    if len(args.sources) != 1 or args.targets:
+        raise KernelkitError("--emit spirv takes one source and no target (-m 32 for spirv32)")
+    source = args.sources[0]
+    output = check_output(args.output, [source]) if args.output else default_output(source, ".spv")
+    result = build_spirv(read_source(source), frontend_options(args), filename=source, bits=int(args.bits),
+                         use_cache=not args.no_cache)
+    _print_log(result.log)
+    write_output(output, result.binary)
+    if not args.output:
+        sys.stderr.write(f"kernelkit build: wrote {output}\n")
+    return 0
+
+
+def visaasm_text(source_text: str, options: list[str], target: str, filename: str) -> str:
     from kernelkit.mux.registry import resolve_target
     from kernelkit.targets.visa.runner import visa_program
+
+    _, device = resolve_target(target)
+    binary, _run = visa_program(source_text, options, device, filename)
+    return binary.visaasm()
+
+
+def _emit_visaasm(args) -> int:
+    """vISA text of one source for one visa target, compiled in a build worker as every build is."""
+    from kernelkit.llvm_binding import in_worker
 
     if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
         raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
     source = args.sources[0]
-    _, device = resolve_target(args.targets[0])
-    binary, _run = visa_program(read_source(source), frontend_options(args), device, source)
+    text = in_worker(visaasm_text, read_source(source), frontend_options(args), args.targets[0], source,
+                     target=args.targets[0], filename=source, stage="frontend")
     output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
-    write_output(output, binary.visaasm().encode())
+    write_output(output, text.encode())
     if not args.output:
         sys.stderr.write(f"kernelkit build: wrote {output}\n")
     return 0
@@ -212,6 +239,8 @@ def run(args) -> int:
         return _emit_asm(args)
     if emit == "visaasm":
         return _emit_visaasm(args)
+    if emit == "spirv":
+        return _emit_spirv(args)
     if not args.targets:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2

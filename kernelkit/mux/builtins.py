@@ -180,7 +180,7 @@ OPENCL_BARRIERS: dict[str, str] = {
 }
 OPENCL_FENCES = ("mem_fence", "read_mem_fence", "write_mem_fence", "atomic_work_item_fence")
 OPENCL_ASYNC_COPIES = ("async_work_group_copy", "async_work_group_strided_copy", "wait_group_events",
-                       "prefetch")
+                       "prefetch", "async_work_group_copy_2D2D", "async_work_group_copy_3D3D")
 
 # OpenCL work-group / sub-group collective functions (OpenCL C 3.0 §6.15.16-17, cl_khr_subgroup_*).
 _OPENCL_GROUP = re.compile(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from kernelkit.abi.signature import KernelSignature
     from kernelkit.ir import Module as IRModule
     from kernelkit.mux.kernel import Kernel
+    from kernelkit.mux.passes.printf_calls import PrintfDescriptor
     from kernelkit.mux.target import Target
 
 SERIAL_MAGIC = "kernelkit.mux.module"
@@ -52,12 +53,24 @@ class ProgramInfo:
     """What ``finalize`` reports: each kernel's interface, in module order."""
 
     kernels: list[KernelSignature] = field(default_factory=list)
+    printf_calls: list[PrintfDescriptor] = field(default_factory=list)   # finalize's printf_calls
 
     def kernel(self, name: str) -> KernelSignature:
         for sig in self.kernels:
             if sig.name == name:
                 return sig
         raise MuxError(Result.INVALID_VALUE, f"no kernel named {name!r}")
+
+
+def link_ir(texts: Sequence[str]) -> str:
+    """LLVM IR modules linked by LLVM's linker and verified (RuntimeError when they do not link)."""
+    from kernelkit.llvm_binding import llvm
+
+    linked = llvm().parse_assembly(texts[0])
+    for text in texts[1:]:
+        linked.link_in(llvm().parse_assembly(text))
+    linked.verify()
+    return str(linked)
 
 
 class Module:
@@ -163,10 +176,10 @@ class Module:
         return None
 
     def link(self, input_modules: Sequence[Module]) -> None:
-        """Link other compiled modules into this one (LLVM's linker, through llvmlite)."""
-        import llvmlite.binding as llvm
-
+        """Link other compiled modules into this one (LLVM's linker, through llvmlite, in a build
+        worker: kernelkit.llvm_binding.in_worker)."""
         from kernelkit.ir import parse
+        from kernelkit.llvm_binding import in_worker
 
         parts = ([self] if self.llvm_module is not None else []) + list(input_modules)
         if not parts:
@@ -176,11 +189,8 @@ class Module:
                 raise MuxError(Result.INVALID_VALUE, "only compiled, unfinalized modules can be linked")
         try:
             with self.context:
-                linked = llvm.parse_assembly(str(parts[0].llvm_module))
-                for part in parts[1:]:
-                    linked.link_in(llvm.parse_assembly(str(part.llvm_module)))
-                linked.verify()
-                text = str(linked)
+                text = in_worker(link_ir, [str(part.llvm_module) for part in parts], target=self.target.device,
+                                 kernels=[k for part in parts for k in part.kernel_names()], stage="link")
         except RuntimeError as exc:
             self.add_build_error(f"link error: {exc}")
             raise MuxError(Result.LINK_PROGRAM_FAILURE, str(exc)) from exc
@@ -193,14 +203,16 @@ class Module:
         from kernelkit.abi.signature import signatures_from_ir
         from kernelkit.ir import parse
         from kernelkit.mux.passes.pipeline import run_pipeline
+        from kernelkit.mux.passes.printf_calls import printf_descriptors
 
         if self.llvm_module is None:
             raise MuxError(Result.INVALID_VALUE, "finalize needs a compiled module")
         with self.context:
-            info = ProgramInfo(signatures_from_ir(self.llvm_module))
+            info = ProgramInfo(signatures_from_ir(self.llvm_module), printf_descriptors(self.llvm_module))
             module = parse(str(self.llvm_module))
             try:
                 run_pipeline(module, self.target)
+                self.late_module_passes(module)
             except MuxError:
                 raise
             except Exception as exc:  # a pass failing is a finalize failure, not a crash
@@ -210,6 +222,10 @@ class Module:
         self.program_info = info
         self.state = self.FINALIZED
         return info
+
+    def late_module_passes(self, module: IRModule) -> None:
+        """BaseModule::getLateTargetPasses for passes that read the module's own state (its build
+        options); runs after ``Target.late_passes``. The base runs none."""
 
     def create_binary(self) -> bytes:
         raise unsupported("creating binaries")

@@ -49,7 +49,8 @@ class Program:
         self.options = options.split() if isinstance(options, str) else list(options)
         self._binary = None
         self._simulated = None
-        self._executables: dict[bool, object] = {}
+        self._executables: dict[object, object] = {}
+        self._launch_counts: dict[tuple[str, tuple[int, int, int]], int] = {}
         self._lock = threading.Lock()
         self.build_log = ""
 
@@ -152,7 +153,6 @@ class Program:
     def executable(self, check: bool):
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.cpu import require_cpu
-        from kernelkit.targets.host.loader import Executable
 
         with self._lock:
             exe = self._executables.get(check)
@@ -164,14 +164,45 @@ class Program:
                 from kernelkit.builder import build_checked_host
 
                 binary = build_checked_host(binary)
-            # static __local variables need a copy of the module per thread, which program-scope
-            # __global variables must not get: a module with both runs one launch at a time, on one thread
-            both = bool(binary.local_globals) and bool(binary.shared_globals)
-            exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals) and not both,
-                             serial=both)
-            exe.binary = binary
-            self._executables[check] = exe
+            exe = self._executables[check] = _load(binary)
             return exe
+
+    def specialised_executable(self, kernel: str, local_size: tuple[int, int, int], check: bool):
+        """The executable of ``kernel`` compiled for uniform work-groups of ``local_size`` (spec 003
+        createSpecializedKernel; kernelkit.builder.build_specialised_host), made once per size."""
+        from kernelkit.builder import build_checked_host, build_specialised_host
+        from kernelkit.targets.host.cpu import require_cpu
+
+        key = (kernel, tuple(local_size), check)
+        with self._lock:
+            exe = self._executables.get(key)
+            if exe is None:
+                built = self._require_built()
+                require_cpu(built.cpu, built.features)
+                binary = build_specialised_host(built, kernel, tuple(local_size))
+                exe = self._executables[key] = _load(build_checked_host(binary) if check else binary)
+            return exe
+
+    def _launched(self, kernel: str, local_size: tuple[int, int, int]) -> int:
+        """How many launches of ``kernel`` with ``local_size`` this one is (1 for the first)."""
+        with self._lock:
+            key = (kernel, tuple(local_size))
+            self._launch_counts[key] = self._launch_counts.get(key, 0) + 1
+            return self._launch_counts[key]
+
+
+HOT_LAUNCHES = 3   # the launch (of one kernel with one local size) from which it runs specialised
+
+
+def _load(binary):
+    from kernelkit.targets.host.loader import Executable
+
+    # static __local variables need a copy of the module per thread, which program-scope
+    # __global variables must not get: a module with both runs one launch at a time, on one thread
+    both = bool(binary.local_globals) and bool(binary.shared_globals)
+    exe = Executable(binary.object_code, per_thread_globals=bool(binary.local_globals) and not both, serial=both)
+    exe.binary = binary
+    return exe
 
 
 class Kernel:
@@ -190,20 +221,40 @@ class Kernel:
         return f"<kernelkit.Kernel {self.name}({args})>"
 
     def __call__(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
-                 threads: int | None = None, timeout: float | None = None) -> str:
+                 threads: int | None = None, timeout: float | None = None, specialise: bool | None = None) -> str:
         """Run the kernel over the NDRange and wait for it; returns (and prints) its printf output.
 
         ``timeout`` (seconds) stops a kernel still running by then with a LaunchError; Ctrl-C
         stops it too (KeyboardInterrupt). See :meth:`launch` for the other parameters."""
         return self.launch(*args, global_size=global_size, local_size=local_size, global_offset=global_offset,
-                           check=check, threads=threads, timeout=timeout).wait()
+                           check=check, threads=threads, timeout=timeout, specialise=specialise).wait()
+
+    def _specialise(self, nd, local_size, specialise: bool | None) -> bool:
+        """Run this launch with the kernel compiled for its local size? Only with uniform groups of a
+        size the caller gave; ``specialise`` True/False decides, None: from the HOT_LAUNCHES-th launch
+        with that size (KERNELKIT_SPECIALISE=0 turns that off)."""
+        if specialise is False or local_size is None:
+            return False
+        if any(g % lsz for g, lsz in zip(nd.global_size, nd.local_size, strict=True)):
+            return False
+        if self.signature.reqd_work_group_size and self.info.uniform_work_groups:
+            return False   # its loops have constant bounds already
+        if specialise:
+            return True
+        if os.environ.get("KERNELKIT_SPECIALISE", "1") == "0":
+            return False
+        return self.program._launched(self.name, nd.local_size) >= HOT_LAUNCHES
 
     def launch(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
-               threads: int | None = None, timeout: float | None = None) -> Event:
+               threads: int | None = None, timeout: float | None = None, specialise: bool | None = None) -> Event:
         """Start the kernel over the NDRange and return at once; ``event.wait()`` finishes it.
 
         Buffers belong to the kernel until then. Launches from several Python threads (or several
-        outstanding events) run at the same time, each with its own ``__local`` memory."""
+        outstanding events) run at the same time, each with its own ``__local`` memory.
+
+        With ``local_size`` given and uniform work-groups, the kernel runs compiled for that local size
+        (a constant of its code: loops over the group unroll, the vector loop's tail goes) when
+        ``specialise`` is True, or by default from its third launch with that size."""
         from kernelkit.targets.host.info import host_device_info
 
         check = _check_env() if check is None else bool(check)
@@ -218,7 +269,10 @@ class Kernel:
                                 static_local_bytes=self.signature.static_local_mem or 0)
         if not check:   # (checked mode catches the access itself, naming the address and work-item)
             check_reach(self.name, self.signature, self.reach, args, nd)
-        exe = self.program.executable(check)
+        if self._specialise(nd, local_size, specialise):
+            exe = self.program.specialised_executable(self.name, nd.local_size, check)
+        else:
+            exe = self.program.executable(check)
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)
         checker = None

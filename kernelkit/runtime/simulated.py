@@ -48,7 +48,9 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
     result = build(source, target, options, filename=filename)
     text = result.binary.decode()
     # the argument rules need the source's signatures (the IL metadata has no type names)
-    signatures = signatures_from_source(source, [o for o in options if not o.startswith("-mattr=")],
+    from kernelkit.targets.amdil.info import frontend_options, resolve_device
+    user = [o for o in options if not o.startswith("-mattr=")]
+    signatures = signatures_from_source(source, frontend_options(resolve_device(device)) + user,
                                         pointer_size=4)
 
     def run(kernel, args, global_size, local_size, global_offset):

@@ -109,5 +109,3 @@ def test_refusals_are_clear():
         build_binary("kernel void k() {}", "amdcl2:bonaire", ["-mcode-object-version=4"])
     with pytest.raises(CompileError, match="no CL2 code in driver 191205"):
         build_binary("kernel void k() {}", "amdcl2:gfx900", ["-mamdcl2-driver-version=191205"])
-    with pytest.raises(CompileError, match="GFX7/GFX8 devices only"):
-        build_binary("kernel void k() {}", "amdcl2:gfx900", [])

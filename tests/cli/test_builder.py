@@ -44,7 +44,7 @@ def test_the_reproducer_aborts_a_process_that_compiles_in_process(tmp_path, user
         print("survived")
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "KERNELKIT_NO_CACHE": "1"})
+                          env={**os.environ, "KERNELKIT_NO_CACHE": "1", "KERNELKIT_BUILD_IN_PROCESS": "1"})
     assert proc.returncode == -signal.SIGABRT and "survived" not in proc.stdout
     assert "LLVM ERROR: Cannot select" in proc.stderr
 

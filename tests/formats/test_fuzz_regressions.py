@@ -8,6 +8,7 @@ import sys
 
 import msgpack
 import pytest
+import yaml
 
 from fuzz.targets import kkhost_seeds
 from kernelkit.errors import FormatError
@@ -169,3 +170,33 @@ def test_dwarf_subprogram_with_a_name_for_its_low_pc_is_a_format_error():
            "attributes": {"DW_AT_low_pc": "k.cl", "DW_AT_high_pc": {"offset_from_low_pc": 1180}}}
     with pytest.raises(FormatError, match="not addresses"):
         functions({"units": [{"die": die, "lines": []}], "frames": []}, {})
+
+
+@pytest.mark.parametrize("frame_base", [{"ref": 0x2a}, "k.cl", 7])
+def test_dwarf_listing_of_a_frame_base_in_another_form_is_text(frame_base):
+    # KeyError escaped `inspect --debug`'s listing when a damaged form made DW_AT_frame_base a reference
+    from kernelkit.formats.dwarf.listing import render_debug
+
+    doc = {"target": "gfx90a", "wave_size": 64, "units": [], "frames": [],
+           "functions": [{"kernel": "k", "name": "k", "linkage_name": None, "low_pc": 0, "high_pc": 4,
+                          "frame_base": frame_base, "variables": [], "lines": []}]}
+    assert f"frame base (not a location: {frame_base!r})" in render_debug(doc)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "- " * 100_000 + "x", "a: \ud800"])
+def test_yaml_read_by_libyaml_never_crashes(text):
+    # V2 metadata is read by libyaml when shallow; its composer recurses in C per nesting level (100,000
+    # nested "[" end the process), so deep documents go to PyYAML's parser; a lone surrogate cannot be UTF-8
+    with pytest.raises(FormatError):
+        llvm_yaml.load(text)
+
+
+def test_yaml_libyaml_reads_like_pyyaml():
+    from fuzz.targets import v2_seeds
+    from kernelkit.formats import elf as E
+
+    texts = [n.desc.decode().rstrip("\0") for data in v2_seeds() for elf in [E.ElfFile.parse(data)]
+             for sec in elf.sections_of_type(E.SHT_NOTE) for n in elf.notes(sec) if n.type == 10]
+    assert texts
+    for text in texts:
+        assert llvm_yaml.load(text) == yaml.load(text, Loader=yaml.SafeLoader)

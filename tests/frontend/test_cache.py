@@ -150,7 +150,7 @@ def _reader(args) -> tuple[int, int]:
         except FileNotFoundError:
             continue
         head = len(kcache.ENTRY_MAGIC) + 32
-        if hashlib.sha256(raw[head:]).digest() != raw[len(kcache.ENTRY_MAGIC):head]:
+        if kcache.entry_digest("stress", "k" * 64, raw[head:]) != raw[len(kcache.ENTRY_MAGIC):head]:
             bad += 1
         data = c.get("k" * 64)
         if data is None:

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from corpus_harness import Case, cases, make_args  # noqa: E402
-from spirv_corpus import clang_spirv  # noqa: E402
+from spirv_corpus import assert_runs_like_source, clang_spirv  # noqa: E402
 
 import kernelkit  # noqa: E402
 
@@ -38,34 +38,13 @@ def programs(file: str, cl_std: str):
     return spirv, source
 
 
-def _signed(value):
-    if isinstance(value, np.ndarray | np.generic) and value.dtype.kind == "u":
-        signed = np.dtype(value.dtype.str.replace("u", "i"))
-        return value.view(signed) if isinstance(value, np.ndarray) else value.astype(signed)
-    return value
-
-
 def test_the_chosen_kernels_are_in_the_corpus():
     assert {c.name for c in CASES} == set(KERNELS)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_spirv_runs_like_the_opencl_c_source(case):
-    spirv, source = programs(case.file, case.cl_std)
-    from_spirv, outs_spirv = make_args(case)
-    from_source, outs_source = make_args(case)
-    from_spirv = [_signed(v) for v in from_spirv]
-    launch = {"global_size": case.run["global"], "local_size": case.run.get("local")}
-    spirv.kernel(case.name)(*from_spirv, **launch)
-    source.kernel(case.name)(*from_source, **launch)
-    for (i, got), (_, want) in zip(outs_spirv, outs_source, strict=True):
-        got = from_spirv[i]
-        if case.run.get("unordered"):
-            got, want = np.sort(got.view(want.dtype)), np.sort(want)
-        if want.dtype.kind == "f":
-            np.testing.assert_allclose(got.view(want.dtype), want, rtol=1e-6, atol=0)
-        else:
-            assert got.tobytes() == want.tobytes(), case.kernel["args"][i]["name"]
+    assert_runs_like_source(*programs(case.file, case.cl_std), case, make_args)
 
 
 def test_struct_passed_by_value_like_the_opencl_c_source():

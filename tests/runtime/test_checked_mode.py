@@ -35,6 +35,21 @@ kernel void dma(global const float *in, global float *out, local float *tile, in
   event_t e2 = async_work_group_strided_copy(out + g * n, tile, n / 2, stride, 0);   // 2-D write
   wait_group_events(1, &e2);
 }
+kernel void atomics(global int *counts, local int *hist, int where, int shift) {
+  size_t l = get_local_id(0), g = get_global_id(0);
+  int k = g == 5 ? shift : 0;
+  hist[l] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(&hist[l + (where == 0 ? k : 0)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(&counts[g + (where == 1 ? k : 0)], hist[l]);
+  atomic_fetch_add_explicit((volatile global atomic_int *)&counts[g + (where == 2 ? k : 0)], 10,
+                            memory_order_relaxed);
+}
+kernel void two_buffers(global int *a, global int *b, int shift) {
+  a[get_global_id(0) + shift] = 1;
+  b[get_global_id(0)] += 2;
+}
 kernel void via_generic_local(global int *a, local int *t, int shift) {
   put(t, get_local_id(0) + shift, 7);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -102,3 +117,36 @@ def test_async_work_group_copies_are_checked():
         k(a, guard[:32], kernelkit.LocalMemory(64), np.int32(0), np.int32(3), global_size=32, local_size=16,
           check=True)
     assert not guard[32:].any()
+
+
+def test_a_pointer_may_not_stray_from_its_buffer_into_the_next():
+    """a and b are adjacent views of one array: a[8] is b[0]. Oracle: the layout of the views."""
+    both = np.zeros(16, np.int32)
+    a, b = both[:8], both[8:]
+    prog().kernel("two_buffers")(a, b, np.int32(0), global_size=8, check=True)
+    np.testing.assert_array_equal(both, [1] * 8 + [2] * 8)
+    with pytest.raises(LaunchError, match=r"two_buffers: out-of-bounds write of 4 bytes .* work-item \(7, 0, 0\) "
+                                          r"\(global id\) in global memory: offset 32: 0 bytes past the end of "
+                                          r"argument 0 'a' \(int\*, 32 bytes\)"):
+        prog().kernel("two_buffers")(a, b, np.int32(1), global_size=8, check=True)
+    np.testing.assert_array_equal(both, [1] * 8 + [4] * 8)    # b[0] was not written by a[8]
+
+
+@pytest.mark.parametrize("where, space, what", [
+    (0, "local", r"__local argument \(32 bytes\)"),                          # atomic_inc
+    (1, "global", r"argument 0 'counts' \(int\*, 32 bytes\)"),              # atomic_add
+    (2, "generic", r"argument 0 'counts' \(int\*, 32 bytes\)"),     # atomic_fetch_add_explicit: generic pointer
+])
+def test_atomic_builtins_are_checked(where, space, what):
+    """OpenCL's atomic builtins are calls until the host defines them: their pointers are checked.
+    Oracle: counts and hist hold 8 ints; work-item 5 adds 3 to its index."""
+    guard = np.zeros(9, np.int32)
+    counts = guard[:8]
+    launch = functools.partial(prog().kernel("atomics"), counts, kernelkit.LocalMemory(32), np.int32(where),
+                               global_size=8, local_size=8, check=True)
+    launch(np.int32(0))
+    np.testing.assert_array_equal(counts, 11)
+    with pytest.raises(LaunchError, match=rf"atomics: out-of-bounds write of 4 bytes .* work-item \(5, 0, 0\) "
+                                          rf"\(global id\) in {space} memory: offset 32: 0 bytes past the end of {what}"):
+        launch(np.int32(3))
+    assert guard[8] == 0

@@ -22,7 +22,6 @@ TABLE = json.loads((IGC_DIR / "inputs.json").read_text())
 NOT_GENERATED = {          # kernel -> what the code generator lacks
     "const_value_args": "64-bit remainder by a variable",
     "c11_exchange": "private memory (the expected value of compare_exchange)",
-    "conversions": "convert_* rounding builtins", "int_vector_ops": "the rotate builtin",
     "wg_reduce": "work-group collectives", "wg_scan": "work-group collectives",
     "wg_vote_broadcast": "work-group collectives",
 }

@@ -15,6 +15,7 @@ import struct
 from dataclasses import dataclass, field, replace
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.amdcl2.devices import DEVICE_ISA
 from kernelkit.formats.amdcl2.metadata import (
     ARCH_WORD_DRIVER,
     GENERIC_WORD,
@@ -41,6 +42,7 @@ from kernelkit.formats.elf import (
     encode_notes,
     encode_relocations,
     encode_symbols,
+    parse_notes,
 )
 from kernelkit.formats.limits import first_overlap
 
@@ -84,6 +86,15 @@ DEVICE_CODES: dict[int, dict[int, str]] = {
              27: "GFX905", 28: "GFX906", 29: "GFX907"},
 }
 NEWEST_DRIVER = max(DEVICE_CODES)
+
+
+def newest_driver_of(device: str) -> int:
+    """The newest driver generation whose device table names the device (Goose and Horse exist
+    in 2004.06's table only)."""
+    found = [v for v, table in DEVICE_CODES.items() if any(n.lower() == device.lower() for n in table.values())]
+    if not found:
+        raise FormatError(f"device {device!r} is in no CL2 driver's device table", field="e_flags")
+    return max(found)
 
 
 def device_code(device: str, driver_version: int) -> int:
@@ -133,7 +144,31 @@ class Cl2Binary:
 
     @property
     def device(self) -> str:
-        return device_name(self.e_flags, self.driver_version)
+        """The device e_flags names. From AMDGPU-PRO 2236 on, the tables of the later driver
+        generations (which a binary does not tell apart) give the same e_flags other devices:
+        the inner binary's ISA note picks the one of that ISA version (as CLRX does)."""
+        name = device_name(self.e_flags, self.driver_version)
+        isa = self.inner_isa() if self.driver_version >= ARCH_WORD_DRIVER else None
+        if isa is None:
+            return name
+        candidates = {table[self.e_flags] for version, table in DEVICE_CODES.items()
+                      if version >= ARCH_WORD_DRIVER and self.e_flags in table}
+        matching = sorted(c for c in candidates if DEVICE_ISA.get(c.lower()) == isa)
+        return matching[0] if len(matching) == 1 else name
+
+    def inner_isa(self) -> tuple[int, int, int] | None:
+        """(major, minor, stepping) of the inner binary's ISA note, if it has one."""
+        note = self.inner.section(".note") if self.inner is not None else None
+        if note is None:
+            return None
+        try:
+            notes = parse_notes(note.data)
+        except FormatError:
+            return None
+        for n in notes:
+            if n.owner == "AMD" and n.type == NOTE_ISA and len(n.desc) >= 16:
+                return struct.unpack_from("<3I", n.desc, 4)
+        return None
 
     def inner_section(self, name: str) -> bytes | None:
         sec = self.inner.section(name) if self.inner is not None else None

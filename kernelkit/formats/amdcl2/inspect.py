@@ -13,15 +13,22 @@ def detect(data: bytes, path: str) -> bool:
     return is_cl2(data)
 
 
-def kernel_features(kernel: Cl2Kernel) -> list[str]:
-    """spec 002 features as the kernel's amd_kernel_code_t enables them (CL2 devices are GFX7/8);
-    without a kernel header, the metadata's enqueue flag."""
+def kernel_features(kernel: Cl2Kernel, *, gfx9: bool = False) -> list[str]:
+    """spec 002 features as the kernel's amd_kernel_code_t enables them (``gfx9``: a GFX9
+    device's, whose kernels all set up FLAT_SCRATCH_INIT); without a kernel header, the
+    metadata's enqueue flag."""
     from kernelkit.abi.cl2 import features_of_code
 
     code = kernel.kernel_code
     if code is None:
         return ["useenqueue"] if kernel.metadata.enqueues_kernel else []
-    return features_of_code(code.properties())
+    return features_of_code(code.properties(), gfx9=gfx9)
+
+
+def is_gfx9(binary: Cl2Binary) -> bool:
+    from kernelkit.formats.amdcl2.devices import gfx_level
+
+    return gfx_level(binary.device.lower()) >= 9
 
 
 def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
@@ -38,7 +45,7 @@ def kernel_info(binary: Cl2Binary, kernel: Cl2Kernel) -> dict:
                    local_memory_size=code.workgroup_group_segment_byte_size,
                    private_memory_size=code.workitem_private_segment_byte_size)
     info: dict = {"name": kernel.name, "args": args, "resources": res,
-                  "features": kernel_features(kernel),
+                  "features": kernel_features(kernel, gfx9=is_gfx9(binary)),
                   "reqd_work_group_size": list(md.reqd_work_group_size),
                   "work_group_size_hint": list(md.work_group_size_hint),
                   "vec_type_hint": md.vec_type_hint,

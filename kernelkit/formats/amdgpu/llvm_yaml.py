@@ -121,7 +121,7 @@ def _expanded_size(root: yaml.Node, limit: int) -> int:
     return sizes[id(root)]
 
 
-class _MetadataLoader(yaml.SafeLoader):
+class _Bounded:
     """``safe_load`` with alias expansion bounded; timestamps stay strings (LLVM's YAML I/O has no
     timestamp type) and ``!!binary`` is refused (nothing in the metadata is binary)."""
 
@@ -132,7 +132,21 @@ class _MetadataLoader(yaml.SafeLoader):
         return super().construct_document(node)
 
 
-_MetadataLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+class _MetadataLoader(_Bounded, yaml.SafeLoader):
+    """PyYAML's own parser (Python): deep nesting ends in a RecursionError, caught."""
+
+
+# libyaml's parser (C) reads a document ~5x faster, but its composer recurses in C per nesting level
+# (100,000 nested "[" crash the process): it reads only documents nested at most _C_DEPTH deep,
+# which its event parser (a state machine, no recursion) tells first
+_C_DEPTH = 256
+_FAST_BASE = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+_LOADERS = [_MetadataLoader]
+if _FAST_BASE is not None:
+    class _FastMetadataLoader(_Bounded, _FAST_BASE):
+        """libyaml's parser, for documents shallow enough (``_shallow``)."""
+
+    _LOADERS.append(_FastMetadataLoader)
 
 
 def _refuse_binary(loader, node):
@@ -140,13 +154,29 @@ def _refuse_binary(loader, node):
                                             node.start_mark)
 
 
-_MetadataLoader.add_constructor("tag:yaml.org,2002:binary", _refuse_binary)
+for _loader in _LOADERS:
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+    _loader.add_constructor("tag:yaml.org,2002:binary", _refuse_binary)
+
+
+def _shallow(text: str) -> bool:
+    """Whether no collection of ``text`` is nested more than _C_DEPTH deep (libyaml's events)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_FAST_BASE):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > _C_DEPTH:
+                return False
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return True
 
 
 def load(text: str, *, offset: int | None = None) -> Any:
     loader = None
     try:
-        loader = _MetadataLoader(text)
+        fast = _FAST_BASE is not None and _shallow(text)
+        loader = (_LOADERS[-1] if fast else _MetadataLoader)(text)
         loader.limit = max(EXPANSION_MIN, EXPANSION_PER_CHAR * len(text))
         return loader.get_single_data()
     except yaml.YAMLError as exc:
@@ -156,6 +186,8 @@ def load(text: str, *, offset: int | None = None) -> Any:
     except RecursionError:
         raise FormatError("YAML metadata nested too deeply", offset=offset,
                           field="NT_AMD_HSA_METADATA") from None
+    except UnicodeError as exc:     # libyaml reads UTF-8: a lone surrogate cannot be encoded
+        raise FormatError(f"bad YAML metadata: {exc}", offset=offset, field="NT_AMD_HSA_METADATA") from None
     finally:
         if loader is not None:
             loader.dispose()

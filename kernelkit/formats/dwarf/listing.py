@@ -7,10 +7,12 @@ from __future__ import annotations
 def _location(value) -> str:
     if value is None:
         return "(no location)"
-    if "expression" in value:
+    if isinstance(value, dict) and "expression" in value:
         return ", ".join(value["expression"])
-    return "; ".join(f"[{e.get('low_pc', 0):#x}, {e.get('high_pc', 0):#x}): {', '.join(e['expression'])}"
-                     for e in value["location_list"])
+    if isinstance(value, dict) and "location_list" in value:
+        return "; ".join(f"[{e.get('low_pc', 0):#x}, {e.get('high_pc', 0):#x}): {', '.join(e['expression'])}"
+                         for e in value["location_list"])
+    return f"(not a location: {value!r})"       # damaged DWARF: an attribute of another form
 
 
 def _pc(value) -> str:

@@ -409,4 +409,45 @@ int printf(__constant const char *restrict format, ...) __attribute__((format(pr
     __attribute__((vec_type_hint(typen)))
 #define kernel_exec(X, typen) __kernel_exec(X, typen)
 
+/* ---- cl_khr_extended_async_copies (OpenCL extension spec, "Extended Async Copies"): not among
+ * clang's builtin tables; kernelkit.mux lowers them to __mux_dma_{read,write}_{2D,3D}. Offsets and
+ * strides count elements of num_bytes_per_element bytes. ---- */
+#define cl_khr_extended_async_copies 1
+event_t __attribute__((overloadable)) async_work_group_copy_2D2D(
+    __local void *dst, size_t dst_offset, const __global void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t src_total_line_length, size_t dst_total_line_length, event_t event);
+event_t __attribute__((overloadable)) async_work_group_copy_2D2D(
+    __global void *dst, size_t dst_offset, const __local void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t src_total_line_length, size_t dst_total_line_length, event_t event);
+event_t __attribute__((overloadable)) async_work_group_copy_3D3D(
+    __local void *dst, size_t dst_offset, const __global void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines, size_t num_planes,
+    size_t src_total_line_length, size_t src_total_plane_spacing, size_t dst_total_line_length,
+    size_t dst_total_plane_spacing, event_t event);
+event_t __attribute__((overloadable)) async_work_group_copy_3D3D(
+    __global void *dst, size_t dst_offset, const __local void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines, size_t num_planes,
+    size_t src_total_line_length, size_t src_total_plane_spacing, size_t dst_total_line_length,
+    size_t dst_total_plane_spacing, event_t event);
+
+/* ---- cl_ext_atomic_counters_32 (defined by targets that have the counters: AMD IL Evergreen and
+ * later): an opaque __global handle passed as a kernel argument, incremented/decremented only
+ * through these two functions ---- */
+#ifdef cl_ext_atomic_counters_32
+typedef __global struct _counter32_t *counter32_t;
+uint __attribute__((overloadable)) atomic_inc(counter32_t counter);
+uint __attribute__((overloadable)) atomic_dec(counter32_t counter);
+/* a declaration of the name hides -fdeclare-opencl-builtins' own: the 1.x overloads again */
+#define __KK_INC_DEC(f) \
+    int __attribute__((overloadable)) f(volatile __global int *p); \
+    uint __attribute__((overloadable)) f(volatile __global uint *p); \
+    int __attribute__((overloadable)) f(volatile __local int *p); \
+    uint __attribute__((overloadable)) f(volatile __local uint *p);
+__KK_INC_DEC(atomic_inc)
+__KK_INC_DEC(atomic_dec)
+#undef __KK_INC_DEC
+#endif
+
 #endif /* KERNELKIT_OPENCL_H */

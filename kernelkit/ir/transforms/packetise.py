@@ -26,6 +26,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.analysis import CFG, StrideAnalysis, UniformityAnalysis
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.module import BasicBlock, Function, GlobalValue
+from kernelkit.ir.transforms.boscc import add_superword_branches, any_lane
 from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
 from kernelkit.ir.transforms.scalarise import scalarise
@@ -55,14 +56,17 @@ def type_suffix(ty: T.Type) -> str:
     raise VectorisationFailure(f"no intrinsic overload for type {ty}")
 
 
-def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointer_size: int = 8) -> Function:
-    """A `width`-lane copy of `f` named `name` (default `__vecz_v<width>_<f>`), in f's module."""
+def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointer_size: int = 8,
+              once_per_packet: frozenset[str] = frozenset()) -> Function:
+    """A `width`-lane copy of `f` named `name` (default `__vecz_v<width>_<f>`), in f's module.
+    Calls of the functions named in `once_per_packet` (work-group barriers) run once for all lanes:
+    their arguments must be uniform and they must not be under divergent control."""
     if f.is_declaration or not f.return_type.is_void:
         raise VectorisationFailure("only kernels (functions returning void) are vectorised")
     g = clone_function(f, name or f"__vecz_v{width}_{f.name}")
     try:
         scalarise(g, pointer_size)
-        Packetiser(g, width, roots.for_function(g), pointer_size).run()
+        Packetiser(g, width, roots.for_function(g), pointer_size, once_per_packet).run()
     except VectorisationFailure:
         module = g.module
         if module is not None:
@@ -74,8 +78,10 @@ def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointe
 class Packetiser:
     """Rewrites function `g` in place into its `width`-lane form (see the module docstring)."""
 
-    def __init__(self, g: Function, width: int, roots, pointer_size: int = 8) -> None:
+    def __init__(self, g: Function, width: int, roots, pointer_size: int = 8,
+                 once_per_packet: frozenset[str] = frozenset()) -> None:
         self.g = g
+        self.once_per_packet = once_per_packet
         self.w = width
         self.roots = roots
         self.pointer_size = pointer_size
@@ -108,6 +114,7 @@ class Packetiser:
                 new.add_incoming(self._vop(v, IRBuilder().position_before(b.terminator)), b)
         self._linearise()
         self._erase_replaced()
+        add_superword_branches(self.g)
 
     def _varying_set(self) -> set[Value]:
         """Values that become vectors: the divergent ones, phis and loads the control-flow
@@ -479,6 +486,10 @@ class Packetiser:
                 self.replaced.append(inst)
             return
         args_varying = any(a in self.varying for a in inst.args)
+        if fn is not None and fn.name in self.once_per_packet:
+            if args_varying or region is not None:
+                raise VectorisationFailure(f"{fn.name} with varying arguments or under divergent control")
+            return
         if self._pure(inst):
             if inst not in self.varying and not args_varying:
                 return
@@ -531,15 +542,45 @@ class Packetiser:
                 tail = BasicBlock("vecz.exit", self.g)
                 self.g.blocks.append(tail)
                 IRBuilder().position_at_end(tail).ret_void()
+            for phi in (region.join.phis() if region.join is not None else []):
+                if phi not in self.replaced:
+                    self.replaced.append(phi)
             for block, nxt in zip(chain, [*chain[1:], tail], strict=True):
                 term = block.terminator
                 assert term is not None
                 if term not in self.replaced:
                     self.replaced.append(term)
-                IRBuilder().position_before(term).br(nxt)
-            for phi in (region.join.phis() if region.join is not None else []):
-                if phi not in self.replaced:
-                    self.replaced.append(phi)
+                if block is region.branch and region.blocks:
+                    self._skip_when_no_lane_enters(region, tail, term)
+                else:
+                    IRBuilder().position_before(term).br(nxt)
+
+    def _skip_when_no_lane_enters(self, region: DivergentRegion, tail: BasicBlock, term: I.Instruction) -> None:
+        """BOSCC's none-active path: the region's branch jumps over the region's blocks when no lane
+        enters them. Values of the region used from `tail` on (the join's selects: values and edge
+        masks) come through phis there: their own value after the region, no lane (false masks)
+        or poison after the jump."""
+        b = IRBuilder().position_before(term)
+        entering = [self.edge_mask[(region.branch, s)] for s in self.ua.cfg.successors(region.branch)
+                    if s in region]
+        b.cbr(any_lane(self._or_all(entering, b), b), region.blocks[0], tail)
+        members = set(region.blocks)
+        last = region.blocks[-1]
+        for block in region.blocks:
+            for inst in block.instructions:
+                outside = [u for u in inst.uses if isinstance(u.user, I.Instruction)
+                           and u.user.parent not in members and u.user not in self.replaced]
+                if not outside or inst in self.replaced:
+                    continue
+                phi = I.PhiInst(inst.type, "phi", (), "")
+                tail.instructions.insert(0, phi)
+                phi.parent = tail
+                for u in outside:
+                    u.set(phi)
+                none = (ConstantSimple(inst.type, "zeroinitializer") if inst.type == T.VectorType(T.i1, self.w)
+                        else ConstantSimple(inst.type, "poison"))
+                phi.add_incoming(inst, last)
+                phi.add_incoming(none, region.branch)
 
     def _erase_replaced(self) -> None:
         for inst in self.replaced:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 
 from kernelkit.abi.opencl_types import value_size
 from kernelkit.ir import types as T
-from kernelkit.ir.instructions import BinaryOp, CallInst, CastInst, CompareInst, Instruction
+from kernelkit.ir.instructions import (
+    BinaryOp,
+    CallInst,
+    CastInst,
+    CompareInst,
+    GetElementPtrInst,
+    Instruction,
+)
 from kernelkit.ir.module import Function, Module
 from kernelkit.ir.values import ConstantInt, Value
 from kernelkit.mux.builtins import (
@@ -179,6 +186,8 @@ def _async_copy(state: LoweringState, call: CallInst, name: str, params: list[Oc
         _call(state, "__mux_dma_wait", builtin_type("__mux_dma_wait", T.i64), [args[0], events], call,
               convergent=True)
         return None
+    if name in ("async_work_group_copy_2D2D", "async_work_group_copy_3D3D"):
+        return _async_copy_lines(state, call, name, params)
     dst, src, count = args[0], args[1], args[2]
     event = args[-1]
     size_t = count.type
@@ -196,6 +205,36 @@ def _async_copy(state: LoweringState, call: CallInst, name: str, params: list[Oc
         mux = f"__mux_dma_{direction}_2D"
         dst_stride, src_stride = (unit, stride) if read else (stride, unit)
         margs = [dst, src, ConstantInt(size_t, esize), dst_stride, src_stride, count, event]
+    return _call(state, mux, builtin_type(mux, size_t, event.type), margs, call, convergent=True)
+
+
+def _async_copy_lines(state: LoweringState, call: CallInst, name: str, params: list[OclType]) -> Value | None:
+    """cl_khr_extended_async_copies: offsets, line lengths and plane spacings count elements of
+    ``num_bytes_per_element`` bytes; the mux builtins take bytes (spec 003 "Builtins")."""
+    args = call.args
+    read = params[0].address_space == 3
+    direction = "read" if read else "write"
+    esize = args[4]
+
+    def nbytes(v: Value) -> Value:
+        if isinstance(v, ConstantInt) and isinstance(esize, ConstantInt):
+            return ConstantInt(v.type, v.value * esize.value)
+        return _insert(BinaryOp(v.type, "mul", (v, esize)), call)
+
+    def at(ptr: Value, offset: Value, addrspace: int) -> Value:
+        ptr = _as_pointer(state, ptr, addrspace, call)
+        return _insert(GetElementPtrInst(T.i8, ptr, [nbytes(offset)], flags=("inbounds",)), call)
+
+    dst, src = at(args[0], args[1], 3 if read else 1), at(args[2], args[3], 1 if read else 3)
+    width, lines, event = nbytes(args[5]), args[6], args[-1]
+    size_t = args[5].type
+    if name == "async_work_group_copy_2D2D":
+        mux = f"__mux_dma_{direction}_2D"
+        margs = [dst, src, width, nbytes(args[8]), nbytes(args[7]), lines, event]
+    else:
+        mux = f"__mux_dma_{direction}_3D"
+        margs = [dst, src, width, nbytes(args[10]), nbytes(args[8]), lines, nbytes(args[11]), nbytes(args[9]),
+                 args[7], event]
     return _call(state, mux, builtin_type(mux, size_t, event.type), margs, call, convergent=True)
 
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from kernelkit.sim.amdil.halfconv import F16_UNARY
+
 U32 = np.uint32
 ONES = U32(0xFFFFFFFF)
 
@@ -97,6 +99,7 @@ UNARY: dict[str, Callable] = {
     "firstbit": lambda a: np.where(a == 0, ONES, U32(31) - np.floor(np.log2(np.maximum(a, 1)))
                                    .astype(U32)).astype(U32),
     "icbits": lambda a: np.array([bin(int(v)).count("1") for v in a.ravel()], U32).reshape(a.shape),
+    **F16_UNARY,
 }
 
 BINARY: dict[str, Callable] = {

@@ -17,6 +17,7 @@ import numpy as np
 
 from kernelkit.errors import LaunchError
 from kernelkit.sim.amdil import alu
+from kernelkit.sim.amdil.counters import compile_append
 from kernelkit.sim.amdil.decode import DecodedProgram, Instr, Operand
 from kernelkit.sim.amdil.memory import ACCESS_SIZES, Heap, SimImage, load_bytes, store_bytes
 
@@ -60,7 +61,8 @@ class Frame:
 class Executor:
     def __init__(self, program: DecodedProgram, kernel: str, cbs: dict[int, np.ndarray],
                  heap: Heap, lds_bytes: int, images: dict[tuple[str, int], SimImage],
-                 max_steps: int = 50_000_000, samplers: dict[int, int] | None = None):
+                 max_steps: int = 50_000_000, samplers: dict[int, int] | None = None,
+                 counters: dict[int, int] | None = None):
         self.program = program
         self.kernel = kernel
         self.cbs = cbs
@@ -68,6 +70,7 @@ class Executor:
         self.lds_bytes = lds_bytes
         self.images = images
         self.samplers = samplers or {}
+        self.counters = dict(counters or {})   # GDS append counter id -> value
         self.max_steps = max_steps
         self.rows = {n: i for i, n in enumerate(program.registers())}
         self.literals = {n: np.array(v, U32) for n, v in program.literals.items()}
@@ -412,6 +415,8 @@ class Executor:
             return self._compile_atomic(ins, space="uav")
         if op in ("sample", "load"):
             return self._compile_image_read(ins)
+        if op.startswith("append_buf_"):
+            return compile_append(self, ins)
         if op in alu.UNARY or op in alu.BINARY or op in alu.TERNARY:
             raise LaunchError(f"{op} takes a different number of operands than {n}")
         raise LaunchError(f"unknown opcode {op!r}")

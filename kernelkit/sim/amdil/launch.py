@@ -79,14 +79,19 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
     gsz = _sizes("global_size", global_size)
     dims = len(gsz)
     lsz = _sizes("local_size", local_size, dims) if local_size is not None else \
-        _default_local(gsz, prog)
+        _default_local(gsz, prog, group_limit(block, device))
     off = _sizes("global_offset", global_offset, dims) if global_offset is not None else (0,) * dims
     if any(g <= 0 for g in gsz):
         raise LaunchError(f"{kernel}: global size {gsz} must be positive")
     for g, sz in zip(gsz, lsz, strict=True):
         if sz <= 0 or g % sz:
             raise LaunchError(f"{kernel}: global size {g} is not a multiple of local size {sz}")
+    errors = [m.message for m in block.of(r.Message) if m.tag == "error"]
+    if errors:      # spec 000 "Error Token": the runtime fails such a kernel
+        raise LaunchError(f"{kernel}: the compiler reported an error in the kernel's metadata: "
+                          f"{'; '.join(errors)}")
     group_items = math.prod(lsz)
+    check_group_limits(kernel, block, group_items)
     max_threads = prog.decls.max_threads or 256
     if group_items > max_threads:
         raise LaunchError(f"{kernel}: {group_items} work-items per group, the kernel declares at "
@@ -107,6 +112,7 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
     heap = Heap()
     images: dict[tuple[str, int], SimImage] = {}
     cb1_values = {}
+    counter_buffers: dict[int, np.ndarray] = {}
     for a in layout.args:
         if a.name not in values:
             raise LaunchError(f"{kernel}: argument {a.name} has no value")
@@ -120,6 +126,13 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
             if not isinstance(v, np.ndarray):
                 raise LaunchError(f"{kernel}: argument {a.name} is a pointer: pass a numpy array")
             cb1_values[a.name] = heap.place(a.name, v, writable=a.address_space != "constant")
+        elif a.kind == "counter":
+            if not isinstance(v, np.ndarray) or v.size < 1 or v.dtype.itemsize != 4:
+                raise LaunchError(f"{kernel}: argument {a.name} is a counter32_t: pass a numpy "
+                                  f"array of one 32-bit element (its initial value; the final "
+                                  f"value is written back)")
+            counter_buffers[a.record.id] = v
+            cb1_values[a.name] = 0
         elif a.kind == "image":
             if not isinstance(v, SimImage):
                 raise LaunchError(f"{kernel}: argument {a.name} is an image: pass a SimImage")
@@ -190,7 +203,8 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
             samplers[rec.id] = rec.value
         elif rec.name in values and isinstance(values[rec.name], int | np.integer):
             samplers[rec.id] = int(values[rec.name])
-    exe = Executor(prog, kernel, cbs, heap, hw_local, images, max_steps, samplers)
+    counters = {cid: int(buf.reshape(-1).view(np.uint32)[0]) for cid, buf in counter_buffers.items()}
+    exe = Executor(prog, kernel, cbs, heap, hw_local, images, max_steps, samplers, counters)
 
     lsz3 = tuple(lsz) + (1,) * (3 - dims)
     ng3 = tuple(num_groups) + (1,) * (3 - dims)
@@ -203,14 +217,43 @@ def launch(text: str, kernel: str, args, global_size, local_size=None, global_of
         exe.run(_lanes(first, count, lsz3, ng3, off3))
     exe.finish()
     heap.copy_back()
+    for cid, buf in counter_buffers.items():
+        buf.reshape(-1).view(np.uint32)[0] = exe.counters[cid]
     records = read_records(heap.data.tobytes(), printf_base, PRINTF_BYTES, formats) if formats else []
     return LaunchStats(total_items, total_groups, exe.work_item_instructions, records)
 
 
-def _default_local(gsz: tuple[int, ...], prog: DecodedProgram) -> tuple[int, ...]:
+def group_limit(block, device: str | None) -> int | None:
+    """The work-group size the metadata asks for (spec 000 "Compiler Specified Group Size"):
+    ``;lws:size``, the compiler's exact limit, or for ``;limitgroupsize`` a wavefront of the
+    device (the size AMD's runtime then gives the kernel)."""
+    lws = block.first("lws")
+    if lws is not None:
+        return lws.size
+    if block.first("limitgroupsize") is not None:
+        from kernelkit.targets.amdil.info import DEVICES_BY_NAME
+
+        dev = DEVICES_BY_NAME.get(device or block.device or "")
+        return dev.wavefront if dev else 64
+    return None
+
+
+def check_group_limits(kernel: str, block, group_items: int) -> None:
+    """``;lws:`` is a hard limit. ``;limitgroupsize`` only chooses the default group size: AMD's
+    runtime refuses a larger explicit size because a 7XX barrier holds within one wavefront, but
+    the simulator runs a whole group in lockstep, where the barrier holds for any size, so it
+    accepts one (every corpus kernel then runs on 7XX with the host's local sizes)."""
+    lws = block.first("lws")
+    if lws is not None and group_items > lws.size:
+        raise LaunchError(f"{kernel}: {group_items} work-items per group, the kernel allows at "
+                          f"most {lws.size} (lws)")
+
+
+def _default_local(gsz: tuple[int, ...], prog: DecodedProgram, limit: int | None = None
+                   ) -> tuple[int, ...]:
     if prog.decls.num_threads:
         return tuple(prog.decls.num_threads[:len(gsz)])
-    budget = min(prog.decls.max_threads or 256, 256)
+    budget = min(prog.decls.max_threads or 256, 256, limit or 256)
     out = []
     for g in gsz:
         best = 1

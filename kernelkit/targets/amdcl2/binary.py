@@ -9,9 +9,14 @@ the 48 setup bytes rounded to 16, 16-byte alignments). The inner HSA ELF (``.hsa
 ``&__OpenCL_<k>_kernel``) goes in the outer CL2 ELF with each kernel's metadata blob built from
 its signature for the driver version asked for, pointer usage from LLVM's access analysis.
 
+GFX9 kernels always set up FLAT_SCRATCH_INIT (spec 002: 10 user data registers with the setup
+pointer; CLRX's AmdCL2 generator: 6/8/10/10/12 and code_properties bit 5 on GCN 1.4): LLVM's
+AMDGPU attributor proves kernels that never reach scratch through FLAT need none
+("amdgpu-no-flat-scratch-init"), so that attribute is taken off GFX9 kernels before code
+generation and LLVM then enables the registers.
+
 Refused with a clear error: device-side enqueue, program-scope data (the inner binary's data
-sections and relocations are not written yet), GFX9 devices (whose kernels always set up
-FLAT_SCRATCH_INIT), user-SGPR sets outside spec 002's canonical ones.
+sections and relocations are not written yet), user-SGPR sets outside spec 002's canonical ones.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from kernelkit.formats.amdcl2.metadata_build import (
     setup_metadata_args,
 )
 from kernelkit.formats.amdgpu.kernel_code_t import AMD_KERNEL_CODE_T_SIZE, AmdKernelCode
+from kernelkit.llvm_binding import in_worker
 from kernelkit.targets.amdcl2.info import DEVICE_ISA, gfx_level
 
 ACL_VERSION = "AMD-COMP-LIB-v0.8 (0.0.SC_BUILD_NUMBER)"   # every binary of reference/amdcl2
@@ -119,6 +125,11 @@ def _kernels_of(v2_object: bytes) -> dict[str, tuple[AmdKernelCode, bytes]]:
     return out
 
 
+def _compiling(module) -> dict:
+    """What an LLVM abort names (LLVM runs in a worker process: kernelkit.llvm_binding.in_worker)."""
+    return {"target": f"amdcl2:{module.target.device}", "kernels": [k.name for k in module.program_info.kernels]}
+
+
 def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
@@ -134,9 +145,6 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
         raise CompileError(f"amdcl2: {exc.message}") from None
     if module.target.pointer_size != 8:
         raise CompileError("amdcl2: only 64-bit CL2 binaries are written")
-    if gfx_level(device) >= 9:
-        raise CompileError(f"amdcl2: {device} is a GFX9 device, whose CL2 kernels always set up "
-                           "FLAT_SCRATCH_INIT (spec 002); kernelkit writes CL2 binaries for GFX7/GFX8 devices only")
     ir = module.finalized_llvm_module
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
@@ -144,7 +152,29 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    return codegen.amdgpu_ir(str(ir), tid, 2, module.options, features, cl2=True), features, e_flags
+    text = in_worker(codegen.amdgpu_ir, str(ir), tid, 2, module.options, features, cl2=True,
+                     **_compiling(module), stage="passes")
+    if gfx_level(device) >= 9:
+        text = with_flat_scratch_init(text)
+    return text, features, e_flags
+
+
+NO_FLAT_SCRATCH_INIT = "amdgpu-no-flat-scratch-init"
+
+
+def with_flat_scratch_init(amdgpu_ir_text: str) -> str:
+    """The kernels without LLVM's "amdgpu-no-flat-scratch-init": their code sets up the
+    FLAT_SCRATCH_INIT user SGPRs, as every GFX9 CL2 kernel of AMD's driver does."""
+    from kernelkit.ir import parse
+    from kernelkit.mux.attributes import has_attribute, remove_attribute
+
+    module = parse(amdgpu_ir_text)
+    changed = False
+    for fn in module.kernels():
+        if has_attribute(fn, NO_FLAT_SCRATCH_INIT):
+            remove_attribute(fn, NO_FLAT_SCRATCH_INIT)
+            changed = True
+    return str(module) if changed else amdgpu_ir_text
 
 
 def cl2_assembly(module) -> str:
@@ -152,7 +182,8 @@ def cl2_assembly(module) -> str:
     from kernelkit.targets.amdhsa import codegen
 
     text, features, _ = _cl2_ir(module)
-    return codegen.emit_assembly(text, module.target.target_id, module.options, features)
+    return in_worker(codegen.emit_assembly, text, module.target.target_id, module.options, features,
+                       **_compiling(module))
 
 
 def build_cl2_binary(module) -> bytes:
@@ -162,7 +193,7 @@ def build_cl2_binary(module) -> bytes:
     tid = module.target.target_id
     signatures = module.program_info.kernels
     text, features, e_flags = _cl2_ir(module)
-    obj = codegen.emit_object(text, tid, module.options, features)
+    obj = in_worker(codegen.emit_object, text, tid, module.options, features, **_compiling(module))
     usages = pointer_usage(text)
     compiled = _kernels_of(legacy.downgrade(obj, tid, 2))
     gfx = gfx_level(device)

@@ -1,7 +1,7 @@
 """The amdcl2 compiler::Module: finalized mux IR -> AMD CL2 binary (``binary.py``).
 
 Build options: ``-mamdcl2-driver-version=N`` (the driver whose layout the binary follows; default
-the newest kernelkit knows; ``kernelkit build --driver-version N``), the amdhsa machine options;
+the newest kernelkit knows that has the device; ``kernelkit build --driver-version N``), the amdhsa machine options;
 ``-mcode-object-version`` is refused (the inner binary is the driver's own HSA format).
 """
 
@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
-from kernelkit.formats.amdcl2.binary import DEVICE_CODES, NEWEST_DRIVER
+from kernelkit.formats.amdcl2.binary import DEVICE_CODES, NEWEST_DRIVER, newest_driver_of
 from kernelkit.mux.result import MuxCompileError, Result
 from kernelkit.targets.amdhsa.module import AmdhsaModule
 
@@ -19,8 +19,8 @@ DRIVER_OPTION = re.compile(r"^-mamdcl2-driver-version=(\S*)$")
 OLDEST_DRIVER = min(DEVICE_CODES)
 
 
-def split_driver_version(options: Sequence[str]) -> tuple[int, list[str]]:
-    driver, rest = NEWEST_DRIVER, []
+def split_driver_version(options: Sequence[str], default: int = NEWEST_DRIVER) -> tuple[int, list[str]]:
+    driver, rest = default, []
     for opt in options:
         m = DRIVER_OPTION.match(opt)
         if m is None:
@@ -41,7 +41,7 @@ class Cl2Module(AmdhsaModule):
 
     def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
         try:
-            self.driver_version, rest = split_driver_version(options)
+            self.driver_version, rest = split_driver_version(options, newest_driver_of(self.target.device))
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc

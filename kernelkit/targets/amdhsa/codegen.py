@@ -109,6 +109,12 @@ def named_atomics_ir(processor: str, version: int) -> str:
     return re.sub(r"^define hidden ", "define linkonce_odr hidden ", text, flags=re.M)
 
 
+@lru_cache(maxsize=32)
+def _opencl_definitions(library_ir: str) -> frozenset[str]:
+    """The OpenCL builtins (mangled names) a library defines: read once per library text (2 MB)."""
+    return frozenset(re.findall(r"^define\b[^@]*@(_Z[\w$.]+)\(", library_ir, flags=re.M))
+
+
 def _compile_library(source: Path, processor: str, version: int, cl2: bool = False) -> str:
     from kernelkit.frontend.clang import clang_command
 
@@ -186,7 +192,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     libraries = [mux_library_ir(tid.processor.name, llvm_version, cl2)]
     if NAMED_ATOMIC_CALL.search(mux_ir):
         libraries.append(named_atomics_ir(tid.processor.name, llvm_version))
-    own = frozenset(n for lib in libraries for n in re.findall(r"^define\b[^@]*@(_Z[\w$.]+)\(", lib, flags=re.M))
+    own = frozenset(n for lib in libraries for n in _opencl_definitions(lib))
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)

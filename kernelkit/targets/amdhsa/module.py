@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.tables import DEFAULT_CODE_OBJECT_VERSION
+from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
 from kernelkit.targets.amdhsa.options import BackendOptions, split_backend_options
@@ -43,10 +44,11 @@ class AmdhsaModule(Module):
         from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
 
         set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
-        try:
-            return compile_code_object(str(self.finalized_llvm_module), self.target.target_id,
-                                       self.code_object_version, self.options,
-                                       features=self.backend_options.features(self.target.target_id.processor))
+        try:   # LLVM in a worker process: its aborting is a CompileError (kernelkit.llvm_binding.in_worker)
+            return in_worker(compile_code_object, str(self.finalized_llvm_module), self.target.target_id,
+                               self.code_object_version, self.options,
+                               features=self.backend_options.features(self.target.target_id.processor),
+                               target=self.target.device, kernels=self.kernel_names())
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise
@@ -59,8 +61,10 @@ class AmdhsaModule(Module):
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
         set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
-        return compile_assembly(str(self.finalized_llvm_module), self.target.target_id, self.code_object_version,
-                                self.options, features=self.backend_options.features(self.target.target_id.processor))
+        return in_worker(compile_assembly, str(self.finalized_llvm_module), self.target.target_id,
+                           self.code_object_version, self.options,
+                           features=self.backend_options.features(self.target.target_id.processor),
+                           target=self.target.device, kernels=self.kernel_names())
 
     def _create_kernel(self, name: str):
         from kernelkit.targets.amdhsa.kernel import AmdhsaKernel

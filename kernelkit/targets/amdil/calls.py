@@ -9,7 +9,14 @@ from __future__ import annotations
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.targets.amdil.emitter import Operand
-from kernelkit.targets.amdil.regs import GLOBAL_ID, GROUP_ID, LOCAL_ID, Slot, slot_count
+from kernelkit.targets.amdil.regs import (
+    FIRST_VALUE_REGISTER,
+    GLOBAL_ID,
+    GROUP_ID,
+    LOCAL_ID,
+    Slot,
+    slot_count,
+)
 
 # work-item builtin -> (register, or cb0 row), value for dimensions >= 3
 WORK_ITEM = {
@@ -74,6 +81,28 @@ class CallOps:
                 self.values[id(arg)] = slots
                 continue
             self.values[id(arg)] = [Slot("r", reg + i // 4, i % 4) for i in range(n)]
+        if self.layout.get("functions") and any(
+                i.opcode == "call" and getattr(i.called_function, "name", None)
+                in self.layout["functions"] for b in self.fn.blocks for i in b.instructions):
+            # calls pass their arguments in r1, r2, ...: the kernel's own move out of the way
+            for arg in self.fn.args:
+                vals = self.values[id(arg)]
+                if all(isinstance(v, Slot) and v.num < FIRST_VALUE_REGISTER for v in vals):
+                    self.values[id(arg)] = em.new("mov", vals)
+
+    def il_call(self, inst, fid: int) -> None:
+        """``call N``: arguments into the calling convention's registers, results out of them."""
+        from kernelkit.targets.amdil.functions import assign
+
+        em = self.em
+        fn = inst.called_function
+        for regs, value in zip(assign([a.type for a in inst.args]), inst.args, strict=True):
+            em.mov(regs, self.val(value))
+        em.emit(f"call {fid} ; {fn.name}")
+        self.calls.append(fid)
+        if not isinstance(fn.return_type, T.VoidType):
+            (regs,) = assign([fn.return_type])
+            em.mov(self.result(inst), regs)
 
     # -- calls ----------------------------------------------------------------------------------
     def sel_call(self, inst) -> None:
@@ -83,7 +112,11 @@ class CallOps:
         name = fn.name
         if name.startswith(IGNORED):
             return
-        if self.image_call(inst, name):
+        if self.image_call(inst, name) or self.counter_call(inst, name) or \
+                self.half_call(inst, name):
+            return
+        if name in self.layout.get("functions", {}):
+            self.il_call(inst, self.layout["functions"][name])
             return
         if name in WORK_ITEM:
             self.work_item(inst, name)
@@ -94,6 +127,7 @@ class CallOps:
         elif name == "__mux_get_global_linear_id":
             self.linear(inst, ("r", GLOBAL_ID))
         elif name in ("__mux_work_group_barrier", "__mux_sub_group_barrier"):
+            self.barriers += 1
             self.em.emit("fence_threads_memory_lds")
         elif name == "__mux_mem_barrier":
             self.em.emit("fence_memory_lds")

@@ -27,21 +27,26 @@ class AmdilDevice:
     eight_xx_mode_of: str | None = None
     # double-precision hardware (AMD's AMDIL device classes: RV770, Cypress, Cayman)
     hardware_fp64: bool = False
+    # work-items per hardware wavefront (AMD's device classes: 64, halved on RV730/Redwood,
+    # quartered on RV710/Cedar)
+    wavefront: int = 64
 
 
 # spec 000 "Calling the compiler": the -mcpu devices, their aliases and families.
 # kauai and test have no family in the spec; AMD's AMDILDeviceInfo falls back to the 7XX device
 # class for names it does not list, which is what they get here.
 DEVICES: tuple[AmdilDevice, ...] = (
-    AmdilDevice("rv710", FAMILY_7XX),
-    AmdilDevice("rv730", FAMILY_7XX),
+    AmdilDevice("rv710", FAMILY_7XX, wavefront=16),
+    AmdilDevice("rv730", FAMILY_7XX, wavefront=32),
     AmdilDevice("rv770", FAMILY_7XX, "also includes rv740, 790 and 700",
                 aliases=("rv740", "rv790", "rv700"), hardware_fp64=True),
     AmdilDevice("cypress", FAMILY_EVERGREEN, "Cayman in 8XX mode", eight_xx_mode_of="cayman",
                 hardware_fp64=True),
     AmdilDevice("juniper", FAMILY_EVERGREEN, "Barts in 8XX mode", eight_xx_mode_of="barts"),
-    AmdilDevice("redwood", FAMILY_EVERGREEN, "Turks in 8XX mode", eight_xx_mode_of="turks"),
-    AmdilDevice("cedar", FAMILY_EVERGREEN, "Caicos in 8XX mode", eight_xx_mode_of="caicos"),
+    AmdilDevice("redwood", FAMILY_EVERGREEN, "Turks in 8XX mode", eight_xx_mode_of="turks",
+                wavefront=32),
+    AmdilDevice("cedar", FAMILY_EVERGREEN, "Caicos in 8XX mode", eight_xx_mode_of="caicos",
+                wavefront=16),
     AmdilDevice("cayman", FAMILY_NI, hardware_fp64=True),
     AmdilDevice("barts", FAMILY_NI),
     AmdilDevice("turks", FAMILY_NI),
@@ -155,6 +160,16 @@ def parse_mattr(text: str, device: str | AmdilDevice) -> Attributes:
             raise _bad(f"+{name} is only valid after CAL version {rule.min_cal_after} "
                        f"(cal={attrs.cal})")
     return attrs
+
+
+def frontend_options(dev: AmdilDevice) -> list[str]:
+    """What every OpenCL C compile for the device gets: OpenCL C 1.2, and the append counters
+    behind cl_ext_atomic_counters_32 on Evergreen and later (GDS)."""
+    # no binary16 arithmetic on any of them (vload_half/vstore_half only)
+    opts = ["-cl-std=CL1.2", "-cl-ext=-cl_khr_fp16"]
+    if family_at_least(dev.family, FAMILY_EVERGREEN):
+        opts.append("-Dcl_ext_atomic_counters_32=1")
+    return opts
 
 
 def device_info(dev: AmdilDevice) -> DeviceInfo:

@@ -17,11 +17,14 @@ from kernelkit.ir.module import Argument, Function, GlobalVariable
 from kernelkit.ir.transforms import structurize as S
 from kernelkit.ir.values import Constant, ConstantExpr
 from kernelkit.targets.amdil.calls import CallOps
+from kernelkit.targets.amdil.counters import CounterOps
 from kernelkit.targets.amdil.emitter import Emitter, Operand, constant_bits
+from kernelkit.targets.amdil.halfs import HalfOps
 from kernelkit.targets.amdil.images import ImageOps
 from kernelkit.targets.amdil.memory import MemoryOps
 from kernelkit.targets.amdil.printf import PrintfOps
 from kernelkit.targets.amdil.regs import Slot, element_slots, slot_count
+from kernelkit.targets.amdil.wideconv import i64_to_f32
 
 SIGN = 0x80000000
 ALL = 0xFFFFFFFF
@@ -49,7 +52,7 @@ def int_bits(ty: T.Type) -> int:
     return 32
 
 
-class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
+class KernelSelector(MemoryOps, CallOps, CounterOps, HalfOps, ImageOps, PrintfOps):
     """Selects one kernel function; ``args`` maps each argument to its operand slots."""
 
     def __init__(self, fn: Function, em: Emitter, device, layout: dict):
@@ -59,6 +62,9 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
         self.layout = layout           # addresses of globals, private frame, argument slots
         self.values: dict[int, list[Operand]] = {}
         self.exit_flags: dict[int, Slot] = {}
+        self.counter_uses: dict[int, set[str]] = {}    # counter id -> {"alloc", "consume"}
+        self.barriers = 0
+        self.calls: list[int] = []                     # ids of the IL functions called
         MemoryOps.__init__(self)
 
     # -- values ---------------------------------------------------------------------------
@@ -99,12 +105,44 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
             self.em.emit("ret_dyn")
         return self.em.lines
 
+    def return_value(self, value) -> None:
+        raise CompileError(f"amdil: kernel {self.fn.name} returns a value")
+
+    def source_position(self, inst, first: int) -> None:
+        """``-g``: the instructions selected for ``inst`` carry its source position as the
+        driver's debug programs do (``\tinstr<pad>; file:line:column``), and a change of source
+        line starts with a ``;.tmp<n>:`` label of the line table (``debuginfo``)."""
+        debug = self.layout.get("debug")
+        loc = inst.metadata.get("dbg")
+        if debug is None or loc is None or loc.kind != "DILocation":
+            return
+        try:
+            row, col = int(loc.field("line")), int(loc.field("column"))
+        except (KeyError, TypeError, ValueError):
+            return
+        lines = self.em.lines
+        marked = [k for k in range(first, len(lines)) if ";" not in lines[k]]
+        if not marked:
+            return
+        where = f"{debug.file}:{row}:{col}"
+        for k in marked:
+            text = lines[k]
+            lines[k] = "\t" + (text.ljust(32) if len(text) < 32 else text + " ") + "; " + where
+        if row != getattr(self, "_debug_line", None) and row:
+            self._debug_line = row
+            lines.insert(marked[0], debug.tmp(row))
+
     def walk(self, nodes: list) -> None:
         for n in nodes:
             if isinstance(n, S.Block):
                 for inst in n.block.instructions:
                     if not inst.is_terminator and inst.opcode != "phi":
+                        first = len(self.em.lines)
                         self.instruction(inst)
+                        self.source_position(inst, first)
+                term = n.block.terminator
+                if term is not None and term.opcode == "ret" and term.operands:
+                    self.return_value(term.operands[0])
             elif isinstance(n, S.Edge):
                 self.edge(n.src, n.dst)
             elif isinstance(n, S.If):
@@ -552,9 +590,7 @@ class KernelSelector(MemoryOps, CallOps, ImageOps, PrintfOps):
                     em.op("u2d", lo, [e[0], e[0]])
                     em.op("dmad", out[2 * i:2 * i + 2], hi, [0, 0x41F00000], lo)
                     continue
-                hi = em.one("itof" if signed else "utof", e[1])
-                lo = em.one("utof", e[0])
-                em.op("mad", [out[i]], [hi], [0x4F800000], [lo])     # hi * 2^32 + lo
+                em.mov([out[i]], [i64_to_f32(self, e[0], e[1], signed)])
                 continue
             v = e[0] if bits == 32 else self.extend(e[0], bits, signed)
             if bits == 1:

@@ -339,6 +339,7 @@ class MemoryOps:
     # -- atomics ---------------------------------------------------------------------------------
     def sel_atomicrmw(self, inst) -> None:
         pointer, value = inst.operands
+        self.check_atomic_width(value.type)
         if slot_count(value.type) != 1 or inst.operation not in ATOMIC_OPS:
             raise CompileError(f"amdil: atomicrmw {inst.operation} on {value.type} is not "
                                f"supported")
@@ -349,6 +350,7 @@ class MemoryOps:
 
     def sel_cmpxchg(self, inst) -> None:
         pointer, cmp, new = inst.operands
+        self.check_atomic_width(cmp.type)
         if slot_count(cmp.type) != 1:
             raise CompileError(f"amdil: cmpxchg on {cmp.type} is not supported")
         kind, addr = self.address(pointer)
@@ -356,6 +358,15 @@ class MemoryOps:
         c = self.val(cmp)[0]
         self.atomic(kind, "cmp_xchg", addr, out[0], [self.val(new)[0], c])
         self.em.op("ieq", [out[1]], [out[0]], [c])
+
+    def check_atomic_width(self, ty) -> None:
+        """AMD's stack offers cl_khr_int64_base/extended_atomics from Southern Islands (GCN)
+        on; the R700, Evergreen and Northern Islands devices of AMD IL have 32-bit atomics."""
+        if isinstance(ty, T.IntType) and ty.bits == 64:
+            raise CompileError(f"amdil: 64-bit atomics (cl_khr_int64_base_atomics, "
+                               f"cl_khr_int64_extended_atomics) are not supported by "
+                               f"{self.device.name} ({self.device.family}): AMD IL devices have "
+                               f"32-bit atomics only")
 
     def atomic(self, kind, op, addr, out: Slot, values: list[Operand]) -> None:
         em = self.em

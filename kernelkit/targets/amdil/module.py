@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
+from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
 
@@ -54,9 +55,12 @@ class AmdilModule(Module):
             fp64 = attrs.features["fp64"]
         opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
         try:
-            ir = optimised_ir(str(self.finalized_llvm_module), self.options)
-            return write_program(ir, self.program_info.kernels, device, opts,
-                                 debug="-g" in self.options).encode()
+            ir = in_worker(optimised_ir, str(self.finalized_llvm_module), self.options,   # LLVM: in a worker
+                           target=f"amdil:{self.target.device}", kernels=self.kernel_names(), stage="passes")
+            text = write_program(ir, self.program_info.kernels, device, opts,
+                                 debug="-g" in self.options)
+            self._metadata_messages(text)
+            return text.encode()
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise
@@ -65,3 +69,20 @@ class AmdilModule(Module):
             message = f"amdil: internal error selecting instructions: {type(exc).__name__}: {exc}"
             self.add_build_error(message)
             raise CompileError(message) from exc
+
+    def _metadata_messages(self, text: str) -> None:
+        """spec 000 "Error Token"/"Warning Token": the runtime logs a kernel's warnings and fails
+        the build of a program whose kernel carries an error."""
+        from kernelkit.formats.amdil import parse_program
+        from kernelkit.formats.amdil import records as r
+
+        errors = []
+        for block in parse_program(text).metadata:
+            for m in block.of(r.Message):
+                line = f"amdil: kernel {block.source_name}: {m.tag} {m.message}"
+                if m.tag == "error":
+                    errors.append(line)
+                else:
+                    self.add_diagnostic(line)
+        if errors:
+            raise CompileError("; ".join(errors))

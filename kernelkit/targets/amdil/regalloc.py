@@ -23,7 +23,7 @@ _REG = re.compile(r"\br(\d+)\b")
 def _loops(lines: list[str]) -> list[tuple[int, int]]:
     out, stack = [], []
     for i, line in enumerate(lines):
-        op = line.split(" ", 1)[0]
+        op = line.lstrip().split(" ", 1)[0]      # -g lines start with a tab
         if op == "whileloop":
             stack.append(i)
         elif op == "endloop":
@@ -31,7 +31,7 @@ def _loops(lines: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-def reuse_registers(lines: list[str]) -> list[str]:
+def reuse_registers(lines: list[str], first_register: int = FIRST_VALUE_REGISTER) -> list[str]:
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, line in enumerate(lines):
@@ -52,7 +52,7 @@ def reuse_registers(lines: list[str]) -> list[str]:
                     first[n], last[n] = min(a, start), max(b, end)
                     changed = True
     order = sorted(first, key=lambda n: first[n])
-    free: list[int] = list(range(FIRST_VALUE_REGISTER, LAST_VALUE_REGISTER + 1))
+    free: list[int] = list(range(first_register, LAST_VALUE_REGISTER + 1))
     heapq.heapify(free)
     active: list[tuple[int, int]] = []     # (last line, physical register)
     mapping: dict[int, int] = {}
@@ -61,7 +61,7 @@ def reuse_registers(lines: list[str]) -> list[str]:
             heapq.heappush(free, heapq.heappop(active)[1])
         if not free:
             raise CompileError(f"amdil: the kernel needs more than "
-                               f"{LAST_VALUE_REGISTER - FIRST_VALUE_REGISTER + 1} live registers")
+                               f"{LAST_VALUE_REGISTER - first_register + 1} live registers")
         phys = heapq.heappop(free)
         mapping[n] = phys
         heapq.heappush(active, (last[n], phys))

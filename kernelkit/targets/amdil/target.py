@@ -13,7 +13,9 @@ class AmdilTarget(Target):
         return resolve_device(self.device)
 
     def frontend_options(self) -> list[str]:
-        return ["-cl-std=CL1.2"]
+        from kernelkit.targets.amdil.info import frontend_options
+
+        return frontend_options(self.device_record)
 
     def _create_module(self):
         from kernelkit.targets.amdil.module import AmdilModule

@@ -9,6 +9,8 @@ must print back byte for byte."""
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 
 from kernelkit.abi.amdil import allocate
@@ -27,11 +29,24 @@ from kernelkit.ir.values import (
     ConstantSimple,
     ConstantSplat,
 )
+from kernelkit.targets.amdil.counters import MAX_COUNTERS
+from kernelkit.targets.amdil.debuginfo import DebugProgram
 from kernelkit.targets.amdil.emitter import Emitter
+from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
+from kernelkit.targets.amdil.messages import message
 from kernelkit.targets.amdil.regalloc import reuse_registers
-from kernelkit.targets.amdil.regs import PROLOG_LITERALS, Literals, Registers
+from kernelkit.targets.amdil.regs import (
+    FIRST_KERNEL_LITERAL,
+    FIRST_VALUE_REGISTER,
+    LAST_VALUE_REGISTER,
+    PROLOG_LITERALS,
+    Literals,
+    Registers,
+)
 
+_REGISTER = re.compile(r"\br(\d+)\b")
+_LITERAL = re.compile(r"\bl(\d+)\b")
 METADATA_VERSION = (1, 4, 53)       # what the reference juniper programs carry
 FIRST_UNIQUE_ID = 1024
 DEFAULT_MAX_THREADS = 256
@@ -157,7 +172,7 @@ def _uses(fn, predicate) -> bool:
 
 
 def _writes(line: str) -> bool:
-    op = line.split(" ", 1)[0]
+    op = line.lstrip().split(" ", 1)[0]
     return op.startswith(("uav_", "lds_store", "lds_read", "lds_add", "lds_and", "lds_or",
                           "lds_xor", "lds_min", "lds_max", "lds_umin", "lds_umax", "lds_sub")) \
         and not op.startswith(("uav_raw_load", "uav_arena_load"))
@@ -181,7 +196,8 @@ def _types_used(fn):
 
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
-                 data_places: dict[str, int], printf_base: int = 0) -> list[str]:
+                 data_places: dict[str, int], printf_base: int = 0,
+                 debug=None, functions: dict[str, int] | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -197,6 +213,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         info = {"register": 1 + slot.offset // 16, "kind": slot.kind}
         if slot.kind == "image":
             info.update(image_id=slot.record.id, access=slot.access, dim=slot.image_dim)
+        elif slot.kind == "counter":
+            info.update(counter=slot.record.id)
         if any(isinstance(a, str) and a.startswith("byval") for a in arg.attributes):
             info.update(kind="byval", private=private, size=slot.size)
             private += (slot.size + 3) // 4 * 4
@@ -213,7 +231,9 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             local_offset += size
     static_local = (local_offset + 3) // 4 * 4
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
-                                          "fp64": opts.fp64, "printf_base": printf_base})
+                                          "fp64": opts.fp64, "printf_base": printf_base,
+                                          "debug": debug,
+                                          "functions": functions or {}})
     for a in allocas:
         if a.operands and not isinstance(a.operands[0], ConstantInt):
             raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
@@ -277,18 +297,69 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
     records += layout.metadata_records()
+    # AMD's compiler: on 7XX a barrier synchronises one wavefront only, so a kernel with a
+    # barrier limits its work-group size (the runtime keeps it to a wavefront) and warns
+    limit = bool(sel.barriers) and device.family == FAMILY_7XX
+    if limit:
+        records.append(r.LimitGroupSize())
     records.append(r.IdList("function", [body_id]))
     records += [r.Sampler(f"unknown_{v}", k, 1, v)
                 for k, v in enumerate(sel.layout.get("samplers", []))]
     records += [r.Sampler(sig.args[index].name, own + k, 0, 0)
                 for k, index in enumerate(sel.layout.get("sampler_args", []))]
     records += sel.layout.get("printf", [])
+    if limit:
+        records.append(message("W000"))
+    counters = [a for a in layout.args if a.kind == "counter"]
+    if len(counters) > MAX_COUNTERS:
+        records.append(message("E018"))
+    if any(len(ops) > 1 for ops in sel.counter_uses.values()):
+        records.append(message("E023"))
     records.append(r.ResourceId("uavid", 1))
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
     out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
-    out += [f";ARGSTART:{name}", f";uniqueid:{body_id}", ";memory:hwlocal:0", f";ARGEND:{name}"]
+    out += [f";ARGSTART:{name}", f";uniqueid:{body_id}", ";memory:hwlocal:0"]
+    out += _called(sel.calls) + [f";ARGEND:{name}"]
     return out
+
+
+def _called(calls: list[int]) -> list[str]:
+    ids = sorted(set(calls))
+    return [r.IdList("function", ids).to_line()] if ids else []
+
+
+def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int],
+                   data_places: dict[str, int], first_register: int, first_literal: int,
+                   debug) -> tuple[list[str], list[int], int]:
+    """An IL function of its own (``functions.py``): its lines, the ids it calls and the next
+    free literal number."""
+    from kernelkit.targets.amdil.functions import FunctionSelector
+
+    if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
+        raise CompileError(f"amdil: function {fn.name} uses double, which {device.name} does not "
+                           f"support")
+    lits = Literals(next=first_literal)
+    sel = FunctionSelector(fn, Emitter(lits, Registers()), device, {
+        "args": [], "globals": {n: ("data", o) for n, o in data_places.items()},
+        "fp64": opts.fp64, "printf_base": 0, "debug": debug,
+        "functions": functions})
+    body = reuse_registers(sel.select(), first_register)
+    name = fn.name
+    out = [f"func {fid} ; {name}"] + lits.declarations() + body + [f"endfunc ; {name}"]
+    out += [f";ARGSTART:{name}", f";uniqueid:{fid}", ";memory:hwlocal:0"]
+    out += _called(sel.calls) + [f";ARGEND:{name}"]
+    return out, sel.calls, lits.next
+
+
+def _highest_register(lines: list[str]) -> int:
+    regs = [int(m) for line in lines for m in _REGISTER.findall(line.split(";", 1)[0])]
+    return max((n for n in regs if FIRST_VALUE_REGISTER <= n <= LAST_VALUE_REGISTER),
+               default=FIRST_VALUE_REGISTER - 1)
+
+
+def _highest_literal(lines: list[str]) -> int:
+    return max((int(m) for line in lines for m in _LITERAL.findall(line)), default=0)
 
 
 def _uses_through_constexpr(fn, gv) -> bool:
@@ -303,32 +374,84 @@ def _uses_through_constexpr(fn, gv) -> bool:
     return _uses(fn, refers)
 
 
-def debug_section(fn, source: str) -> list[str]:
-    """``-g``: what the driver's debug sections open each kernel with (stripped by the
-    runtime's link step): the kernel's global symbol and the source file."""
-    return [";DEBUGSTART", f"\t.file\t1 \"{source}\"", "\t.text",
-            f".global@__OpenCL_{fn.name}_kernel", ";DEBUGEND"]
+def _source_place(fn, module) -> tuple[int, str, str]:
+    """(declaration line, file name, directory) of a kernel: the line from its debug
+    information, the names from the module's source file name (not clang's working directory,
+    a temporary one, so that the text is deterministic)."""
+    source = module.source_filename or "<source>"
+    sp = fn.metadata.get("dbg")
+    try:
+        line = int(sp.field("line"))
+    except (AttributeError, KeyError, TypeError, ValueError):
+        line = 0
+    return line, os.path.basename(source), os.path.dirname(source) or "."
+
+
+def _visit(fn, order: list, path: list) -> None:
+    """Depth-first: ``fn`` after its callers, each function once (a cycle is an error, as AMD's
+    compiler reports recursion)."""
+    from kernelkit.targets.amdil.functions import function_calls
+
+    if fn in path:
+        chain = " -> ".join(f.name for f in [*path[path.index(fn):], fn])
+        raise CompileError(f"amdil: recursive function calls ({chain}): IL functions cannot "
+                           f"recurse")
+    if fn in order:
+        order.remove(fn)       # called again deeper: keep it after this caller too
+    order.append(fn)
+    for callee in function_calls(fn):
+        _visit(callee, order, [*path, fn])
 
 
 def write_program(module, signatures, device, opts: Options, debug: bool = False) -> str:
     """The whole program for every kernel of an optimised ``kernelkit.ir`` module."""
+    from kernelkit.targets.amdil.functions import function_calls
+
     kernels = [f for f in module.functions if f.calling_conv == "spir_kernel" and f.blocks]
     by_name = {s.name: s for s in signatures}
+    # the functions kept out of line, callers before callees (recursion is refused)
+    order: list = []
+    for k in kernels:
+        _visit(k, order, [])
+    order = [f for f in order if f.calling_conv != "spir_kernel"]
+    n = len(kernels)
+    functions = {f.name: FIRST_UNIQUE_ID + 2 * n + i for i, f in enumerate(order)}
     segment, places = data_segment(module)
+    info = None
+    if debug and kernels:
+        _, file, directory = _source_place(kernels[0], module)
+        info = DebugProgram(file, directory)
     lines: list[str] = []
     if segment is not None:
         lines += segment.lines()
     lines += prolog()
-    n = len(kernels)
+    highest: dict[str, int] = {}
     for i, fn in enumerate(kernels):
+        first_line = len(lines)
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
-        if debug:
-            lines += debug_section(fn, module.source_filename or "<source>")
+        if info is not None:
+            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", _source_place(fn, module)[0])
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
-                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines))
+                              printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
+                              debug=info, functions=functions)
+        highest[fn.name] = _highest_register(lines[first_line:])
+    literal = 1 + max(_highest_literal(lines), FIRST_KERNEL_LITERAL)
+    callers: dict[str, list[str]] = {}
+    for f in [*kernels, *order]:
+        for callee in function_calls(f):
+            callers.setdefault(callee.name, []).append(f.name)
+    for fn in order:
+        # IL registers are shared: the function's own start above every caller's
+        first = 1 + max(highest[c] for c in callers[fn.name])
+        text, _, literal = function_lines(fn, device, opts, functions[fn.name], functions,
+                                          places, first, literal, info)
+        highest[fn.name] = max(_highest_register(text), first - 1)
+        lines += text
+    if info is not None:
+        lines += info.closing()
     lines.append("end")
     text = "\n".join(lines) + "\n"
     if parse_program(text).to_text() != text:

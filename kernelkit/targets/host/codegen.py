@@ -101,9 +101,12 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
     sites, mutable program-scope __global variables)."""
+    from kernelkit.targets.host.passes.checked import check_definition, instrument
     from kernelkit.targets.host.passes.printf import alloc_definition, lower_printf
 
-    module = ir.parse(_instrumented(ir_text) if check else ir_text)
+    module = ir.parse(instrument(ir_text) if check else ir_text)
+    if check:
+        add_definitions(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
     shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
     sites = lower_printf(module)
@@ -125,15 +128,6 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     add_definitions(module, "\n\n".join([shim_text, mux_text,
                                            "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
     return str(module), kernels, local_globals, sites, shared
-
-
-def _instrumented(ir_text: str) -> str:
-    """Checked mode's instrumentation (kernelkit.targets.host.passes.checked) of the frontend's IR."""
-    from kernelkit.targets.host.passes.checked import instrument
-
-    mod = split_module(ir_text)
-    instrument(mod)
-    return mod.text()
 
 
 def _helper_names() -> set[str]:
@@ -176,13 +170,14 @@ def _declare_wrapper_needs(mod) -> None:
 
 
 def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
-                vectorised: dict[str, tuple[str, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
+                vectorised: dict[str, tuple[str, int]] | None = None,
+                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
     """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
     (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
     the kernels whose work-items depend on each other between barriers (local atomics)."""
     mod = split_module(text)
     serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics_text(mod.function(n).body)}
-    coroutines = barriers.lower_barriers(mod, kernels)
+    coroutines = barriers.lower_barriers(mod, kernels + [v for v, _ in (vectorised or {}).values()])
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
@@ -192,7 +187,8 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics_text(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0),
-                                            vector=(vectorised or {}).get(name))
+                                            vector=(vectorised or {}).get(name),
+                                            local_size=(local_sizes or {}).get(name))
         if md:
             wrapper.mark_parallel_accesses(f, md_next)
         md_next += len(md)
@@ -274,8 +270,11 @@ def _byte_index_store(line: str, bits: int) -> str:
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
-                       serial: set[str] = frozenset()) -> str:
-    """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels."""
+                       serial: set[str] = frozenset(),
+                       local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                       vectorised: dict[str, tuple[str, int]] | None = None) -> str:
+    """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
+    copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, soa_frames
     mod = split_module(text)
     _declare_wrapper_needs(mod)
@@ -284,7 +283,10 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     if alloc is not None:
         alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
     soa_needed = False
+    packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
+        if name in {v for v, _ in packets.values()}:
+            continue
         f = mod.function(name)
         resume_fn = mod.function(f"{name}.resume")
         soa = resume_fn is not None and soa_frames.convert(f, resume_fn)
@@ -305,7 +307,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             mod.items.append(f"!{md_next} = distinct !{{}}")
             wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
             base = md_next + 1
-        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0))
+        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
+                                            local_size=(local_sizes or {}).get(name), vector=packets.get(name))
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
@@ -375,7 +378,8 @@ def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
 
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
-                 keep_ir: bool = False) -> HostCode:
+                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
+    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     cpu = selected_cpu(options)
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
@@ -383,14 +387,15 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
     text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
-    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths)
+    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial)
+        text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
+                                  local_sizes, wfv.widths)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
-    return HostCode(obj, kernels, sorted(coroutines), local_globals, shared, sites, check, wfv.log,
-                    {k: w for k, (_, w) in wfv.widths.items()}, cpu)
+    return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
+                    wfv.log, {k: w for k, (_, w) in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

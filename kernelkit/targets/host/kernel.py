@@ -1,32 +1,64 @@
-"""The host compiler::Kernel: queries about one kernel of a host module.
+"""The host compiler::Kernel: one kernel of a host module, compiled on demand (spec 003 "Kernel").
 
-Host sub-groups are the trivial sub-groups of size 1 (spec 003), the work width is 1 (work-items
-run one after the other inside the work-item loop, vectorised by LLVM where it can).
+Host sub-groups are the trivial sub-groups of size 1 (spec 003). The work width is the number of
+work-items one call of the kernel's code runs: the whole-function vectoriser's width along x when
+the group's x size holds a whole packet, else 1. ``create_specialized_kernel`` with uniform
+work-groups compiles the kernel with its local size as a constant (``kernelkit.mux.passes.local_size``),
+cached per size; ``precache_local_size`` fills that cache ahead of the launch.
 """
 
 from __future__ import annotations
 
 from kernelkit.mux.kernel import Kernel, NDRangeOptions
+from kernelkit.mux.result import MuxError, Result
 from kernelkit.runtime.ndrange import MAX_WORK_GROUP_SIZE
 
 
 class HostKernel(Kernel):
     def __init__(self, module, name: str):
-        sig = None
-        if module.program_info is not None:
-            sig = module.program_info.kernel(name)
-        local_mem = sig.static_local_mem if sig is not None else 0
-        reqd = sig.reqd_work_group_size if sig is not None and sig.reqd_work_group_size else (1, 1, 1)
-        super().__init__(module, name, tuple(reqd), local_mem)
+        if module.program_info is None:
+            module.finalize()
+        self.signature = module.program_info.kernel(name)
+        self.vector_width = module.generic_host_binary().kernel(name).vector_width
+        reqd = self.signature.reqd_work_group_size
+        preferred = tuple(reqd) if reqd else (self.vector_width, 1, 1)
+        super().__init__(module, name, preferred, self.signature.static_local_mem or 0)
+        self.specialised: dict[tuple[int, int, int], bytes] = {}
+
+    def _specialised(self, local_size: tuple[int, int, int]) -> bytes:
+        binary = self.specialised.get(local_size)
+        if binary is None and self.module.finalized_llvm_module is None:
+            raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, f"{self.name}: the module's IR was cleared; "
+                                                            "it cannot be specialised")
+        if binary is None:
+            from kernelkit.errors import KernelkitError
+            from kernelkit.llvm_binding import in_worker
+            from kernelkit.targets.host.module import specialised_binary_and_log
+
+            try:   # LLVM in a worker process: its aborting is a CompileError, not the caller's end
+                binary, log = in_worker(specialised_binary_and_log, str(self.module.finalized_llvm_module),
+                                        self.signature, self.module.options, local_size, target="host",
+                                        kernels=[self.name])
+            except KernelkitError as exc:
+                self.module.add_build_error(f"specialising {self.name} for local size {local_size}: {exc}")
+                raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc
+            for line in log:
+                self.module.add_diagnostic(line)
+            self.specialised[local_size] = binary
+        return binary
 
     def _precache_local_size(self, x: int, y: int, z: int) -> None:
-        return None
+        self._specialised((x, y, z))
 
     def _get_dynamic_work_width(self, x: int, y: int, z: int) -> int:
-        return 1
+        return self.vector_width if x >= self.vector_width else 1
 
     def _create_specialized_kernel(self, options: NDRangeOptions) -> bytes:
-        return self.module.create_binary()
+        local = tuple(int(v) for v in options.local_size)
+        sizes = list(options.global_size) + [1] * (3 - len(options.global_size))
+        if all(g % lsz == 0 for g, lsz in zip(sizes, local, strict=True)):
+            return self._specialised(local)   # type: ignore[arg-type]
+        return self.module.generic_host_binary().to_bytes()   # a smaller last group: sizes vary
 
     def _get_sub_group_size(self) -> int:
         return 1

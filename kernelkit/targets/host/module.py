@@ -11,12 +11,12 @@ from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_
 
 
 def _kernel_attributes(ir_text: str, kernel: str) -> str:
-    """The text of the attribute groups a kernel's definition references."""
+    """The text of the attributes a kernel's definition carries (inline and in attribute groups)."""
     m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\(([^\n]*)$", ir_text, flags=re.M)
     if not m:
         return ""
     groups = re.findall(r"#(\d+)", m.group(1))
-    out = []
+    out = [m.group(1)]
     for g in groups:
         a = re.search(rf"^attributes #{g} = \{{([^\n]*)\}}", ir_text, flags=re.M)
         if a:
@@ -40,6 +40,16 @@ def _max_work_dim(ir_text: str, kernel: str) -> int:
         if v:
             return int(v.group(1))
     return 3
+
+
+def fixed_local_size(ir_text: str, kernel: str) -> tuple[int, int, int] | None:
+    """The size every work-group of ``kernel`` has: its ``!reqd_work_group_size`` when its groups are
+    uniform (the launch checks both), else None."""
+    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\([^\n]*!reqd_work_group_size !(\d+)", ir_text, flags=re.M)
+    if not m or not uniform_work_groups(ir_text, kernel):
+        return None
+    v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+), i32 (\d+), i32 (\d+)\}}", ir_text, flags=re.M)
+    return (int(v.group(1)), int(v.group(2)), int(v.group(3))) if v else None
 
 
 def uniform_work_groups(ir_text: str, kernel: str) -> bool:
@@ -73,8 +83,9 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
+    fixed = {sig.name: size for sig in signatures for size in [fixed_local_size(mux_ir, sig.name)] if size}
     code = compile_host(mux_ir, check=check, options=options,
-                        local_mem={sig.name: sig.static_local_mem for sig in signatures})
+                        local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed)
     if log is not None:
         log.extend(code.log)
     reach = kernel_reaches(mux_ir, [sig.name for sig in signatures])
@@ -87,6 +98,27 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                       object_code=code.object_code, printf_sites=code.printf_sites,
                       local_globals=code.local_globals,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
+
+
+def host_binary_and_log(mux_ir: str, signatures, options, check: bool) -> tuple[HostBinary, list[str]]:
+    log: list[str] = []
+    return build_host_binary(mux_ir, signatures, options, check=check, log=log), log
+
+
+def specialised_binary_and_log(mux_ir: str, signature, options, local_size) -> tuple[bytes, list[str]]:
+    log: list[str] = []
+    return build_specialised_binary(mux_ir, signature, options, local_size, log=log).to_bytes(), log
+
+
+def build_specialised_binary(mux_ir: str, signature, options, local_size, *, check: bool = False,
+                             log: list[str] | None = None) -> HostBinary:
+    """The host binary of one kernel of finalized mux IR for uniform work-groups of ``local_size``
+    (``kernelkit.mux.passes.local_size``): the local size is a constant of its code."""
+    from kernelkit import ir
+    from kernelkit.mux.passes.local_size import specialise_local_size
+
+    module, _ = specialise_local_size(ir.parse(mux_ir), signature.name, local_size)
+    return build_host_binary(str(module), [signature], options, check=check, log=log)
 
 
 class HostModule(Module):
@@ -108,15 +140,37 @@ class HostModule(Module):
         super().compile_opencl_c(source, rest, **kwargs)
         self.options += cpu_options
 
+    _generic: HostBinary | None = None
+
     def create_binary(self, *, check: bool = False) -> bytes:
         return self.create_host_binary(check=check).to_bytes()
+
+    def late_module_passes(self, module) -> None:
+        """__mux_isftz/usefast/isembeddedprofile from the build options; constant memory barriers as
+        fences, work-group and sub-group ones ordering only the compiler (a work-group runs on one thread)."""
+        from kernelkit.mux.device import FloatingPointCapabilities
+        from kernelkit.mux.names import MemScope
+        from kernelkit.mux.passes.fences import lower_mem_barriers
+        from kernelkit.mux.passes.option_builtins import define_option_builtins
+
+        denormals = self.target.info.device_info.float_capabilities & FloatingPointCapabilities.DENORM
+        define_option_builtins(module, self.options, flushes_denormals=not denormals)
+        lower_mem_barriers(module, (MemScope.WORK_GROUP, MemScope.SUB_GROUP))
+
+    def generic_host_binary(self) -> HostBinary:
+        """The module's binary for any launch (made once; deferred kernels read it)."""
+        if self._generic is None:
+            self._generic = self.create_host_binary()
+        return self._generic
 
     def create_host_binary(self, *, check: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        log: list[str] = []
-        binary = build_host_binary(str(self.finalized_llvm_module), self.program_info.kernels, self.options,
-                                   check=check, log=log)
+        from kernelkit.llvm_binding import in_worker
+
+        # LLVM in a worker process: its aborting is a CompileError, not the caller's end
+        binary, log = in_worker(host_binary_and_log, str(self.finalized_llvm_module), self.program_info.kernels,
+                                self.options, check, target="host", kernels=self.kernel_names())
         for line in log:
             self.add_diagnostic(line)
         return binary

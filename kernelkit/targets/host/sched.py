@@ -79,9 +79,16 @@ class CheckTable(ctypes.Structure):
         ("size", ctypes.c_uint64),
         ("is_store", ctypes.c_uint64),
         ("global_id", ctypes.c_uint64 * 3),
+        ("kind", ctypes.c_uint64),          # bit 0: a store; bits 1-3: the pointer's address space
+        ("base", ctypes.c_uint64),          # [base, end) of the private object the pointer came from
+        ("end", ctypes.c_uint64),           # (0, 0: looked up in the ranges)
+        ("object", ctypes.c_uint64),        # index of that object in @kk.checked.sites
+        ("site", ctypes.c_uint64),          # index of the access's source location there
+        ("unknown", ctypes.c_uint64),       # 1: a private pointer of unknown origin (cannot be bounded)
+        ("args", ctypes.c_void_p),          # (begin, end) u64 pairs per kernel parameter (0, 0: no buffer)
     ]
 
 
 SINK_BYTES = 4096
 PRINTF_STRUCT = "{ ptr, i64, i64 }"
-CHECK_STRUCT = "{ i64, ptr, ptr, i64, i64, i64, i64, [3 x i64] }"
+CHECK_STRUCT = "{ i64, ptr, ptr, i64, i64, i64, i64, [3 x i64], i64, i64, i64, i64, i64, i64, ptr }"

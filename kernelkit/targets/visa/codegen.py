@@ -16,48 +16,33 @@ from __future__ import annotations
 import struct
 
 from kernelkit import ir
-from kernelkit.abi.opencl_types import ir_field_offset, ir_size_align
+from kernelkit.abi.opencl_types import ir_field_offset
 from kernelkit.abi.visa import GRF_BYTES, Payload
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
-
-INT_TYPES = {1: "w", 8: "b", 16: "w", 32: "d", 64: "q"}
-UNSIGNED = {"b": "ub", "w": "uw", "d": "ud", "q": "uq", "f": "f", "df": "df", "hf": "hf", "ub": "ub",
-            "uw": "uw", "ud": "ud", "uq": "uq"}
-FLOAT_TYPES = {"half": "hf", "float": "f", "double": "df"}
-SIZES = {"b": 1, "ub": 1, "w": 2, "uw": 2, "d": 4, "ud": 4, "q": 8, "uq": 8, "hf": 2, "f": 4, "df": 8}
-R0_GROUP_DWORD = (1, 6, 7)
-CMP = {"eq": "eq", "ne": "ne", "sgt": "gt", "sge": "ge", "slt": "lt", "sle": "le", "ugt": "gt", "uge": "ge",
-       "ult": "lt", "ule": "le", "oeq": "eq", "one": "ne", "ogt": "gt", "oge": "ge", "olt": "lt", "ole": "le",
-       "ueq": "eq", "une": "ne"}
-BINARY = {"add": "add", "sub": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor", "shl": "shl",
-          "lshr": "shr", "ashr": "asr", "fadd": "add", "fsub": "add", "fmul": "mul", "fdiv": "div",
-          "udiv": "div", "sdiv": "div", "urem": "mod", "srem": "mod"}
-RAW = {1: "ub", 2: "uw", 4: "ud", 8: "uq"}
-UNSIGNED_OPS = frozenset({"lshr", "udiv", "urem"})
-NO_INTEGER_DIVISION = frozenset({"dg2"})    # GenX_IR: "int divide/remainder is not supported for this platform"
-MAX_SVM_LANES = 16
-POINTER_BYTES = 8                      # spir64                     # svm messages take up to 16 addresses
-GLOBAL_SPACES = (1, 2, 4)              # __global, __constant, generic (only ever cast from __global)
-LOCAL_SPACE = 3
-
-
-def vtype_of(ty: T.Type) -> str:
-    if isinstance(ty, T.VectorType):
-        return vtype_of(ty.element)
-    if isinstance(ty, T.IntType):
-        if ty.bits > 64:
-            raise CompileError(f"vISA code generation: i{ty.bits} values are not supported")
-        return INT_TYPES[next(b for b in (1, 8, 16, 32, 64) if ty.bits <= b)]
-    if isinstance(ty, T.FloatType) and ty.kind in FLOAT_TYPES:
-        return FLOAT_TYPES[ty.kind]
-    if isinstance(ty, T.PointerType):
-        return "ud" if ty.addrspace == LOCAL_SPACE else "uq"
-    raise CompileError(f"vISA code generation: values of type {ty} are not supported")
+from kernelkit.targets.visa.calls import CallCodegen
+from kernelkit.targets.visa.vtypes import (
+    BINARY,
+    CMP,
+    GLOBAL_SPACES,
+    LOCAL_SPACE,
+    MAX_SVM_LANES,
+    NO_INTEGER_DIVISION,
+    POINTER_BYTES,
+    RAW,
+    SIZES,
+    UNSIGNED,
+    UNSIGNED_OPS,
+    _mask_values,
+    _size_of,
+    element_constant,
+    lanes_of,
+    vtype_of,
+)
 
 
-class KernelCodegen:
+class KernelCodegen(CallCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
         from kernelkit.targets.visa.segments import Segments
 
@@ -107,6 +92,12 @@ class KernelCodegen:
         name = f"P{self.preds}"
         self.decls.append(f".decl {name} v_type=P num_elts={self.simd}")
         return name
+
+    def _tmp(self, like, vtype: str) -> tuple[str, str]:
+        """A temporary as wide as ``like`` (scalar when uniform): (destination, source) operands."""
+        n = 1 if self.uniform(like) else self.simd
+        name = self._new(vtype, n)
+        return f"{name}(0,0)<1>", f"{name}(0,0){'<0;1,0>' if n == 1 else '<1;1,0>'}"
 
     def uniform(self, value) -> bool:
         return isinstance(value, ir.Constant) or self.uniformity.is_uniform(value)
@@ -388,6 +379,17 @@ class KernelCodegen:
         pred = inst.predicate
         if pred.startswith("u") and inst.opcode == "icmp":
             vt = UNSIGNED[vt]
+        if pred in ("ord", "uno"):           # both operands are numbers / either is a NaN
+            test, join = ("eq", "and") if pred == "ord" else ("ne", "or")
+            tested = [v for v in (a, b) if not isinstance(v, ir.ConstantFP)]   # (a constant is a number)
+            if len(tested) == 1:
+                self.emit(f"cmp.{test} {self.exe(inst)} {self.dst(inst)} {self.src(tested[0])} {self.src(tested[0])}")
+                return
+            left, right = self._tmp(inst, "w"), self._tmp(inst, "w")
+            self.emit(f"cmp.{test} {self.exe(inst)} {left[0]} {self.src(a)} {self.src(a)}")
+            self.emit(f"cmp.{test} {self.exe(inst)} {right[0]} {self.src(b)} {self.src(b)}")
+            self.emit(f"{join} {self.exe(inst)} {self.dst(inst)} {left[1]} {right[1]}")
+            return
         if pred not in CMP:
             raise CompileError(f"vISA code generation: comparison {pred} is not supported")
         self.emit(f"cmp.{CMP[pred]} {self.exe(inst)} {self.dst(inst)} {self.src(a, vt)} {self.src(b, vt)}")
@@ -611,133 +613,6 @@ class KernelCodegen:
                 self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
         self.k = 0
 
-    # ---- calls
-    def _call(self, inst) -> None:
-        fn = inst.called_function
-        name = fn.name if fn is not None else ""
-        args = inst.args
-        if name.startswith("llvm.lifetime") or name.startswith("llvm.experimental.noalias"):
-            return
-        if name in ("llvm.fmuladd.f32", "llvm.fma.f32", "llvm.fmuladd.f64", "llvm.fma.f64"):
-            a, b, c = args
-            self.emit(f"mad {self.exe(inst)} {self.dst(inst)} {self.src(a)} {self.src(b)} {self.src(c)}")
-            return
-        if name in ("llvm.smax.i32", "llvm.smin.i32", "llvm.umax.i32", "llvm.umin.i32", "llvm.maxnum.f32",
-                    "llvm.minnum.f32"):
-            op = "max" if "max" in name else "min"
-            vt = "ud" if ".u" in name else vtype_of(inst.type)
-            self.emit(f"{op} {self.exe(inst)} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
-            return
-        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
-            return
-        dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
-        if name in WORK_ITEM and dim is None:
-            raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")
-        if name == "_Z13get_global_idj":
-            tmp = self._new("d", self.simd)
-            grp = self._new("d", 1)
-            self.emit(f"mul (M1_NM, 1) {grp}(0,0)<1> {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0> "
-                      f"{self.implicit('enqueued_local_size')}(0,{dim})<0;1,0>")
-            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {self.local_ids[dim]}(0,0)<1;1,0> {grp}(0,0)<0;1,0>")
-            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {tmp}(0,0)<1;1,0> "
-                      f"{self.implicit('payload_header')}(0,{dim})<0;1,0>")
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {tmp}(0,0)<1;1,0>")
-        elif name == "_Z12get_local_idj":
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.local_ids[dim]}(0,0)<1;1,0>")
-        elif name == "_Z12get_group_idj":
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0>")
-        elif name in SIZE_INPUTS:
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit(SIZE_INPUTS[name])}(0,{dim})<0;1,0>")
-        elif name == "_Z12get_work_dimv":
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit('work_dim')}(0,0)<0;1,0>")
-        elif name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
-            self.emit("fence_local.E")
-            self.emit("barrier")
-        elif name in FENCES:
-            self.emit("fence_global.E")
-        else:
-            raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
-
-    def _builtin(self, inst, name: str, args) -> bool:
-        """OpenCL integer/float builtins that are one or two vISA instructions."""
-        parsed = _demangle(name)
-        if parsed is None:
-            return False
-        base, code = parsed
-        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
-            return False
-        vt = vtype_of(inst.type)
-        unsigned = code in "jmth"
-        if unsigned and base in ("min", "max", "clamp"):
-            vt = UNSIGNED[vt]
-        exe, dst = self.exe(inst), self.dst(inst, vt)
-        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
-                for a in args]
-        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
-            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
-        elif base == "clamp" and len(args) == 3:
-            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
-            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
-        elif base in ("abs", "fabs") and len(args) == 1:
-            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
-        elif base in ("mad", "fma") and len(args) == 3:
-            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
-        elif base == "select" and len(args) == 3:
-            pred = self._pred()
-            ct = vtype_of(args[2].type)
-            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
-            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
-            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
-        elif base in NATIVE_MATH and len(args) == 1:
-            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
-        else:
-            return False
-        return True
-
-    def _atomic(self, inst, name: str, args) -> bool:
-        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
-        dword_atomic on %slm for __local; the old value is the result."""
-        parsed = _demangle(name)
-        if parsed is None:
-            return False
-        base, _code = parsed
-        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
-        if op is None:
-            return False
-        ptr, *values = args
-        values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
-        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
-            op = {"min": "minsint", "max": "maxsint"}[op]
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
-        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
-            values = [values[1], values[0]]
-        sources = []
-        for value in values:
-            var = self._new(vt, self.simd)
-            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
-            sources.append(f"{var}.")
-        while len(sources) < 2:
-            sources.append("%null.")
-        result = self._new(vt, self.simd)
-        space = ptr.type.addrspace
-        if space in GLOBAL_SPACES:
-            addr = self._wide(ptr, "uq")
-            for lane in range(0, self.simd, 8):
-                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
-                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
-                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
-        elif space == LOCAL_SPACE:
-            offsets = self._wide(ptr, "ud")
-            for lane, n, m in self._halves():
-                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
-                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
-                          f"{result}.{lane * 4}")
-        else:
-            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
-        if inst.type != T.void and inst.users:
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
-        return True
-
     # ---- control flow
     def _phi_copies(self, block, successor, pred: str | None = None) -> None:
         if successor is None:
@@ -825,76 +700,3 @@ class KernelCodegen:
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
-# native_* / half_* builtins: vISA's (reduced precision) math instructions
-NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
-               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
-               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
-               "half_sin": "sin", "half_cos": "cos"}
-
-
-# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
-ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
-                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
-                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
-# OpenCL 2.0 atomic_fetch_<op>[_explicit] (memory order and scope: every vISA atomic is sequentially
-# consistent on its location, which is at least as strong)
-ATOMIC_BUILTINS.update({f"atomic_fetch_{k}{suffix}": v for k, v in (("add", "add"), ("sub", "sub"), ("or", "or"),
-                        ("xor", "xor"), ("and", "and"), ("min", "min"), ("max", "max"))
-                        for suffix in ("", "_explicit")})
-FENCES = frozenset({"_Z22atomic_work_item_fencej12memory_order12memory_scope", "_Z9mem_fencej",
-                    "_Z14read_mem_fencej", "_Z15write_mem_fencej"})
-SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
-
-
-def _demangle(name: str) -> tuple[str, str] | None:
-    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
-    if not name.startswith("_Z"):
-        return None
-    i = 2
-    while i < len(name) and name[i].isdigit():
-        i += 1
-    if i == 2:
-        return None
-    length = int(name[2:i])
-    base, rest = name[i:i + length], name[i + length:]
-    if rest.startswith("Dv"):
-        rest = rest[rest.index("_") + 1:]
-    return base, rest[:1]
-
-
-WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
-                       "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
-SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",
-               "_Z14get_num_groupsj": "num_groups", "_Z23get_enqueued_local_sizej": "enqueued_local_size"}
-
-
-def _mask_values(mask, count: int) -> list[int | None]:
-    """A shufflevector mask as element indices (None: poison)."""
-    if isinstance(mask, ir.ConstantAggregate):
-        return [op.value if isinstance(op, ir.ConstantInt) else None for op in mask.operands]
-    if isinstance(mask, ir.ConstantSplat):
-        return [mask.operands[0].value] * count
-    if isinstance(mask, ir.ConstantSimple):
-        return [0 if mask.keyword == "zeroinitializer" else None] * count
-    raise CompileError(f"vISA code generation: shufflevector mask {mask} is not supported")
-
-
-def lanes_of(ty: T.Type) -> int:
-    """Elements of a vector type (1 for scalars): a vector lives as that many SIMD-wide parts."""
-    return ty.count if isinstance(ty, T.VectorType) else 1
-
-
-def element_constant(value, k: int):
-    """Element ``k`` of a constant (a scalar constant is its own element 0)."""
-    ty = value.type
-    if isinstance(value, ir.ConstantAggregate | ir.ConstantSplat):
-        elem = value.operands[k if isinstance(value, ir.ConstantAggregate) else 0]
-        return element_constant(elem, 0) if isinstance(elem, ir.ConstantSimple) else elem   # (a poison element)
-    if isinstance(value, ir.ConstantSimple):              # zeroinitializer, undef, poison: zero
-        elem = ty.element if isinstance(ty, T.VectorType) else ty
-        return ir.ConstantFP(elem, 0.0) if isinstance(elem, T.FloatType) else ir.ConstantInt(elem, 0)
-    return value
-
-
-def _size_of(ty: T.Type) -> int:
-    return ir_size_align(ty, POINTER_BYTES)[0]

@@ -13,7 +13,11 @@ from kernelkit.abi.visa import DEFAULT_SIMD, Payload, implicit_inputs, lay_out, 
 from kernelkit.errors import CompileError, KernelkitError
 from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
-from kernelkit.targets.visa.codegen import LOCAL_SPACE, KernelCodegen
+from kernelkit.targets.visa.calls import handles_call
+from kernelkit.targets.visa.codegen import KernelCodegen
+from kernelkit.targets.visa.irpipeline import with_builtin_library
+from kernelkit.targets.visa.simd import choose_simd
+from kernelkit.targets.visa.vtypes import LOCAL_SPACE
 
 
 @dataclass
@@ -76,14 +80,27 @@ def _uses_double(function) -> bool:
     return False
 
 
+def _double_refusal(filename: str, kernel: str, platform: str, own_function) -> str:
+    """Why a kernel that (itself, or the builtin library's code for it) computes in double is refused."""
+    if _uses_double(own_function):
+        return f"{filename}: kernel {kernel} uses double, which {platform} does not support (no fp64 on this platform)"
+    called = sorted({i.called_function.name for b in own_function.blocks for i in b
+                     if isinstance(i, ir.CallInst) and i.called_function is not None
+                     and i.called_function.is_declaration and not handles_call(i.called_function.name)
+                     and not i.called_function.name.startswith("llvm.")})
+    return (f"{filename}: kernel {kernel}: the builtin library computes {', '.join(called)} in double precision, "
+            f"which {platform} does not support (no fp64 on this platform)")
+
+
 def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, simd: int | None = None,
                  filename: str = "<source>") -> VisaBinary:
     from kernelkit.frontend import compile_opencl
 
     p = resolve_platform(platform)
-    simd = simd or DEFAULT_SIMD
     opts = list(options)
-    module = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    own = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    module = with_builtin_library(own, opts, handles_call)
+    own_functions = {f.name: f for f in own.functions}
     unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in unoptimised.functions}
@@ -103,11 +120,12 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
     for sig in signatures_from_ir(module):
         fn = functions[sig.name]
         if _uses_double(fn) and not p.fp64:
-            kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name} uses double, "
-                                      f"which {p.name} does not support (no fp64 on this platform)"))
+            kernels.append(VisaKernel(sig, None, None, offset, _double_refusal(filename, sig.name, p.name,
+                                                                               own_functions[sig.name])))
             continue
         try:
-            payload = lay_out(sig, simd, p.name, implicit_inputs(fn, at_o0.get(sig.name), p.name))
+            width = simd or choose_simd(fn, (DEFAULT_SIMD, 8))
+            payload = lay_out(sig, width, p.name, implicit_inputs(fn, at_o0.get(sig.name), p.name))
             text = KernelCodegen(fn, sig, payload, static, segments).generate()
         except (CompileError, KernelkitError) as exc:
             kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))

@@ -1,329 +1,308 @@
-"""Checked mode: bounds-check every ``__global``, ``__constant``, ``__local`` and generic access.
+"""Checked mode: bounds-check every memory access of every kernel (on :mod:`kernelkit.ir`).
 
-Each load, store, atomicrmw and cmpxchg through a pointer in address space 1, 2, 3 or 4 (generic),
-and each ``llvm.memcpy``/``memmove``/``memset`` (struct copies) through such pointers, first calls
-``kk_check(ptr, size, kind)``, which looks the accessed bytes up in the launch's table of valid
-ranges (the buffers and ``__local`` allocations passed, the module's own variables). A generic
-pointer may also point to the work-item's private memory: the bytes between the stack pointer (less
-the ABI's red zone) and the frame of the work-group loop that runs the kernel
-(``MuxWorkGroupInfo.stack_top``). A
-violation is recorded once (address, size, work-item) and the access is redirected to a sink, so
-the process is not corrupted; the runtime raises after the launch. Private (address space 0)
-accesses are not checked.
+Everything is first inlined into the kernels (OpenCL C has no recursion), so that each pointer's
+origin is visible in one function. Then each load, store, atomicrmw and cmpxchg, each
+``llvm.memcpy``/``memmove``/``memset`` (struct copies, private array initialisers), each OpenCL atomic
+builtin (``atomic_add``, ``atomic_fetch_add_explicit``..., over each pointer argument's pointee) and
+each ``__mux_dma_*`` work-group copy (``async_work_group_copy``, spec 003; checked at both ends over the
+bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, object, site)``:
 
-The work-group copies of ``async_work_group_copy`` (``__mux_dma_*`` calls, spec 003) are checked
-at both ends over the bytes their strides span. A violating copy (``memcpy`` or DMA) copies
-nothing: its length becomes 0 when a pointer was redirected to the sink.
+- a pointer derived from a private object — an ``alloca`` (private array, struct temporary,
+  by-value copy, variable) or a ``byval`` kernel argument — in any address space (private, or
+  generic after a cast) is checked against that object's bytes ``[base, end)``
+  (:mod:`private_bounds` tracks the object statically);
+- a pointer derived from a ``__global``/``__constant`` pointer parameter of the kernel is checked
+  against the buffer passed for it (a pointer may not stray from one buffer into another);
+- any other pointer is looked up in the launch's table of valid ranges (the buffers and
+  ``__local`` allocations passed, the module's own variables, ``@kk.checked.globals``). A private
+  or generic pointer of unknown origin that is not in that table (a private pointer loaded from
+  memory or made from an integer) is refused: nothing bounds it.
 
-The module also gets ``@kk.checked.globals``: (address, size) of each global variable, which the
-runtime adds to the table.
+Accesses to an ``alloca`` itself with its own type (the variables of ``-O0`` code) are in bounds by
+construction and are not instrumented. A violation is recorded once (address, size, kind, object,
+work-item, source location) and the access is redirected to a sink, so the process is not
+corrupted; a violating copy copies nothing. The runtime raises after the launch
+(:mod:`kernelkit.runtime.checked`). ``@kk.checked.sites`` (JSON) names each check's source
+location (``file:line:column`` from the ``!dbg`` locations of a ``-g`` build) and each private
+object (its variable name with ``-g``), as hex digits.
 """
 
 from __future__ import annotations
 
-import re
+import json
+import os
 
-from kernelkit.targets.host.irtext import ModuleText, split_top_level
-from kernelkit.targets.host.sched import (
-    CHECK_STRUCT,
-    WORK_GROUP_FIELDS,
-    WORK_ITEM_FIELDS,
-    field_index,
-    llvm_struct,
-)
+from kernelkit.abi.opencl_types import SCALAR_SIZES, value_size
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder
+from kernelkit.ir.metadata import MDNode, MDString
+from kernelkit.ir.module import Function, GlobalVariable, Module
+from kernelkit.ir.parser import parse
+from kernelkit.ir.values import ConstantAggregate, ConstantBytes, ConstantExpr, ConstantInt, Value
+from kernelkit.mux.mangling import try_demangle
+from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
+from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
-HELPERS = ("kk_check",)
+HELPERS = (HELPER, ARG_BOUNDS)
 GLOBALS_TABLE = "kk.checked.globals"
-_CHECKED_SPACES = ("1", "2", "3", "4")
-GENERIC = 2   # kk_check's kind: bit 0 a store, bit 1 a generic pointer (which may be private)
-RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
-_ACCESS_RE = re.compile(r"^(\s*)(?:(%[-\w$.]+) = )?(load|store|atomicrmw|cmpxchg) (.*)$")
-_MEMORY_INTRINSIC_RE = re.compile(r"^(\s*)(?:tail |musttail |notail )?call void @llvm\.(memcpy|memmove|memset)"
-                                  r"(?:\.inline)?\.[\w.]+\((.*)\)(.*)$")
-_DMA_RE = re.compile(r"^(\s*)((?:%[-\w$.]+ = )?(?:tail )?call .*?)@__mux_dma_(read|write)_([123])D\((.*)\)(.*)$")
-_GLOBAL_RE = re.compile(r"^@([-\w$.]+) = (?:[\w ]*?)(?:addrspace\(([0-3])\) )?(?:global|constant) "
-                        r"((?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|[^ ,]+))")
+SITES_TABLE = "kk.checked.sites"
+__all__ = ["GLOBALS_TABLE", "HELPERS", "SITES_TABLE", "check_definition", "inline_into_kernels", "instrument"]
 
-
-def _size_of(ty: str) -> str:
-    return f"ptrtoint (ptr getelementptr ({ty}, ptr null, i32 1) to i64)"
-
-
-def _pointer(part: str) -> tuple[str, str, str] | None:
-    """(address space, operand, trailing words such as an atomic ordering) of ``ptr addrspace(N) ...``."""
-    m = re.match(r"^ptr addrspace\((\d)\) (.+)$", part.strip())
-    if not m or m.group(1) not in _CHECKED_SPACES:
-        return None
-    operand, trailer = m.group(2), ""
-    if operand[0] in "%@":
-        operand, _, trailer = operand.partition(" ")
-    return m.group(1), operand, (" " + trailer if trailer else "")
-
-
-def _check_call(indent: str, reg: str, space: str, operand: str, size: str, store: int) -> str:
-    kind = store | (GENERIC if space == "4" else 0)
-    return (f"{indent}{reg} = call ptr addrspace({space}) @kk_check(ptr addrspace({space}) {operand}, "
-            f"i64 {size}, i64 {kind})")
-
-
-def _checked_copy(indent: str, parts: list[str], roles: list[tuple[int, int, str]], length_index: int,
-                  counter: list[int], out: list[str]) -> bool:
-    """Check each ``(argument index, is store, byte extent)`` pointer of a copy call, then make the
-    copy's length argument 0 if any pointer was redirected to the sink (a violating copy copies
-    nothing rather than overrunning the sink). Edits ``parts``; False if nothing was checked."""
-    checked = []
-    for index, store, size in roles:
-        ptr = _pointer(parts[index])
-        if ptr is None:
-            continue
-        space, operand, rest = ptr
-        attrs, _, operand = (operand + rest).rpartition(" ")   # call arguments: attributes, then the value
-        counter[0] += 1
-        reg = f"%kk.ck.{counter[0]}"
-        out.append(_check_call(indent, reg, space, operand, size, store))
-        parts[index] = f"ptr addrspace({space}) {attrs + ' ' if attrs else ''}{reg}"
-        checked.append((reg, space, operand))
-    if not checked:
-        return False
-    counter[0] += 1
-    all_ok = None
-    for i, (reg, space, orig) in enumerate(checked):
-        same = f"%kk.ck.same.{counter[0]}.{i}"
-        out.append(f"{indent}{same} = icmp eq ptr addrspace({space}) {reg}, {orig}")
-        if all_ok is None:
-            all_ok = same
-        else:
-            out.append(f"{indent}%kk.ck.all.{counter[0]}.{i} = and i1 {all_ok}, {same}")
-            all_ok = f"%kk.ck.all.{counter[0]}.{i}"
-    length_ty, _, length = parts[length_index].strip().partition(" ")
-    out.append(f"{indent}%kk.ck.len.{counter[0]} = select i1 {all_ok}, {length_ty} {length}, {length_ty} 0")
-    parts[length_index] = f"{length_ty} %kk.ck.len.{counter[0]}"
-    return True
-
-
-def _instrument_memory_intrinsic(m: re.Match, counter: list[int]) -> list[str]:
-    """``llvm.memcpy/memmove(dst, src, n, volatile)`` and ``llvm.memset(dst, byte, n, volatile)``:
-    the destination is written and the source read, ``n`` bytes each."""
-    indent, op, args_text, trailer = m.groups()
-    parts = split_top_level(args_text)
-    if len(parts) < 3:
-        return [m.group(0)]
-    length_ty, _, length = parts[2].strip().partition(" ")
-    out: list[str] = []
-    size = length
-    if length_ty != "i64":
-        counter[0] += 1
-        size = f"%kk.ck.n.{counter[0]}"
-        out.append(f"{indent}{size} = zext {length_ty} {length} to i64")
-    roles = [(0, 1, size)] + ([(1, 0, size)] if op != "memset" else [])
-    if not _checked_copy(indent, parts, roles, 2, counter, out):
-        return [m.group(0)]
-    head = m.group(0)[: m.start(3) - m.start(0)]
-    return out + [head + ", ".join(parts) + ")" + trailer]
-
-
-# spec 003 __mux_dma_{read,write}_{1,2,3}D(dst, src, width, ...): the strides and counts after width
+_MEMORY_INTRINSICS = ("llvm.memcpy.", "llvm.memmove.", "llvm.memset.", "llvm.memcpy.inline.",
+                      "llvm.memset.inline.")
+# spec 003 __mux_dma_{read,write}_{1,2,3}D(dst, src, width, ...): (stride, count) argument pairs after width
 _DMA_SHAPE = {"1": ((), ()), "2": ((3, 5), (4, 5)), "3": ((3, 5, 6, 8), (4, 5, 7, 8))}
 
 
-def _dma_extent(indent: str, parts: list[str], dims: str, strides: tuple[int, ...], counter: list[int],
-                out: list[str]) -> str:
-    """Bytes a DMA spans at one end: width + (rows-1) * row stride [+ (planes-1) * plane stride],
-    0 when there are no rows or planes."""
-    def value(i: int) -> str:
-        return parts[i].strip().rsplit(" ", 1)[-1]
-    width = value(2)
-    if dims == "1":
-        return width
-    counter[0] += 1
-    n = counter[0]
-    total, empty = width, None
-    for k in range(0, len(strides), 2):
-        stride, count = value(strides[k]), value(strides[k + 1])
-        out += [f"{indent}%kk.dma.{n}.{k}.c = sub i64 {count}, 1",
-                f"{indent}%kk.dma.{n}.{k}.s = mul i64 %kk.dma.{n}.{k}.c, {stride}",
-                f"{indent}%kk.dma.{n}.{k}.t = add i64 {total}, %kk.dma.{n}.{k}.s",
-                f"{indent}%kk.dma.{n}.{k}.z = icmp eq i64 {count}, 0"]
-        total = f"%kk.dma.{n}.{k}.t"
-        if empty is None:
-            empty = f"%kk.dma.{n}.{k}.z"
-        else:
-            out.append(f"{indent}%kk.dma.{n}.{k}.e = or i1 {empty}, %kk.dma.{n}.{k}.z")
-            empty = f"%kk.dma.{n}.{k}.e"
-    out.append(f"{indent}%kk.dma.{n} = select i1 {empty}, i64 0, i64 {total}")
-    return f"%kk.dma.{n}"
+def _is_kernel(f: Function) -> bool:
+    return f.calling_conv == "spir_kernel" or '"mux-kernel"="entry-point"' in f.all_attributes()
 
 
-def _instrument_dma(m: re.Match, counter: list[int]) -> list[str]:
-    """The work-group copies of async_work_group_copy: the local and global ends, each over the
-    bytes its strides span."""
-    indent, head_text, direction, dims, args_text, trailer = m.groups()
-    parts = split_top_level(args_text)
-    dst_strides, src_strides = _DMA_SHAPE[dims]
-    if len(parts) < 4 or any(i >= len(parts) for i in dst_strides + src_strides):
-        return [m.group(0)]
-    out: list[str] = []
-    dst_size = _dma_extent(indent, parts, dims, dst_strides, counter, out)
-    src_size = _dma_extent(indent, parts, dims, src_strides, counter, out)
-    if not _checked_copy(indent, parts, [(0, 1, dst_size), (1, 0, src_size)], 2, counter, out):
-        return [m.group(0)]
-    return out + [f"{indent}{head_text}@__mux_dma_{direction}_{dims}D(" + ", ".join(parts) + ")" + trailer]
+def inline_into_kernels(text: str) -> str:
+    """Every function becomes ``alwaysinline`` (``noinline``/``optnone`` go) and LLVM's always
+    inliner puts them into the kernels, so that the origin of each pointer is visible there."""
+    from kernelkit.llvm_binding import llvm
+    from kernelkit.targets.host.codegen import target_machine
+
+    module = parse(text)
+    for group in module.attribute_groups:
+        group.attributes = [a for a in group.attributes if a not in ("noinline", "optnone")]
+    for f in module.functions:
+        f.attributes = [a for a in f.attributes if a not in ("noinline", "optnone")]
+        if not f.is_declaration and not _is_kernel(f) and "alwaysinline" not in f.all_attributes():
+            f.attributes.append("alwaysinline")
+    b = llvm()
+    m = b.parse_assembly(str(module))
+    pm = b.create_new_module_pass_manager()
+    pm.add_always_inliner_pass()
+    pm.run(m, b.create_pass_builder(target_machine(), b.create_pipeline_tuning_options(speed_level=0)))
+    return str(m)
 
 
+class _Sites:
+    """Source locations of the checks, by index (index 0: unknown)."""
+
+    def __init__(self) -> None:
+        self.locations: list[list] = [["", 0, 0]]
+
+    def add(self, inst: I.Instruction) -> Value:
+        self.locations.append(_location(inst.metadata.get("dbg")))
+        return ConstantInt(T.i64, len(self.locations) - 1)
 
 
+def _field(node: MDNode, name: str):
+    try:
+        return node.field(name)
+    except KeyError:
+        return None
 
 
-
-def _instrument_line(line: str, counter: list[int]) -> list[str]:
-    intrinsic = _MEMORY_INTRINSIC_RE.match(line)
-    if intrinsic:
-        return _instrument_memory_intrinsic(intrinsic, counter)
-    dma = _DMA_RE.match(line)
-    if dma:
-        return _instrument_dma(dma, counter)
-    m = _ACCESS_RE.match(line)
-    if not m:
-        return [line]
-    indent, _, op, rest = m.groups()
-    words = rest.split(" ")
-    prefix = []
-    while words and words[0] in ("volatile", "weak", "atomic"):
-        prefix.append(words.pop(0))
-    if op == "atomicrmw":
-        prefix.append(words.pop(0))   # the operation
-    parts = split_top_level(" ".join(words))
-    if op == "load":
-        ty, ptr_index = parts[0], 1
-    elif op == "store":
-        ty, ptr_index = parts[0].rsplit(" ", 1)[0], 1
-    else:  # atomicrmw / cmpxchg operate on scalars: "<type> <value> [ordering...]"
-        ty, ptr_index = parts[1].split(" ", 1)[0], 0
-    if len(parts) <= ptr_index:
-        return [line]
-    ptr = _pointer(parts[ptr_index])
-    if ptr is None:
-        return [line]
-    space, operand, trailer = ptr
-    counter[0] += 1
-    reg = f"%kk.ck.{counter[0]}"
-    is_store = 0 if op == "load" else 1
-    check = _check_call(indent, reg, space, operand, _size_of(ty), is_store)
-    parts[ptr_index] = f"ptr addrspace({space}) {reg}{trailer}"
-    head = line[: line.index(op + " ") + len(op) + 1]
-    new = head + " ".join(prefix) + (" " if prefix else "") + ", ".join(parts)
-    return [check, new]
+def _text(value) -> str:
+    if isinstance(value, MDString):
+        return value.value
+    return value.strip('"') if isinstance(value, str) else ""
 
 
-def instrument(mod: ModuleText) -> None:
-    counter = [0]
-    for f in mod.functions:
-        out: list[str] = []
-        for line in f.body:
-            out += _instrument_line(line, counter)
-        f.body = out
+def _location(loc) -> list:
+    """``[file, line, column]`` of a DILocation (the innermost one: the access itself)."""
+    if not isinstance(loc, MDNode) or loc.kind != "DILocation":
+        return ["", 0, 0]
+    line, column = _field(loc, "line"), _field(loc, "column")
+    scope, filename = _field(loc, "scope"), ""
+    for _ in range(64):   # DILexicalBlock / DISubprogram -> file
+        if not isinstance(scope, MDNode):
+            break
+        file = _field(scope, "file")
+        if isinstance(file, MDNode):
+            filename, directory = _text(_field(file, "filename")), _text(_field(file, "directory"))
+            if directory and filename and not filename.startswith("<"):
+                filename = os.path.join(directory, filename)
+            break
+        scope = _field(scope, "scope")
+    return [filename, int(line or 0), int(column or 0)]
+
+
+class _Instrumenter:
+    def __init__(self, f: Function, module: Module, helpers: tuple[Function, Function], sites: _Sites,
+                 objects: PrivateObjects) -> None:
+        self.f, self.helper, self.sites = f, helpers[0], sites
+        self.prov = Provenance(f, module, objects, helpers[1] if _is_kernel(f) else None)
+
+    def run(self) -> None:
+        for inst in self.f.instructions():
+            if isinstance(inst, I.GetElementPtrInst):
+                # an out-of-bounds `getelementptr inbounds` is poison, and LLVM would fold the
+                # checks of its result away: the address arithmetic must be plain
+                inst.flags = []
+        accesses = [inst for inst in self.f.instructions()
+                    if isinstance(inst, I.LoadInst | I.StoreInst | I.AtomicRMWInst | I.CmpXchgInst | I.CallInst)]
+        self.prov.record_pointer_stores()
+        for inst in accesses:
+            if isinstance(inst, I.CallInst):
+                self._call(inst)
+            else:
+                self._access(inst)
+
+    # -- one check
+    def _check(self, inst: I.Instruction, index: int, size: Value, store: int) -> Value | None:
+        """Check operand ``index`` (a pointer) of ``inst`` before it; the operand becomes the
+        checked pointer (the sink after a violation). None when nothing needs checking."""
+        ptr = inst.operands[index]
+        if not isinstance(ptr.type, T.PointerType):
+            return None
+        space = ptr.type.addrspace
+        shadow = self.prov.of(ptr) if space != 3 else None   # (__local: per thread, in the table)
+        shadow = shadow or UNKNOWN
+        b = IRBuilder()
+        b.position_before(inst)
+        fnty = T.FunctionType(ptr.type, (ptr.type, T.i64, T.i64, T.i64, T.i64, T.i64, T.i64))
+        call = b.call(self.helper, [ptr, size, ConstantInt(T.i64, store | space << 1), shadow.base, shadow.end,
+                                    shadow.object, self.sites.add(inst)], function_type=fnty)
+        inst.set_operand(index, call)
+        return call
+
+    def _access(self, inst: I.Instruction) -> None:
+        if isinstance(inst, I.LoadInst):
+            index, ty, store = 0, inst.type, 0
+        elif isinstance(inst, I.StoreInst):
+            index, ty, store = 1, inst.operands[0].type, 1
+        else:   # atomicrmw / cmpxchg: (ptr, value...)
+            index, ty, store = 0, inst.operands[1].type, 1
+        ptr = inst.operands[index]
+        if isinstance(ptr, I.AllocaInst) and not ptr.operands and ptr.allocated_type == ty:
+            return   # a variable accessed whole: in bounds by construction
+        self._check(inst, index, size_of(ty), store)
+
+    def _call(self, call: I.CallInst) -> None:
+        callee = call.called_function
+        name = callee.name if callee is not None else ""
+        if name.startswith(_MEMORY_INTRINSICS):
+            self._memory_intrinsic(call, name)
+        elif name.startswith("__mux_dma_") and name[-2:] in ("1D", "2D", "3D"):
+            self._dma(call, name)
+        elif name.startswith("_Z") and callee.is_declaration:
+            self._atomic_builtin(call, name)
+
+    def _atomic_builtin(self, call: I.CallInst, name: str) -> None:
+        """OpenCL's atomic builtins (defined after this pass): each pointer argument over its
+        pointee (the object, and ``expected`` of a compare-exchange)."""
+        demangled = try_demangle(name)
+        if demangled is None or not demangled[0].startswith("atom"):
+            return
+        store = 0 if demangled[0].startswith("atomic_load") else 1
+        for i, param in enumerate(demangled[1][:call.num_args]):
+            size = _pointee_size(param)
+            if size is not None:
+                self._check(call, 1 + i, ConstantInt(T.i64, size), store)
+
+    def _checked_copy(self, call: I.CallInst, roles: list[tuple[int, int, Value]], length_index: int) -> None:
+        """Check each ``(argument, is store, extent)`` pointer of a copy; the copy's length becomes
+        0 if a pointer was redirected to the sink (a violating copy copies nothing)."""
+        checked = []
+        for arg, store, size in roles:
+            original = call.operands[1 + arg]
+            new = self._check(call, 1 + arg, size, store)
+            if new is not None:
+                checked.append((new, original))
+        if not checked:
+            return
+        b = IRBuilder()
+        b.position_before(call)
+        all_ok = None
+        for new, original in checked:
+            same = b.icmp("eq", new, original)
+            all_ok = same if all_ok is None else b.and_(all_ok, same)
+        length = call.operands[1 + length_index]
+        call.set_operand(1 + length_index, b.select(all_ok, length, ConstantInt(length.type, 0)))
+
+    def _memory_intrinsic(self, call: I.CallInst, name: str) -> None:
+        """``llvm.memcpy/memmove(dst, src, n, volatile)``, ``llvm.memset(dst, byte, n, volatile)``."""
+        args = call.args
+        if len(args) < 3:
+            return
+        b = IRBuilder()
+        b.position_before(call)
+        size = b.int_resize(args[2], T.i64)
+        roles = [(0, 1, size)] + ([(1, 0, size)] if not name.startswith("llvm.memset") else [])
+        self._checked_copy(call, roles, 2)
+
+    def _dma_extent(self, call: I.CallInst, dims: str, strides: tuple[int, ...]) -> Value:
+        """Bytes a DMA spans at one end: width + (rows-1) * row stride [+ (planes-1) * plane
+        stride], 0 when there are no rows or planes."""
+        args = call.args
+        width = args[2]
+        if dims == "1":
+            return width
+        b = IRBuilder()
+        b.position_before(call)
+        total, empty = width, None
+        for k in range(0, len(strides), 2):
+            stride, count = args[strides[k]], args[strides[k + 1]]
+            total = b.add(total, b.mul(b.sub(count, ConstantInt(T.i64, 1)), stride))
+            zero = b.icmp("eq", count, ConstantInt(T.i64, 0))
+            empty = zero if empty is None else b.or_(empty, zero)
+        return b.select(empty, ConstantInt(T.i64, 0), total)
+
+    def _dma(self, call: I.CallInst, name: str) -> None:
+        """The work-group copies of async_work_group_copy: both ends, each over its span."""
+        dims = name[-2]
+        dst_strides, src_strides = _DMA_SHAPE[dims]
+        if len(call.args) < 4 or any(i >= len(call.args) for i in dst_strides + src_strides):
+            return
+        dst = self._dma_extent(call, dims, dst_strides)
+        src = self._dma_extent(call, dims, src_strides)
+        self._checked_copy(call, [(0, 1, dst), (1, 0, src)], 2)
+
+
+def _pointee_size(param) -> int | None:
+    """Bytes a builtin's pointer parameter points to (``atomic_T`` is T), None for a non-pointer."""
+    if param.kind != "pointer" or param.element is None:
+        return None
+    element = param.element
+    while element.kind == "atomic" and element.element is not None:
+        element = element.element
+    if element.name in SCALAR_SIZES:
+        return value_size(element.name, element.width)
+    return 8 if element.name in ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t") else None
+
+
+def _json_global(module: Module, name: str, document) -> None:
+    # as hex digits: the later text passes must not see IR words (types, names) in the string
+    data = json.dumps(document, separators=(",", ":")).encode().hex().encode()
+    ty = T.LiteralStructType((T.i64, T.ArrayType(T.i8, len(data))))
+    init = ConstantAggregate(ty, [ConstantInt(T.i64, len(data)), ConstantBytes(T.ArrayType(T.i8, len(data)), data)])
+    var = module.add_global(GlobalVariable(name, ty, init, constant=True))
+    var.linkage = "dso_local"
+
+
+def _globals_table(module: Module) -> None:
+    """``@kk.checked.globals``: { count, [(address, size)] } of the module's variables."""
     entries = []
-    for item in mod.items:
-        if isinstance(item, str):
-            m = _GLOBAL_RE.match(item)
-            if m:
-                space = m.group(2) or "0"
-                address = (f"ptr addrspacecast (ptr addrspace({space}) @{m.group(1)} to ptr)" if space != "0"
-                           else f"ptr @{m.group(1)}")
-                entries.append(f"{{ ptr, i64 }} {{ {address}, i64 {_size_of(m.group(3))} }}")
-    n = len(entries)
-    mod.items.append(f"@{GLOBALS_TABLE} = dso_local global {{ i64, [{n} x {{ ptr, i64 }}] }} "
-                     f"{{ i64 {n}, [{n} x {{ ptr, i64 }}] [{', '.join(entries)}] }}")
-    mod.items.append(check_definition())
+    pair = T.LiteralStructType((T.ptr, T.i64))
+    for g in list(module.globals):
+        if g.is_declaration or g.name.startswith("kk.checked."):
+            continue
+        address = g if g.addrspace == 0 else ConstantExpr(T.ptr, "addrspacecast", [g])
+        entries.append(ConstantAggregate(pair, [address, size_of(g.value_type)]))
+    array = T.ArrayType(pair, len(entries))
+    ty = T.LiteralStructType((T.i64, array))
+    var = module.add_global(GlobalVariable(GLOBALS_TABLE, ty, ConstantAggregate(
+        ty, [ConstantInt(T.i64, len(entries)), ConstantAggregate(array, entries)])))
+    var.linkage = "dso_local"
 
 
-def check_definition() -> str:
-    """``kk_check`` over flat pointers (the host flattens address spaces before this is compiled,
-    the calls are rewritten the same way)."""
-    wg_t, wi_t = llvm_struct(WORK_GROUP_FIELDS), llvm_struct(WORK_ITEM_FIELDS)
-    chk = field_index(WORK_GROUP_FIELDS, "check")
-    gid_lines = []
-    for d in range(3):
-        gid_lines += [
-            f"  %g{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'group_id')}, i32 {d}",
-            f"  %g{d} = load i64, ptr %g{d}p",
-            f"  %e{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'enqueued_local_size')}, i32 {d}",
-            f"  %e{d} = load i64, ptr %e{d}p",
-            f"  %o{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'global_offset')}, i32 {d}",
-            f"  %o{d} = load i64, ptr %o{d}p",
-            f"  %l{d}p = getelementptr inbounds {wi_t}, ptr %wi, i32 0, i32 {field_index(WORK_ITEM_FIELDS, 'local_id')}, i32 {d}",
-            f"  %l{d} = load i64, ptr %l{d}p",
-            f"  %ge{d} = mul i64 %g{d}, %e{d}", f"  %gl{d} = add i64 %ge{d}, %l{d}", f"  %id{d} = add i64 %gl{d}, %o{d}",
-            f"  %idp{d} = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 7, i32 {d}",
-            f"  store i64 %id{d}, ptr %idp{d}",
-        ]
-    body = "\n".join(gid_lines)
-    return f"""define internal ptr addrspace(1) @kk_check(ptr addrspace(1) %p, i64 %size, i64 %store, ptr %wi, ptr %wg) alwaysinline nounwind {{
-entry:
-  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {chk}
-  %t = load ptr, ptr %tp
-  %none = icmp eq ptr %t, null
-  br i1 %none, label %ok, label %look
-look:
-  %countp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 0
-  %count = load i64, ptr %countp
-  %rangesp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 1
-  %ranges = load ptr, ptr %rangesp
-  %a = ptrtoint ptr addrspace(1) %p to i64
-  %end = add i64 %a, %size
-  br label %loop
-loop:
-  %i = phi i64 [ 0, %look ], [ %i.next, %next ]
-  %more = icmp ult i64 %i, %count
-  br i1 %more, label %test, label %private
-private:
-  %generic.bit = and i64 %store, {GENERIC}
-  %generic = icmp ne i64 %generic.bit, 0
-  br i1 %generic, label %private.stack, label %bad
-private.stack:
-  %stack = call ptr @llvm.stacksave.p0()
-  %sp0 = ptrtoint ptr %stack to i64
-  %spi = sub i64 %sp0, {RED_ZONE}
-  %topp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'stack_top')}
-  %top = load ptr, ptr %topp
-  %topi = ptrtoint ptr %top to i64
-  %above = icmp uge i64 %a, %spi
-  %below = icmp ule i64 %end, %topi
-  %onstack = and i1 %above, %below
-  br i1 %onstack, label %ok, label %bad
-test:
-  %bi = shl i64 %i, 1
-  %bp = getelementptr i64, ptr %ranges, i64 %bi
-  %b = load i64, ptr %bp
-  %ep = getelementptr i64, ptr %bp, i64 1
-  %e = load i64, ptr %ep
-  %lo = icmp uge i64 %a, %b
-  %hi = icmp ule i64 %end, %e
-  %in = and i1 %lo, %hi
-  br i1 %in, label %ok, label %next
-next:
-  %i.next = add i64 %i, 1
-  br label %loop
-bad:
-  %vp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 3
-  %won = cmpxchg ptr %vp, i64 0, i64 1 seq_cst seq_cst
-  %first = extractvalue {{ i64, i1 }} %won, 1
-  br i1 %first, label %record, label %sink
-record:
-  %ap = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 4
-  store i64 %a, ptr %ap
-  %sp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 5
-  store i64 %size, ptr %sp
-  %stp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 6
-  %isstore = and i64 %store, 1
-  store i64 %isstore, ptr %stp
-{body}
-  br label %sink
-sink:
-  %skp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 2
-  %sk = load ptr addrspace(1), ptr %skp
-  ret ptr addrspace(1) %sk
-ok:
-  ret ptr addrspace(1) %p
-}}
-declare ptr @llvm.stacksave.p0()"""
+def instrument(text: str) -> str:
+    """The checked twin of a mux-form module (SPIR address spaces), as IR text; ``kk_check`` is
+    only declared (its definition, :func:`check_definition`, takes the scheduling parameters)."""
+    module = parse(inline_into_kernels(text))
+    helpers = (module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1),) + (T.i64,) * 6)),
+               module.declare_function(ARG_BOUNDS, T.FunctionType(T.i64, (T.i64, T.i64))))
+    sites, objects = _Sites(), PrivateObjects()
+    for f in list(module.functions):
+        if not f.is_declaration and (f.uses or _is_kernel(f)):   # (the others were inlined)
+            _Instrumenter(f, module, helpers, sites, objects).run()
+    _globals_table(module)
+    _json_global(module, SITES_TABLE, {"sites": sites.locations, "objects": objects.descriptions})
+    return str(module)
+

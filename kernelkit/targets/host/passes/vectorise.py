@@ -2,11 +2,13 @@
 kernels once everything is inlined, before the work-item loops are built.
 
 Build option `-cl-wfv=never|auto|always` (default auto): `auto` vectorises the kernels that have
-loops of their own (a loop-free kernel is vectorised as well by LLVM's loop vectoriser across the
-work-item loop, which it already is), `always` every kernel it can, `never` none. Kernels with
-barriers (work-item coroutines) are not vectorised. A vectorised kernel `k` gets a W-lane copy
-`__vecz_v<W>_k`; the work-item loop runs it for W consecutive work-items along x and the scalar
-kernel for the rest of the row. Spec 003 metadata: `!codeplay_ca_vecz.base` on `k`,
+loops of their own or barriers (a loop-free kernel is vectorised as well by LLVM's loop vectoriser
+across the work-item loop, which it already is), `always` every kernel it can, `never` none. A
+vectorised kernel `k` gets a W-lane copy `__vecz_v<W>_k`; the work-item loop runs it for W
+consecutive work-items along x and the scalar kernel for the rest of the row. In a kernel with
+barriers the barrier stays one call for the W lanes, so the copy becomes one coroutine per packet
+of W work-items (see `barriers`, `wrapper`); such a kernel runs vectorised in the work-groups whose
+size along x is a multiple of W. Spec 003 metadata: `!codeplay_ca_vecz.base` on `k`,
 `!codeplay_ca_vecz.derived` on the copy, `!codeplay_ca_vecz.base.fail` and a build-log line with
 the reason when vectorisation fails.
 """
@@ -24,6 +26,7 @@ from kernelkit.ir.metadata import MDNode, ValueAsMetadata
 from kernelkit.ir.module import Argument, Function
 from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
 from kernelkit.ir.values import ConstantInt, Value
+from kernelkit.targets.host.passes import local_atomics
 from kernelkit.targets.host.sched import WORK_ITEM_FIELDS, field_index
 
 WFV_OPTION = "-cl-wfv="
@@ -126,9 +129,13 @@ def _has_loops(f: Function) -> bool:
     return any(True for _ in LoopForest(CFG(f)))
 
 
+BARRIER = "__mux_work_group_barrier"
+LOCAL_ATOMIC_PREFIX = local_atomics.MARK[1:]
+
+
 def _has_barriers(f: Function) -> bool:
     return any(isinstance(i, I.CallInst) and i.called_function is not None
-               and i.called_function.name == "__mux_work_group_barrier" for i in f.instructions())
+               and i.called_function.name == BARRIER for i in f.instructions())
 
 
 @dataclass
@@ -151,9 +158,9 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
     changed = False
     for name in kernels:
         f = module.get_function(name)
-        if f is None or f.is_declaration or _has_barriers(f):
+        if f is None or f.is_declaration:
             continue
-        if mode == "auto" and not _has_loops(f):
+        if mode == "auto" and not _has_loops(f) and not _has_barriers(f):
             continue
         options_md = MDNode([ValueAsMetadata(ConstantInt(T.i32, width)), ValueAsMetadata(ConstantInt(T.i1, 0)),
                              ValueAsMetadata(ConstantInt(T.i32, 0))])
@@ -161,13 +168,17 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
         try:
             if wi is None:
                 raise VectorisationFailure("no work-item info parameter")
-            g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi))
+            if any(i.name.startswith(LOCAL_ATOMIC_PREFIX) for i in f.instructions()):
+                # (their lanes would update the same local word as one vector access)
+                raise VectorisationFailure("atomics on __local memory (lowered to plain read-modify-write)")
+            g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi), once_per_packet=frozenset({BARRIER}))
         except VectorisationFailure as exc:
             f.metadata["codeplay_ca_vecz.base.fail"] = options_md
             out.log.append(f"kernelkit: kernel {name}: not vectorised (-cl-wfv={mode}): {exc.reason}")
             changed = True
             continue
-        g.linkage = "internal"
+        if not _has_barriers(f):   # (a coroutine copy stays visible until its entry calls it)
+            g.linkage = "internal"
         f.metadata["codeplay_ca_vecz.base"] = MDNode([options_md, ValueAsMetadata(g)])
         g.metadata["codeplay_ca_vecz.derived"] = MDNode([options_md, ValueAsMetadata(f)])
         out.widths[name] = (g.name, width)

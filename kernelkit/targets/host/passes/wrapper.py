@@ -79,8 +79,12 @@ class ResumeInfo:
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
                     resume: ResumeInfo | None = None, local_mem: int = 0,
-                    vector: tuple[str, int] | None = None) -> tuple[str, list[str]]:
+                    vector: tuple[str, int] | None = None,
+                    local_size: tuple[int, int, int] | None = None) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
+
+    ``local_size`` is the kernel's fixed work-group size when every group has exactly that size
+    (``!reqd_work_group_size`` with uniform work-groups): the loops then have constant bounds.
 
     With ``metadata_base`` the x loop is marked parallel (``llvm.loop.parallel_accesses``): the
     work-items of a group are independent between barriers (OpenCL's memory model has no order
@@ -117,7 +121,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
             call_args.append(f"{p.type} %a{i}")
     for d in range(3):
         lines += [_wg(f"%ngp{d}", "num_groups", d), f"  %ng{d} = load i64, ptr %ngp{d}",
-                  _wg(f"%enp{d}", "enqueued_local_size", d), f"  %en{d} = load i64, ptr %enp{d}",
+                  _wg(f"%enp{d}", "enqueued_local_size", d),
+                  f"  %en{d} = add i64 0, {local_size[d]}" if local_size else f"  %en{d} = load i64, ptr %enp{d}",
                   _wg(f"%gsp{d}", "global_size", d), f"  %gs{d} = load i64, ptr %gsp{d}",
                   _wg(f"%gip{d}", "group_id", d), _wg(f"%lsp{d}", "local_size", d)]
     lines += ["  %en01 = mul i64 %en0, %en1", "  %maxitems = mul i64 %en01, %en2",
@@ -154,7 +159,8 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     for d, gd in enumerate(("%gx", "%gy", "%gz")):
         lines += [f"  store i64 {gd}, ptr %gip{d}", f"  %start{d} = mul i64 {gd}, %en{d}",
                   f"  %left{d} = sub i64 %gs{d}, %start{d}", f"  %lt{d} = icmp ult i64 %left{d}, %en{d}",
-                  f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
+                  f"  %ls{d} = add i64 0, {local_size[d]}" if local_size
+                  else f"  %ls{d} = select i1 %lt{d}, i64 %left{d}, i64 %en{d}", f"  store i64 %ls{d}, ptr %lsp{d}"]
     args = ", ".join([*call_args, ""])
     if not coroutine and vector is not None:
         lines += _nested_loops(
@@ -167,11 +173,17 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
             before=_store_wi("%wi", "%x", "%y", "%z", "%lin"), x_latch_md=loop_md)
     else:
         lines += ["  %ls01 = mul i64 %ls0, %ls1", "  %items = mul i64 %ls01, %ls2"]
+        entry = "group"
+        if vector is not None:
+            lines[lines.index("  %wis.bytes = mul i64 %maxitems, " + wi_size):0] = [
+                "  %kind = alloca i8", "  store i8 0, ptr %kind"]
+            lines += packet_coroutines(vector, args)
+            entry = "wi.start"
         start = [f"  %wip = getelementptr {WI_T}, ptr %wis, i64 %lin",
                  *_store_wi("%wip", "%x", "%y", "%z", "%lin"),
                  f"  %h = call ptr @{f.name}({args}ptr %wip, ptr %wg)",
                  "  %hp = getelementptr ptr, ptr %hs, i64 %lin", "  store ptr %h, ptr %hp"]
-        lines += _nested_loops(start, before=[])
+        lines += _nested_loops(start, before=[], entry=entry)
         if resume is not None:
             lines += _region_rounds(resume, md, metadata_base)
         else:
@@ -257,6 +269,58 @@ def _nested_region_loop(r: ResumeInfo, k: str, idx: str, loop_md: str) -> list[s
     return out
 
 
+def _switch_frames(kind: int, prefix: str) -> list[str]:
+    """Entering a group that runs coroutines of kind ``kind`` (1 work-items, 2 packets): the frame
+    array of the other kind has another layout, so a change of kind makes kk_frame allocate anew."""
+    return [f"  %{prefix}.kind = load i8, ptr %kind", f"  %{prefix}.same = icmp eq i8 %{prefix}.kind, {kind}",
+            f"  br i1 %{prefix}.same, label %{prefix}.start, label %{prefix}.reset", f"{prefix}.reset:",
+            "  store i64 0, ptr %fsp", f"  store i8 {kind}, ptr %kind", f"  br label %{prefix}.start",
+            f"{prefix}.start:"]
+
+
+def packet_coroutines(vector: tuple[str, int], args: str) -> list[str]:
+    """The group's part for a kernel with barriers whose W-lane copy ``vector`` = (function, W) is a
+    coroutine per packet of W work-items along x: when the group's size along x is a multiple of W,
+    start one coroutine per packet (its MuxWorkItemInfo is lane 0's, its handle at lane 0's slot),
+    then resume the packets round by round until all have finished; otherwise branch to
+    ``%wi.group`` (one coroutine per work-item)."""
+    fn, w = vector
+    out = [f"  %pk.rem = and i64 %ls0, {w - 1}", "  %pk.ok = icmp eq i64 %pk.rem, 0",
+           "  br i1 %pk.ok, label %pk.group, label %wi.group", "pk.group:", *_switch_frames(2, "pk"),
+           "  br label %pk.z", "pk.z:",
+           "  %pk.zi = phi i64 [ 0, %pk.start ], [ %pk.zi.next, %pk.ye ]", "  br label %pk.y", "pk.y:",
+           "  %pk.yi = phi i64 [ 0, %pk.z ], [ %pk.yi.next, %pk.xe ]",
+           "  %pk.zy = mul i64 %pk.zi, %ls1", "  %pk.zyy = add i64 %pk.zy, %pk.yi", "  %pk.row = mul i64 %pk.zyy, %ls0",
+           "  br label %pk.x", "pk.x:",
+           "  %pk.xi = phi i64 [ 0, %pk.y ], [ %pk.xi.next, %pk.x ]",
+           "  %pk.lin = add i64 %pk.row, %pk.xi",
+           f"  %pk.wip = getelementptr {WI_T}, ptr %wis, i64 %pk.lin",
+           *_store_wi("%pk.wip", "%pk.xi", "%pk.yi", "%pk.zi", "%pk.lin"),
+           f"  %pk.h = call ptr @{fn}({args}ptr %pk.wip, ptr %wg)",
+           "  %pk.hp = getelementptr ptr, ptr %hs, i64 %pk.lin", "  store ptr %pk.h, ptr %pk.hp",
+           f"  %pk.xi.next = add nuw i64 %pk.xi, {w}", "  %pk.xi.more = icmp ult i64 %pk.xi.next, %ls0",
+           "  br i1 %pk.xi.more, label %pk.x, label %pk.xe", "pk.xe:",
+           "  %pk.yi.next = add nuw i64 %pk.yi, 1", "  %pk.yi.more = icmp ult i64 %pk.yi.next, %ls1",
+           "  br i1 %pk.yi.more, label %pk.y, label %pk.ye", "pk.ye:",
+           "  %pk.zi.next = add nuw i64 %pk.zi, 1", "  %pk.zi.more = icmp ult i64 %pk.zi.next, %ls2",
+           "  br i1 %pk.zi.more, label %pk.z, label %pk.round", "pk.round:",
+           "  %pk.stop = load atomic i64, ptr %cancel monotonic, align 8",
+           "  %pk.stopped = icmp ne i64 %pk.stop, 0", "  br i1 %pk.stopped, label %group.next, label %pk.res",
+           "pk.res:",
+           "  %pk.ri = phi i64 [ 0, %pk.round ], [ %pk.ri.next, %pk.res.next ]",
+           "  %pk.busy = phi i1 [ false, %pk.round ], [ %pk.busy.next, %pk.res.next ]",
+           "  %pk.rhp = getelementptr ptr, ptr %hs, i64 %pk.ri", "  %pk.rh = load ptr, ptr %pk.rhp",
+           "  %pk.done = call i1 @llvm.coro.done(ptr %pk.rh)",
+           "  br i1 %pk.done, label %pk.res.next, label %pk.res.do", "pk.res.do:",
+           "  call void @llvm.coro.resume(ptr %pk.rh)", "  br label %pk.res.next", "pk.res.next:",
+           "  %pk.stepped = xor i1 %pk.done, true", "  %pk.busy.next = or i1 %pk.busy, %pk.stepped",
+           f"  %pk.ri.next = add i64 %pk.ri, {w}", "  %pk.rmore = icmp ult i64 %pk.ri.next, %items",
+           "  br i1 %pk.rmore, label %pk.res, label %pk.round.end", "pk.round.end:",
+           "  br i1 %pk.busy.next, label %pk.round, label %group.next",
+           "wi.group:", *_switch_frames(1, "wi")]
+    return out
+
+
 def _cancelled_between_rounds() -> list[str]:
     """``%round.stopped``: was the launch cancelled? Tested before each round of a barrier kernel,
     which is the cancellation point of every loop with a barrier in each iteration (see
@@ -325,14 +389,15 @@ def _vector_x_loop(call: str, width: int) -> list[str]:
 
 
 def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "",
-                  vector: tuple[str, int] | None = None) -> list[str]:
+                  vector: tuple[str, int] | None = None, entry: str = "group") -> list[str]:
     """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id.
-    With ``vector`` (call, W): W-lane calls first, the scalar loop for the rest of each row."""
+    With ``vector`` (call, W): W-lane calls first, the scalar loop for the rest of each row.
+    ``entry``: the block the loops are entered from."""
     x_entry = ("  %x = phi i64 [ %xv.end, %loop.xt ], [ %x.next, %loop.x ]" if vector is not None
                else "  %x = phi i64 [ 0, %loop.y ], [ %x.next, %loop.x ]")
     return [
         "  br label %loop.z", "loop.z:",
-        "  %z = phi i64 [ 0, %group ], [ %z.next, %end.y ]",
+        f"  %z = phi i64 [ 0, %{entry} ], [ %z.next, %end.y ]",
         "  br label %loop.y", "loop.y:",
         "  %y = phi i64 [ 0, %loop.z ], [ %y.next, %end.x ]",
         "  %zy = mul i64 %z, %ls1", "  %zyy = add i64 %zy, %y", "  %rowbase = mul i64 %zyy, %ls0",

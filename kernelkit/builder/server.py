@@ -1,0 +1,346 @@
+"""The build server: one warm process per user and kernelkit installation that outlives a CLI call.
+
+A fresh build worker pays for Python's start, for importing the compile chain and for reading
+kernelkit's own libraries into LLVM before it compiles anything — most of a cold ``kernelkit
+build``. The server pays that once: it imports everything, then forks a child per request (the
+child starts warm, inherits every library LLVM already holds, and ends after its reply). A child
+that LLVM kills is reported to the client as ``{"died": status}``: the server itself runs no
+compile, so it outlives every abort.
+
+- Socket: ``<runtime dir>/build-<digest>.sock``, the runtime directory being ``$XDG_RUNTIME_DIR``
+  (when it is the user's own) or ``<tmp>/kernelkit-<uid>`` made with mode 0700; a directory that is
+  not the user's own or that others may enter is not used (no server). The digest covers the Python
+  executable, its version and kernelkit's files (``key.toolchain_fingerprint``): a changed kernelkit
+  never talks to an old server.
+- Start: on first use, in the background (``spawn``); that first build still uses a plain worker.
+  One server per socket (an exclusive lock on ``<socket>.lock``); a stale socket is replaced.
+- Stop: after ``$KERNELKIT_SERVER_IDLE`` seconds without a client (default 900), when kernelkit's
+  files change (checked every 30 s) or its socket is removed, or on ``stop(path)``;
+  ``KERNELKIT_NO_SERVER=1`` turns it off (plain worker processes, as before).
+- A connection starts with the client's log file descriptor (SCM_RIGHTS): the children write
+  their standard error there, where the client reads LLVM's message when one dies. Every request
+  carries the client's whole environment and working directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import selectors
+import socket
+import stat
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+IDLE_SECONDS = 900.0
+_CHECK_SECONDS = 30.0
+_MAX_SOCKET_PATH = 104        # sun_path holds 104 (BSD) to 108 (Linux) bytes with the terminating NUL
+
+
+def _fingerprint() -> str:
+    """kernelkit's files as they are now (not the value cached at start)."""
+    from kernelkit.builder.key import toolchain_fingerprint
+
+    toolchain_fingerprint.cache_clear()
+    return toolchain_fingerprint()
+
+
+def enabled() -> bool:
+    return os.environ.get("KERNELKIT_NO_SERVER", "") in ("", "0")
+
+
+def runtime_dir() -> Path | None:
+    """The user's private directory for the socket, or None when there is no safe one."""
+    uid = os.getuid()
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    candidates = ([Path(xdg) / "kernelkit"] if xdg else []) + [Path(tempfile.gettempdir()) / f"kernelkit-{uid}"]
+    for folder in candidates:
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            st = folder.lstat()
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o077:
+            return folder
+    return None
+
+
+def socket_path() -> Path | None:
+    from kernelkit.builder.key import toolchain_fingerprint
+
+    folder = runtime_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
+    path = folder / f"build-{digest[:20]}.sock"
+    return path if len(os.fsencode(path)) < _MAX_SOCKET_PATH else None
+
+
+def connect(path: Path) -> socket.socket | None:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(path))
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+_SPAWNED: set[str] = set()
+
+
+def spawn(path: Path) -> None:
+    """Start a server for ``path`` in the background (once per process; a second server exits)."""
+    import subprocess
+
+    if str(path) in _SPAWNED:
+        return
+    _SPAWNED.add(str(path))
+    from kernelkit.builder.pool import worker_environment
+
+    env = worker_environment()
+    env.pop("KERNELKIT_BUILD_WORKER", None)
+    with open(os.devnull, "rb") as null_in, open(str(path) + ".log", "ab") as log:
+        subprocess.Popen([sys.executable, "-m", "kernelkit.builder.server", str(path)], stdin=null_in, stdout=log,
+                         stderr=log, env=env, cwd="/", start_new_session=True, close_fds=True)
+
+
+# ------------------------------------------------------------------------------------ the server
+class _Server:
+    def __init__(self, path: Path, idle: float):
+        self.path, self.idle = path, idle
+        self.selector = selectors.DefaultSelector()
+        self.children: dict[int, tuple] = {}   # pid -> (connection, its log fd, the request)
+        self.warmed: set[tuple] = set()
+        self.log_fds: dict[socket.socket, int] = {}
+        self.last_active = self.checked = time.monotonic()
+        self.fingerprint = _fingerprint()
+
+    def listen(self) -> None:
+        try:
+            self.path.unlink()      # stale (we hold the lock: no other server uses it)
+        except FileNotFoundError:
+            pass
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            self.listener.bind(str(self.path))
+        finally:
+            os.umask(old)
+        self.inode = self.path.stat().st_ino
+        self.listener.listen(64)
+        self.selector.register(self.listener, selectors.EVENT_READ)
+
+    def run(self) -> None:
+        while True:
+            for key, _ in self.selector.select(timeout=0.05):
+                if key.fileobj is self.listener:
+                    self._accept()
+                else:
+                    self._request(key.fileobj)
+            self._reap()
+            now = time.monotonic()
+            if self.log_fds or self.children:
+                self.last_active = now
+            elif now - self.last_active > self.idle or not self._still_ours():
+                return
+            if now - self.checked > _CHECK_SECONDS:
+                self.checked = now
+                if not self.children and _fingerprint() != self.fingerprint:
+                    return             # kernelkit's files changed: clients now look for another server
+
+    def _still_ours(self) -> bool:
+        try:
+            return self.path.stat().st_ino == self.inode
+        except OSError:
+            return False     # socket removed or replaced (the directory cleaned)
+
+    def _accept(self) -> None:
+        conn, _ = self.listener.accept()
+        conn.settimeout(10)
+        try:
+            _msg, fds, _flags, _addr = socket.recv_fds(conn, 1, 1)   # one byte: the request follows
+        except OSError:
+            conn.close()
+            return
+        if not fds:
+            conn.close()
+            return
+        conn.settimeout(None)
+        self.log_fds[conn] = fds[0]
+        self.selector.register(conn, selectors.EVENT_READ)
+
+    def _close(self, conn: socket.socket) -> None:
+        try:
+            self.selector.unregister(conn)
+        except (KeyError, ValueError):
+            pass
+        fd = self.log_fds.pop(conn, None)
+        if fd is not None:
+            os.close(fd)
+        conn.close()
+
+    def _request(self, conn: socket.socket) -> None:
+        from kernelkit.builder.protocol import read_message
+
+        stream = conn.makefile("rb", buffering=0)   # unbuffered: nothing of a later message is read
+        try:
+            message = read_message(stream)
+        except (OSError, ValueError):
+            message = None
+        finally:
+            stream.close()
+        if message is None:
+            self._close(conn)
+            return
+        if message.get("kind") == "stop":
+            self._close(conn)
+            raise SystemExit(0)
+        self.selector.unregister(conn)          # the child owns the connection until it ends
+        pid = os.fork()
+        if pid == 0:
+            _child(self, conn, message)
+        self.children[pid] = (conn, self.log_fds[conn], message)
+
+    def _reap(self) -> None:
+        from kernelkit.builder.protocol import write_message
+
+        while self.children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.children.clear()
+                return
+            if pid == 0:
+                return
+            conn, _fd, message = self.children.pop(pid, (None, None, None))
+            if conn is None:
+                continue
+            if status == 0:
+                self._warm(message)
+            else:
+                code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+                try:
+                    stream = conn.makefile("wb")
+                    write_message(stream, {"died": code})
+                    stream.close()
+                except OSError:
+                    self._close(conn)
+                    continue
+            self.selector.register(conn, selectors.EVENT_READ)
+
+    def _warm(self, message: dict) -> None:
+        """After a child answered a request of a kind not seen before (target, options), the server
+        compiles the same request itself, so that what it reads once (kernelkit's libraries, as text
+        and parsed by LLVM) is ready in every later child. The child got through it, so LLVM does not
+        abort on it (compiling is deterministic); the reply is dropped."""
+        if message.get("kind", "build") not in ("build", "call"):
+            return
+        what = (message.get("kind"), message.get("target"), tuple(message.get("options") or ()), message.get("stage"))
+        if what in self.warmed:
+            return
+        self.warmed.add(what)
+        from kernelkit.builder.worker import apply_environment, handle
+
+        saved = dict(os.environ)
+        try:
+            environ = message.get("environ")
+            if isinstance(environ, dict):
+                os.environ.update({str(k): str(v) for k, v in environ.items()})
+            os.environ["KERNELKIT_BUILD_WORKER"] = "1"
+            apply_environment(message.get("env") or {}, message.get("cwd"))
+            handle(message, lambda m: None)
+        except Exception:  # noqa: BLE001 - warming is an optimisation; the child reported the outcome
+            pass
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+            os.chdir("/")
+
+
+def _child(server: _Server, conn: socket.socket, message: dict) -> None:
+    """A forked child: one request, then exit (0 once the reply is written)."""
+    code = 1
+    try:
+        server.listener.close()
+        for other in server.log_fds:
+            if other is not conn:
+                other.close()
+        os.dup2(server.log_fds[conn], 2)
+        environ = message.get("environ")
+        if isinstance(environ, dict):
+            os.environ.clear()
+            os.environ.update({str(k): str(v) for k, v in environ.items()})
+        os.environ["KERNELKIT_BUILD_WORKER"] = "1"
+        import kernelkit.llvm_binding as binding
+
+        binding.parse_memo_policy = binding.USE_ONCE       # one build, then exit: no copies kept
+        from kernelkit.builder.protocol import write_message
+        from kernelkit.builder.worker import apply_environment, error_reply, handle
+
+        apply_environment(message.get("env") or {}, message.get("cwd"))
+        stream = conn.makefile("wb")
+        try:
+            reply = handle(message, lambda m: write_message(stream, m))
+        except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
+            reply = error_reply(exc)
+        write_message(stream, reply)
+        stream.close()
+        code = 0
+    finally:
+        os._exit(code)
+
+
+
+def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
+    import fcntl
+
+    lock = open(str(path) + ".lock", "a")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0                                  # another server has this socket
+    os.environ["KERNELKIT_BUILD_WORKER"] = "1"
+    import kernelkit.llvm_binding as binding
+    from kernelkit.builder.worker import warm_all
+
+    binding.parse_memo_policy = binding.KEEP
+
+    warm_all()
+    server = _Server(path, idle)
+    server.listen()
+    try:
+        server.run()
+    finally:
+        try:
+            if path.stat().st_ino == server.inode:
+                path.unlink()
+        except OSError:
+            pass
+    return 0
+
+
+def stop(path: Path) -> bool:
+    """Ask the server on ``path`` to exit; whether one was there."""
+    from kernelkit.builder.protocol import write_message
+
+    sock = connect(path)
+    if sock is None:
+        return False
+    with sock, open(os.devnull, "wb") as null:
+        socket.send_fds(sock, [b"L"], [null.fileno()])
+        stream = sock.makefile("wb")
+        write_message(stream, {"kind": "stop"})
+        stream.close()
+    return True
+
+
+def main(argv: list[str]) -> int:
+    idle = float(os.environ.get("KERNELKIT_SERVER_IDLE") or IDLE_SECONDS)
+    return serve(Path(argv[0]), idle)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

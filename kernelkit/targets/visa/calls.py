@@ -1,0 +1,288 @@
+"""Calls in the vISA code generator: work-item functions, barriers and fences, OpenCL builtins that
+are one or two vISA instructions, atomics, LLVM intrinsics (the other builtins come inlined from
+kernelkit.mux.clc, see irpipeline)."""
+
+from __future__ import annotations
+
+from kernelkit import ir
+from kernelkit.errors import CompileError
+from kernelkit.ir import types as T
+from kernelkit.targets.visa.vtypes import (
+    GLOBAL_SPACES,
+    LOCAL_SPACE,
+    R0_GROUP_DWORD,
+    SIZES,
+    UNSIGNED,
+    vtype_of,
+)
+
+
+class CallCodegen:
+    """Mixin of KernelCodegen: the ``call`` instruction."""
+
+    # ---- calls
+    def _call(self, inst) -> None:
+        fn = inst.called_function
+        name = fn.name if fn is not None else ""
+        args = inst.args
+        if name.startswith("llvm.lifetime") or name.startswith("llvm.experimental.noalias"):
+            return
+        if name.startswith("llvm.") and self._intrinsic(inst, name, args):
+            return
+        if self._builtin(inst, name, args) or self._atomic(inst, name, args):
+            return
+        dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
+        if name in WORK_ITEM and dim is None:
+            raise CompileError(f"vISA code generation: {name} with a non-constant dimension is not supported")
+        if name == "_Z13get_global_idj":
+            tmp = self._new("d", self.simd)
+            grp = self._new("d", 1)
+            self.emit(f"mul (M1_NM, 1) {grp}(0,0)<1> {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0> "
+                      f"{self.implicit('enqueued_local_size')}(0,{dim})<0;1,0>")
+            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {self.local_ids[dim]}(0,0)<1;1,0> {grp}(0,0)<0;1,0>")
+            self.emit(f"add (M1, {self.simd}) {tmp}(0,0)<1> {tmp}(0,0)<1;1,0> "
+                      f"{self.implicit('payload_header')}(0,{dim})<0;1,0>")
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {tmp}(0,0)<1;1,0>")
+        elif name == "_Z12get_local_idj":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.local_ids[dim]}(0,0)<1;1,0>")
+        elif name == "_Z12get_group_idj":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.r0}(0,{R0_GROUP_DWORD[dim]})<0;1,0>")
+        elif name in SIZE_INPUTS:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit(SIZE_INPUTS[name])}(0,{dim})<0;1,0>")
+        elif name == "_Z12get_work_dimv":
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.implicit('work_dim')}(0,0)<0;1,0>")
+        elif name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
+            self.emit("fence_local.E")
+            self.emit("barrier")
+        elif name in FENCES:
+            self.emit("fence_global.E")
+        else:
+            raise CompileError(f"vISA code generation: calls to {name or inst} are not supported")
+
+    def _intrinsic(self, inst, name: str, args) -> bool:
+        """LLVM intrinsics (one element of a vector at a time): ``llvm.<base>[.sat].<types>``."""
+        base, suffix = name.split(".")[1:3]
+        exe = self.exe(inst)
+        vt = vtype_of(inst.type)
+        if base in ("fmuladd", "fma"):
+            self.emit(f"mad {exe} {self.dst(inst)} {self.src(args[0])} {self.src(args[1])} {self.src(args[2])}")
+        elif base in MIN_MAX:
+            op, unsigned = MIN_MAX[base]
+            vt = UNSIGNED[vt] if unsigned else vt
+            self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
+        elif base == "fabs":
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ROUNDING and vt == "f":
+            self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
+        elif base == "sqrt" and vt == "f":
+            self.emit(f"sqrt {exe} {self.dst(inst)} {self.src(args[0])}")
+        elif base in ("ctpop", "ctlz") and vt == "d":
+            self.emit(f"{'cbit' if base == 'ctpop' else 'lzd'} {exe} {self.dst(inst, 'ud')} {self.src(args[0], 'ud')}")
+        elif base in ("fshl", "fshr") and vt in ("d", "q"):
+            self._funnel_shift(inst, base == "fshl", *args)
+        elif base in ("uadd", "usub") and suffix == "sat":
+            self._saturating(inst, base == "uadd", *args)
+        elif base == "copysign" and vt == "f":
+            mag, sign = self._tmp(inst, "ud"), self._tmp(inst, "ud")
+            self.emit(f"and {exe} {mag[0]} {self.src(args[0], 'ud')} 0x7fffffff:ud")
+            self.emit(f"and {exe} {sign[0]} {self.src(args[1], 'ud')} 0x80000000:ud")
+            self.emit(f"or {exe} {self.dst(inst, 'ud')} {mag[1]} {sign[1]}")
+        elif base == "round" and vt == "f":
+            self._round_half_away(inst, args[0])
+        else:
+            return False
+        return True
+
+    def _funnel_shift(self, inst, left: bool, a, b, amount) -> None:
+        """fshl: (a << s) | (b >> (bits - s)); fshr: (a << (bits - s)) | (b >> s), s = amount mod bits
+        (the shift by bits - s as two shifts, so that s = 0 shifts the other word out entirely)."""
+        exe, vt = self.exe(inst), UNSIGNED[vtype_of(inst.type)]
+        bits = 8 * SIZES[vt]
+        s, rest, high, low = (self._tmp(inst, vt) for _ in range(4))
+        self.emit(f"and {exe} {s[0]} {self.src(amount, vt)} 0x{bits - 1:x}:{vt}")
+        self.emit(f"add {exe} {rest[0]} (-){s[1]} 0x{bits - 1:x}:{vt}")
+        if left:
+            self.emit(f"shl {exe} {high[0]} {self.src(a, vt)} {s[1]}")
+            self.emit(f"shr {exe} {low[0]} {self.src(b, vt)} 0x1:{vt}")
+            self.emit(f"shr {exe} {low[0]} {low[1]} {rest[1]}")
+        else:
+            self.emit(f"shl {exe} {high[0]} {self.src(a, vt)} 0x1:{vt}")
+            self.emit(f"shl {exe} {high[0]} {high[1]} {rest[1]}")
+            self.emit(f"shr {exe} {low[0]} {self.src(b, vt)} {s[1]}")
+        self.emit(f"or {exe} {self.dst(inst, vt)} {high[1]} {low[1]}")
+
+    def _saturating(self, inst, add: bool, a, b) -> None:
+        """Unsigned saturating add/sub without overflow: min(a, ~b) + b, max(a, b) - b."""
+        exe, vt = self.exe(inst), UNSIGNED[vtype_of(inst.type)]
+        t = self._tmp(inst, vt)
+        constant = isinstance(b, ir.ConstantInt)
+        mask = (1 << 8 * SIZES[vt]) - 1
+        if add:
+            if constant:
+                inv = f"0x{~b.value & mask:x}:{vt}"
+            else:
+                tmp = self._tmp(inst, vt)
+                self.emit(f"not {exe} {tmp[0]} {self.src(b, vt)}")
+                inv = tmp[1]
+            self.emit(f"min {exe} {t[0]} {self.src(a, vt)} {inv}")
+            self.emit(f"add {exe} {self.dst(inst, vt)} {t[1]} {self.src(b, vt)}")
+        else:
+            self.emit(f"max {exe} {t[0]} {self.src(a, vt)} {self.src(b, vt)}")
+            neg = f"0x{-b.value & mask:x}:{vt}" if constant else f"(-){self.src(b, vt)}"
+            self.emit(f"add {exe} {self.dst(inst, vt)} {t[1]} {neg}")
+
+    def _round_half_away(self, inst, x) -> None:
+        """round(): trunc(x), plus copysign(1, x) when |x - trunc(x)| >= 0.5."""
+        exe = self.exe(inst)
+        t, d, one = self._tmp(inst, "f"), self._tmp(inst, "f"), self._tmp(inst, "ud")
+        pred = self._pred()
+        self.emit(f"rndz {exe} {t[0]} {self.src(x)}")
+        self.emit(f"add {exe} {d[0]} {self.src(x)} (-){t[1]}")
+        self.emit(f"and {exe} {one[0]} {self.src(x, 'ud')} 0x80000000:ud")
+        self.emit(f"or {exe} {one[0]} {one[1]} 0x3f800000:ud")
+        width = 1 if self.uniform(inst) else self.simd
+        self.emit(f"cmp.ge (M1_NM, {width}) {pred} (abs){d[1]} 0x3f000000:f")
+        name, region = one[1].split("(0,0)")
+        self.emit(f"({pred}) add {exe} {t[0]} {t[1]} {self._alias(name, 'f')}(0,0){region}")
+        self.emit(f"mov {exe} {self.dst(inst)} {t[1]}")
+
+    def _builtin(self, inst, name: str, args) -> bool:
+        """OpenCL integer/float builtins that are one or two vISA instructions."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, code = parsed
+        if base not in SIMPLE_BUILTINS and base not in NATIVE_MATH:
+            return False
+        vt = vtype_of(inst.type)
+        unsigned = code in "jmth"
+        if unsigned and base in ("min", "max", "clamp"):
+            vt = UNSIGNED[vt]
+        exe, dst = self.exe(inst), self.dst(inst, vt)
+        srcs = [self.src(a, vt) if not isinstance(a.type, T.IntType) or a.type != T.i1 else self.src(a)
+                for a in args]
+        if base in ("min", "max", "fmin", "fmax") and len(args) == 2:
+            self.emit(f"{base.lstrip('f')} {exe} {dst} {srcs[0]} {srcs[1]}")
+        elif base == "clamp" and len(args) == 3:
+            self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
+            self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
+        elif base in ("abs", "fabs") and len(args) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+        elif base in ("mad", "fma") and len(args) == 3:
+            self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
+        elif base == "select" and len(args) == 3:
+            pred = self._pred()
+            ct = vtype_of(args[2].type)
+            test = "lt" if isinstance(args[2].type, T.VectorType) else "ne"
+            self.emit(f"cmp.{test} (M1_NM, {self.simd}) {pred} {self.src(args[2], ct)} 0x0:{ct}")
+            self.emit(f"({pred}) sel {exe} {dst} {srcs[1]} {srcs[0]}")
+        elif base in NATIVE_MATH and len(args) == 1:
+            self.emit(f"{NATIVE_MATH[base]} {exe} {dst} {srcs[0]}")
+        else:
+            return False
+        return True
+
+    def _atomic(self, inst, name: str, args) -> bool:
+        """OpenCL 1.x atomic_* / atom_* builtins: svm_atomic on __global (8 lanes a message),
+        dword_atomic on %slm for __local; the old value is the result."""
+        parsed = _demangle(name)
+        if parsed is None:
+            return False
+        base, _code = parsed
+        op = ATOMIC_BUILTINS.get(base.replace("atom_", "atomic_"))
+        if op is None:
+            return False
+        ptr, *values = args
+        values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
+        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+            op = {"min": "minsint", "max": "maxsint"}[op]
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
+            values = [values[1], values[0]]
+        sources = []
+        for value in values:
+            var = self._new(vt, self.simd)
+            self.emit(f"mov (M1, {self.simd}) {var}(0,0)<1> {self.src(value, vt)}")
+            sources.append(f"{var}.")
+        while len(sources) < 2:
+            sources.append("%null.")
+        result = self._new(vt, self.simd)
+        space = ptr.type.addrspace
+        if space in GLOBAL_SPACES:
+            addr = self._wide(ptr, "uq")
+            for lane in range(0, self.simd, 8):
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+        elif space == LOCAL_SPACE:
+            offsets = self._wide(ptr, "ud")
+            for lane, n, m in self._halves():
+                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"dword_atomic.{op} ({m}, {n}) %slm {offsets}.{lane * 4} {raw[0]} {raw[1]} "
+                          f"{result}.{lane * 4}")
+        else:
+            raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
+        if inst.type != T.void and inst.users:
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        return True
+
+
+MIN_MAX = {"smax": ("max", False), "smin": ("min", False), "umax": ("max", True), "umin": ("min", True),
+           "maxnum": ("max", False), "minnum": ("min", False)}
+ROUNDING = {"floor": "rndd", "ceil": "rndu", "rint": "rnde", "roundeven": "rnde", "nearbyint": "rnde",
+            "trunc": "rndz"}
+# native_* / half_* builtins: vISA's (reduced precision) math instructions
+NATIVE_MATH = {"native_sqrt": "sqrt", "native_rsqrt": "rsqrt", "native_recip": "inv", "native_exp2": "exp",
+               "native_log2": "log", "native_sin": "sin", "native_cos": "cos", "half_sqrt": "sqrt",
+               "half_rsqrt": "rsqrt", "half_recip": "inv", "half_exp2": "exp", "half_log2": "log",
+               "half_sin": "sin", "half_cos": "cos"}
+
+
+# OpenCL 1.x atomic builtins -> vISA atomic operation (IGC documentation/visa DWORD_ATOMIC table)
+ATOMIC_BUILTINS = {"atomic_add": "add", "atomic_sub": "sub", "atomic_inc": "inc", "atomic_dec": "dec",
+                   "atomic_xchg": "xchg", "atomic_cmpxchg": "cmpxchg", "atomic_min": "min", "atomic_max": "max",
+                   "atomic_and": "and", "atomic_or": "or", "atomic_xor": "xor"}
+# OpenCL 2.0 atomic_fetch_<op>[_explicit] (memory order and scope: every vISA atomic is sequentially
+# consistent on its location, which is at least as strong)
+ATOMIC_BUILTINS.update({f"atomic_fetch_{k}{suffix}": v for k, v in (("add", "add"), ("sub", "sub"), ("or", "or"),
+                        ("xor", "xor"), ("and", "and"), ("min", "min"), ("max", "max"))
+                        for suffix in ("", "_explicit")})
+FENCES = frozenset({"_Z22atomic_work_item_fencej12memory_order12memory_scope", "_Z9mem_fencej",
+                    "_Z14read_mem_fencej", "_Z15write_mem_fencej"})
+SIMPLE_BUILTINS = frozenset({"min", "max", "fmin", "fmax", "clamp", "abs", "fabs", "mad", "fma", "select"})
+
+
+def _demangle(name: str) -> tuple[str, str] | None:
+    """(base name, type code of the first argument's element) of an Itanium-mangled builtin."""
+    if not name.startswith("_Z"):
+        return None
+    i = 2
+    while i < len(name) and name[i].isdigit():
+        i += 1
+    if i == 2:
+        return None
+    length = int(name[2:i])
+    base, rest = name[i:i + length], name[i + length:]
+    if rest.startswith("Dv"):
+        rest = rest[rest.index("_") + 1:]
+    return base, rest[:1]
+
+
+WORK_ITEM = frozenset({"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
+                       "_Z15get_global_sizej", "_Z14get_num_groupsj", "_Z23get_enqueued_local_sizej"})
+SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "global_size",
+               "_Z14get_num_groupsj": "num_groups", "_Z23get_enqueued_local_sizej": "enqueued_local_size"}
+
+
+def handles_call(name: str) -> bool:
+    """Whether the code generator emits calls to ``name`` itself (the others come from the builtin
+    library, kernelkit.mux.clc, inlined)."""
+    if name in WORK_ITEM or name in SIZE_INPUTS or name in FENCES or name == "_Z12get_work_dimv" \
+            or name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
+        return True
+    parsed = _demangle(name)
+    if parsed is None:
+        return False
+    base = parsed[0]
+    return base in SIMPLE_BUILTINS or base in NATIVE_MATH or base.replace("atom_", "atomic_") in ATOMIC_BUILTINS
+

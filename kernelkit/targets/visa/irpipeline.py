@@ -1,0 +1,72 @@
+"""The IR the vISA code generator selects from: the frontend's SPIR64 IR with kernelkit's OpenCL
+builtin library (``kernelkit.mux.clc``, portable math: no C library call) linked in for the
+builtins the code generator does not emit itself, every non-kernel function inlined (the code
+generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers."""
+
+from __future__ import annotations
+
+from kernelkit import ir
+from kernelkit.llvm_binding import llvm, parse_verified
+
+SPIR64 = "spir64-unknown-unknown"
+LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
+                   "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
+NOT_INLINED = ("noinline", "optnone")
+
+
+def _called_builtins(module: ir.Module, handled) -> set[str]:
+    """Declared functions the module calls that ``handled(name)`` does not claim."""
+    return {f.name for f in module.functions if f.is_declaration and not handled(f.name)}
+
+
+def _inline_everything(module: ir.Module) -> None:
+    """Non-kernel definitions become internal + alwaysinline (the kernels keep their linkage)."""
+    for fn in module.functions:
+        if fn.is_declaration:
+            continue
+        attrs = _inlinable(fn.attributes)
+        if fn.calling_conv != "spir_kernel":
+            fn.linkage = "internal"
+            attrs.append("alwaysinline")
+        fn.attributes = attrs
+        for block in fn.blocks:
+            for inst in block:
+                if isinstance(inst, ir.CallInst):
+                    inst.attributes = _inlinable(inst.attributes)
+
+
+def _inlinable(attributes: list) -> list:
+    """``attributes`` (strings and attribute groups) without noinline/optnone."""
+    out = []
+    for a in attributes:
+        if isinstance(a, ir.AttributeGroup):
+            a = ir.AttributeGroup(x for x in a.attributes if x not in NOT_INLINED)
+        elif a in NOT_INLINED:
+            continue
+        out.append(a)
+    return out
+
+
+def with_builtin_library(module: ir.Module, options, handled) -> ir.Module:
+    """``module`` with the library's definitions of the builtins it calls (but those ``handled``),
+    everything inlined and optimised (LLVM's O2 pipeline, no loop or SLP vectoriser)."""
+    from kernelkit.mux.clc import defined_builtins, library_ir
+
+    wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
+    if not wanted:
+        return module
+    lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
+                     portable_math=True)
+    b = llvm()
+    main = parse_verified(str(module), "the frontend", "visa")
+    main.link_in(parse_verified(lib, "the builtin library", "visa"))
+    linked = ir.parse(str(main))
+    _inline_everything(linked)
+    main = parse_verified(str(linked), "the builtin library link", "visa")
+    tm = b.Target.from_default_triple().create_target_machine(opt=2)
+    pto = b.create_pipeline_tuning_options(speed_level=2)
+    pto.loop_vectorization = False
+    pto.slp_vectorization = False
+    pb = b.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(main, pb)
+    return ir.parse(str(main))

@@ -1,0 +1,167 @@
+"""``-g`` on AMD IL: the ``;DEBUGSTART`` sections laid out as in the driver's debug programs
+(reference/amdil/hlc-juniper ``*.unlinked.il``), and the DWARF they carry read back by
+pyelftools — checked first on the driver's own sections, then on kernelkit's."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+
+from elftools.dwarf.dwarfinfo import DebugSectionDescriptor, DwarfConfig, DWARFInfo
+from test_codegen import RECONSTRUCTED  # noqa: E402  (tests/amdil)
+
+from kernelkit.formats.amdil import parse_program
+from kernelkit.mux.registry import build_binary
+
+DRIVER = ("amdil", "hlc-juniper", "test_thread_dimension_atomic.01.unlinked.il")
+_LABEL = re.compile(r"^;\.(\w+):$")
+
+
+def sections(text: str) -> list[list[str]]:
+    return [s.lines for s in parse_program(text).debug_sections]
+
+
+def assemble(lines: list[str]) -> dict[str, bytes]:
+    """The DWARF sections of a closing debug section as bytes: a two-pass reading of the
+    driver's assembler directives (.byte/.short/.long/.offset/.ascii/.asciz, ``;.label:``);
+    labels outside the section (code addresses) get their order of appearance + 1."""
+    parts: dict[str, list[str]] = {}
+    current = None
+    for line in lines:
+        m = re.match(r"^\t\.section\t(\.\w+)$", line)
+        if m:
+            current = m.group(1)
+            parts.setdefault(current, [])
+        elif current is not None:
+            parts[current].append(line)
+    addresses: dict[str, int] = {}
+
+    def items(body):
+        for line in body:
+            code = line.split(" ; ")[0].split(";", 1)[0] if not line.startswith(";.") else ""
+            m = _LABEL.match(line.strip())
+            if m:
+                yield "label", m.group(1)
+            elif line.startswith(".offset;."):
+                yield "offset", line[len(".offset;."):].split()[0]
+            elif code.strip():
+                directive, _, value = line.partition("\t")
+                value = value.split(" ; ")[0].rstrip() if " ; " in value else value.rstrip()
+                yield directive.strip(), value.strip()
+
+    label_at: dict[str, dict[str, int]] = {}
+    sizes = {".byte": 1, ".short": 2, ".long": 4, "offset": 4}
+    for name, body in parts.items():
+        pos, where = 0, {}
+        for kind, value in items(body):
+            if kind == "label":
+                where[value] = pos
+            elif kind in sizes:
+                pos += sizes[kind]
+            elif kind in (".ascii", ".asciz"):
+                pos += len(value.strip()[1:-1].encode()) + (kind == ".asciz")
+        label_at[name] = where
+    everywhere = {k: v for w in label_at.values() for k, v in w.items()}
+
+    def resolve(expr: str, section: str) -> int:
+        if "-" in expr:
+            a, b = expr.split("-")
+            return resolve(a, section) - resolve(b, section)
+        name = expr.lstrip(";.")
+        if name in label_at[section]:
+            return label_at[section][name]
+        if name in everywhere:
+            return everywhere[name]
+        if re.fullmatch(r"tmp\d+", name):            # code labels: ;.tmpN at address N + 1
+            return int(name[3:]) + 1
+        return addresses.setdefault(name, 100000 + len(addresses))
+
+    out = {}
+    for name, body in parts.items():
+        data = bytearray()
+        for kind, value in items(body):
+            if kind == ".byte":
+                data += bytes([int(value) & 0xFF])
+            elif kind == ".short":
+                data += struct.pack("<H", int(value))
+            elif kind == ".long":
+                data += struct.pack("<I", int(value) if value.lstrip("-").isdigit()
+                                    else resolve(value, name) & 0xFFFFFFFF)
+            elif kind == "offset":
+                data += struct.pack("<I", resolve(value, name))
+            elif kind in (".ascii", ".asciz"):
+                data += value.strip()[1:-1].encode() + (b"\0" if kind == ".asciz" else b"")
+        out[name] = bytes(data)
+    return out
+
+
+def read_dwarf(data: dict[str, bytes]) -> DWARFInfo:
+    def sec(name):
+        raw = data.get(name)
+        return None if raw is None else DebugSectionDescriptor(io.BytesIO(raw), name, None,
+                                                               len(raw), 0)
+    none = dict.fromkeys(["debug_aranges_sec", "debug_frame_sec", "eh_frame_sec", "debug_str_sec",
+                          "debug_loc_sec", "debug_ranges_sec", "debug_pubtypes_sec",
+                          "debug_pubnames_sec", "debug_addr_sec", "debug_str_offsets_sec",
+                          "debug_line_str_sec", "debug_loclists_sec", "debug_rnglists_sec",
+                          "debug_sup_sec", "gnu_debugaltlink_sec", "debug_types_sec"])
+    return DWARFInfo(config=DwarfConfig(little_endian=True, machine_arch="AMDIL",
+                                        default_address_size=4),
+                     debug_info_sec=sec(".debug_info"), debug_abbrev_sec=sec(".debug_abbrev"),
+                     debug_line_sec=sec(".debug_line"), **none)
+
+
+def kernels_and_rows(text: str):
+    closing = sections(text)[-1]
+    start = closing.index(";.section_end1:")
+    dwarf = read_dwarf(assemble(closing[start + 1:]))
+    (cu,) = list(dwarf.iter_CUs())
+    names = [die.attributes["DW_AT_name"].value.decode() for die in cu.iter_DIEs()
+             if die.tag == "DW_TAG_subprogram"]
+    rows = [(e.state.address, e.state.line) for e in dwarf.line_program_for_CU(cu).get_entries()
+            if e.state is not None and not e.state.end_sequence]
+    return names, rows
+
+
+def without_numbers(lines: list[str]) -> list[str]:
+    return [re.sub(r"tmp\d+", "tmpN", line) for line in lines]
+
+
+def test_the_debug_sections_are_laid_out_as_the_drivers(reference):
+    driver = sections((reference.joinpath(*DRIVER)).read_text())
+    ours = sections(build_binary(RECONSTRUCTED, "amdil:juniper", ["-g"]).decode())
+    assert len(ours) == len(driver) == 3          # before each kernel, and the tables at the end
+    assert without_numbers(ours[0]) == without_numbers(driver[0])
+    assert without_numbers(ours[1]) == without_numbers(driver[1])
+    skeleton = re.compile(r"^(\t\.section\t\.\w+|;\.(?!tmp)\w+:|;DEBUG\w+)$")
+    assert [x for x in ours[2] if skeleton.match(x)] == [x for x in driver[2] if skeleton.match(x)]
+    prolog = slice(driver[2].index(";.line_prolog_begin:"), driver[2].index(";.line_prolog_end:"))
+    mine = slice(ours[2].index(";.line_prolog_begin:"), ours[2].index(";.line_prolog_end:"))
+    names = re.compile(r'"[^"]*"\s*')
+    assert [names.sub("", x) for x in ours[2][mine]] == [names.sub("", x) for x in driver[2][prolog]]
+
+
+def test_the_dwarf_reads_back_with_each_source_line_at_its_label(reference):
+    # the reader is first checked on the driver's own tables
+    names, rows = kernels_and_rows(reference.joinpath(*DRIVER).read_text())
+    assert names == ["__OpenCL_test_thread_dimension_atomic_kernel", "__OpenCL_clear_memory_kernel"]
+    assert rows[0][1] == 7 and len(rows) > 10
+    text = build_binary(RECONSTRUCTED, "amdil:juniper", ["-g"]).decode()
+    names, rows = kernels_and_rows(text)
+    assert names == ["__OpenCL_test_thread_dimension_atomic_kernel", "__OpenCL_clear_memory_kernel"]
+    # every ;.tmpN: label in a body is a row of the line table whose line is the one of the
+    # instructions after the label
+    source = RECONSTRUCTED.splitlines()
+    lines = text.splitlines()
+    labelled = {}
+    for k, line in enumerate(lines):
+        m = re.match(r"^;\.tmp(\d+):$", line)
+        if m and k + 1 < len(lines) and "; source.cl:" in lines[k + 1]:
+            labelled[int(m.group(1))] = int(lines[k + 1].rsplit(":", 2)[1])
+    table = dict(rows)
+    assert labelled
+    for n, line in labelled.items():
+        assert table[n + 1] == line, (n, line)
+        assert 1 <= line <= len(source)
+    assert rows[0] == (1, 2)          # ;.tmp0: the first kernel's declaration line

@@ -1,0 +1,123 @@
+"""Kernels with barriers vectorised (issue 10, point 2): the W-lane copy is one coroutine per packet of
+W work-items (the barrier runs once per packet); work-groups whose size along x is not a multiple of
+W run one coroutine per work-item, also within one launch (OpenCL 2.0 remainder groups). Divergent
+regions inside them take BOSCC's paths (all lanes, no lane, some lanes of a packet). Oracle: numpy."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import kernelkit
+from kernelkit.targets.host.passes.vectorise import host_vector_width
+
+W = host_vector_width()
+
+REDUCE = """
+kernel void reduce(global const float *in, global float *partial, local float *scratch) {
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = n / 2; s > 0; s >>= 1) {
+    if (lid < s)
+      scratch[lid] += scratch[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    partial[get_group_id(0)] = scratch[0];
+}"""
+
+GUARDED_SGEMM = """
+#define TS 8
+kernel void sgemm(int M, int N, int K, global const float *A, global const float *B, global float *C) {
+  local float As[TS][TS];
+  local float Bs[TS][TS];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < (K + TS - 1) / TS; ++t) {
+    int ka = t * TS + tx, kb = t * TS + ty;
+    As[ty][tx] = (row < M && ka < K) ? A[row * K + ka] : 0.0f;
+    Bs[ty][tx] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}"""
+
+# values live across barriers in both directions, a packet-varying loop bound between barriers
+SCAN = """
+kernel void scan(global const int *in, global int *out, local int *tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0), gid = get_global_id(0);
+  int mine = in[gid];
+  tmp[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t off = 1; off < n; off <<= 1) {
+    int v = lid >= off ? tmp[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tmp[lid] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[gid] = tmp[lid] - mine + (int)lid;
+}"""
+
+
+@functools.cache
+def program(src: str, mode: str) -> kernelkit.Program:
+    return kernelkit.Program(src, ["-cl-std=CL2.0", f"-cl-wfv={mode}"]).build()
+
+
+def test_barrier_kernels_are_vectorised():
+    for src, name in ((REDUCE, "reduce"), (GUARDED_SGEMM, "sgemm"), (SCAN, "scan")):
+        prog = program(src, "auto")
+        assert prog._binary.kernel(name).vector_width == W, prog.build_log
+        assert prog._binary.kernel(name).coroutine
+        assert program(src, "never")._binary.kernel(name).vector_width == 1
+
+
+@pytest.mark.parametrize("local", [W, 4 * W, 64, 2, 4 * W + 4])
+def test_reduce(local):
+    groups = 5
+    data = np.random.default_rng(local).random(groups * local, dtype=np.float32)
+    out = np.zeros(groups, np.float32)
+    program(REDUCE, "auto").kernel("reduce")(data, out, kernelkit.LocalMemory(4 * local),
+                                             global_size=(groups * local,), local_size=(local,))
+    # the tree adds pairs n/2 apart: for n not a power of two it sums only part of the group
+    ref = data.reshape(groups, local).astype(np.float64)
+    n = local
+    while n > 1:
+        s = n // 2
+        ref[:, :s] += ref[:, s:2 * s]
+        n = s
+    np.testing.assert_allclose(out, ref[:, 0], rtol=1e-5)
+
+
+@pytest.mark.parametrize("M,N,K", [(19, 21, 13), (16, 16, 16), (5, 33, 9)])
+def test_guarded_sgemm_with_partial_tiles(M, N, K):
+    rng = np.random.default_rng(M * N)
+    A = rng.random((M, K), dtype=np.float32)
+    B = rng.random((K, N), dtype=np.float32)
+    C = np.zeros((M, N), np.float32)
+    gx, gy = -(-N // 8) * 8, -(-M // 8) * 8
+    program(GUARDED_SGEMM, "auto").kernel("sgemm")(np.int32(M), np.int32(N), np.int32(K), A, B, C,
+                                                  global_size=(gx, gy), local_size=(8, 8))
+    np.testing.assert_allclose(C, A.astype(np.float64) @ B.astype(np.float64), rtol=1e-5)
+
+
+@pytest.mark.parametrize("local,total", [(2 * W, 10 * W), (2 * W, 10 * W + 3), (16, 16 * 3 + W)])
+def test_scan_with_remainder_groups(local, total):
+    """OpenCL 2.0 non-uniform work-groups: the last group is smaller (a multiple of W or not)."""
+    data = np.random.default_rng(total).integers(-9, 9, total).astype(np.int32)
+    out = np.zeros(total, np.int32)
+    program(SCAN, "auto").kernel("scan")(data, out, kernelkit.LocalMemory(4 * local),
+                                         global_size=(total,), local_size=(local,))
+    ref = np.empty(total, np.int64)
+    for start in range(0, total, local):
+        block = data[start:start + local].astype(np.int64)
+        ref[start:start + len(block)] = np.cumsum(block) - block + np.arange(len(block))
+    np.testing.assert_array_equal(out, ref)
