@@ -16,7 +16,8 @@ from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.module import Function
 from kernelkit.ir.values import Constant
 
-MARK = "kk.la."
+MARK = "%kk.la."          # as printed
+PREFIX = MARK[1:]         # the value names
 LOCAL = 3
 _OPERATIONS = ("add", "sub", "and", "or", "xor", "max", "min", "umax", "umin")
 _SELECT_PRED = {"max": "sgt", "min": "slt", "umax": "ugt", "umin": "ult"}
@@ -37,12 +38,12 @@ def lower_local_atomics(functions) -> None:
         for inst in [i for i in f.instructions() if _lowerable(i)]:
             ptr, value = inst.operands
             b = IRBuilder().position_before(inst)
-            old = b.load(value.type, ptr, name=f"{MARK}{n}", align=inst.align)
+            old = b.load(value.type, ptr, name=f"{PREFIX}{n}", align=inst.align)
             if inst.operation in _SELECT_PRED:
-                keep = b.icmp(_SELECT_PRED[inst.operation], old, value, name=f"{MARK}{n}.cmp")
-                new = b.select(keep, old, value, name=f"{MARK}{n}.new")
+                keep = b.icmp(_SELECT_PRED[inst.operation], old, value, name=f"{PREFIX}{n}.cmp")
+                new = b.select(keep, old, value, name=f"{PREFIX}{n}.new")
             else:
-                new = b.binop(inst.operation, old, value, name=f"{MARK}{n}.new")
+                new = b.binop(inst.operation, old, value, name=f"{PREFIX}{n}.new")
             b.store(new, ptr, align=inst.align)
             inst.replace_all_uses_with(old)
             inst.erase()
@@ -50,9 +51,9 @@ def lower_local_atomics(functions) -> None:
 
 
 def has_local_atomics(f: Function) -> bool:
-    return any(inst.name.startswith(MARK) for inst in f.instructions())
+    return any(inst.name.startswith(PREFIX) for inst in f.instructions())
 
 
 def has_local_atomics_text(body: list[str]) -> bool:
     """The same test on a function's IR lines (the stages not yet on kernelkit.ir)."""
-    return any("%" + MARK in line for line in body)
+    return any(MARK in line for line in body)
