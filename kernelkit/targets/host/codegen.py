@@ -23,7 +23,7 @@ from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
 from kernelkit.targets.host.irtext import header_params, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
-from kernelkit.targets.host.passes.cancellation import add_cancellation_points
+from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
@@ -169,15 +169,29 @@ def _declare_wrapper_needs(mod) -> None:
             declared[name] = decl
 
 
-def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
+def lower_kernels(text: str, kernels: list[str],
+                  vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
+    """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
+    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the text,
+    the coroutines with their barrier counts, and the kernels whose work-items depend on each other
+    between barriers (local atomics)."""
+    module = ir.parse(text)
+    names = kernels + [v for v, _ in vectorised.values()]
+    changed = 0
+    for f in module.functions:
+        if f.name in names and not f.is_declaration and f.return_type.is_void:
+            changed += instrument_function(f)
+    serial = {n for n in kernels if (f := module.get_function(n)) is not None and local_atomics.has_local_atomics(f)}
+    coroutines = barriers.lower_barriers(module, names)
+    return (str(module) if changed or coroutines else text), coroutines, serial
+
+
+def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                 vectorised: dict[str, tuple[str, int]] | None = None,
-                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
-    """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
-    (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
-    the kernels whose work-items depend on each other between barriers (local atomics)."""
+                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
+    """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
+    after splitting, see :func:`add_region_drivers`)."""
     mod = split_module(text)
-    serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics_text(mod.function(n).body)}
-    coroutines = barriers.lower_barriers(mod, kernels + [v for v, _ in (vectorised or {}).values()])
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
@@ -196,7 +210,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         mod.items += md
         if "define internal" not in f.header:
             f.header = f.header.replace("define ", "define internal ", 1)
-    return mod.text(), coroutines, serial
+    return mod.text()
 
 
 _INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
@@ -386,8 +400,8 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = inline_all(text, cpu)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
-    text = add_cancellation_points(wfv.text, kernels + [name for name, _ in wfv.widths.values()])
-    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
+    text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
+    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths)
