@@ -124,12 +124,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow", type=float, default=1.0, help="seconds above which an input counts as slow")
     p.add_argument("--memory", type=int, default=3072, help="address-space limit in MB")
     p.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    p.add_argument("--jobs", type=int, default=1,
+                   help="processes, each fuzzing every target with its own seed (--seed + i) into OUT/job-i; "
+                        "OUT/stats.json sums them")
     args = p.parse_args(argv)
     names = [n for n in args.targets.split(",") if n]
     unknown = [n for n in names if n not in TARGETS]
     if unknown:
         p.error(f"unknown targets {unknown}; known: {', '.join(TARGETS)}")
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.jobs > 1:
+        return _run_jobs(args, argv if argv is not None else sys.argv[1:])
     campaign = Campaign(names, args.seed, args.out, args.slow)   # seeds first: building one needs memory
     limit = args.memory << 20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -145,11 +150,55 @@ def main(argv: list[str] | None = None) -> int:
             campaign.write_stats(started)
             if time.time() >= deadline:
                 break
-    for n, st in campaign.stats.items():
+    return _summary(campaign.stats)
+
+
+def _summary(stats: dict) -> int:
+    for n, st in stats.items():
         rate = st["inputs"] / st["cpu_seconds"] if st["cpu_seconds"] else 0.0
         print(f"{n:18} {st['inputs']:>9} inputs, {rate:7.0f}/s CPU, {st['escapes']} escapes, {st['slow']} slow, "
               f"max {st['max_seconds']:.3f}s  {st['sites'] or ''}")
-    return 1 if any(st["escapes"] or st["slow"] for st in campaign.stats.values()) else 0
+    return 1 if any(st["escapes"] or st["slow"] for st in stats.values()) else 0
+
+
+def merge_stats(docs: list[dict]) -> dict:
+    """The stats of several jobs as one: counts and CPU time summed, the slowest input's time, sites."""
+    out: dict = {}
+    for doc in docs:
+        for n, st in doc["targets"].items():
+            into = out.setdefault(n, {"inputs": 0, "format_errors": 0, "escapes": 0, "slow": 0,
+                                      "max_seconds": 0.0, "cpu_seconds": 0.0, "sites": {}})
+            for k in ("inputs", "format_errors", "escapes", "slow", "cpu_seconds"):
+                into[k] += st.get(k, 0)
+            into["max_seconds"] = max(into["max_seconds"], st.get("max_seconds", 0.0))
+            for site, count in st.get("sites", {}).items():
+                into["sites"][site] = into["sites"].get(site, 0) + count
+    return {"seconds": max((d.get("seconds", 0) for d in docs), default=0), "targets": out}
+
+
+def _run_jobs(args, argv: list[str]) -> int:
+    """``--jobs N``: N processes of this program with seeds --seed .. --seed+N-1, then their stats summed."""
+    import subprocess
+
+    rest, skip = [], False
+    for i, word in enumerate(argv):          # the same options, but for --jobs/--seed/--out
+        if skip:
+            skip = False
+            continue
+        key = word.split("=", 1)[0]
+        if key in ("--jobs", "--seed", "--out"):
+            skip = "=" not in word and i + 1 < len(argv)
+            continue
+        rest.append(word)
+    outs = [args.out / f"job-{i}" for i in range(args.jobs)]
+    procs = [subprocess.Popen([sys.executable, "-m", "fuzz.run", *rest, "--seed", str(args.seed + i), "--out",
+                               str(out)], stdout=subprocess.DEVNULL) for i, out in enumerate(outs)]
+    for proc in procs:
+        proc.wait()
+    docs = [json.loads((out / "stats.json").read_text()) for out in outs if (out / "stats.json").exists()]
+    merged = merge_stats(docs)
+    (args.out / "stats.json").write_text(json.dumps(merged, indent=1))
+    return _summary(merged["targets"]) or max((proc.returncode for proc in procs), default=0)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import sys
 from kernelkit.errors import CompileError, KernelkitError
 from kernelkit.plugins import import_if_present
 
-COMMANDS = ["build", "run", "inspect", "layout", "link", "convert", "signature", "targets", "cache", "demo"]
+COMMANDS = ["build", "run", "inspect", "layout", "link", "convert", "signature", "targets", "cache", "server", "demo"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -86,9 +86,10 @@ def parse_verified(text: str, what: str, target: str):
 
 
 def in_worker(function: Callable[..., R], *args, target: str, kernels: Sequence[str] = (),
-              filename: str = "<source>", stage: str = "codegen", **kwargs) -> R:
+              source_name: str = "<source>", stage: str = "codegen", **kwargs) -> R:
     """``function(*args, **kwargs)`` in a build worker unless this process is one; ``target``,
-    ``kernels``, ``filename`` and ``stage`` name what was being compiled if LLVM aborts."""
+    ``kernels``, ``source_name`` and ``stage`` name what was being compiled if LLVM aborts (so
+    ``function`` cannot take keyword arguments of these names)."""
     from kernelkit.builder.pool import raise_reply, run_request, runs_here
 
     if runs_here():
@@ -96,7 +97,7 @@ def in_worker(function: Callable[..., R], *args, target: str, kernels: Sequence[
     from kernelkit.builder import request_env
 
     reply = run_request({"kind": "call", "call": pickle.dumps((function, args, kwargs), pickle.HIGHEST_PROTOCOL),
-                         "target": target, "kernels": [str(k) for k in kernels], "filename": filename,
+                         "target": target, "kernels": [str(k) for k in kernels], "filename": source_name,
                          "stage": stage, "env": request_env(), "cwd": os.getcwd()})
     if reply.get("ok"):
         return pickle.loads(reply["result"])

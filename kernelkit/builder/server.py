@@ -159,6 +159,9 @@ class _Server:
 
     def _accept(self) -> None:
         conn, _ = self.listener.accept()
+        if not _same_user(conn):
+            conn.close()
+            return
         conn.settimeout(10)
         try:
             _msg, fds, _flags, _addr = socket.recv_fds(conn, 1, 1)   # one byte: the request follows
@@ -235,7 +238,8 @@ class _Server:
         """After a child answered a request of a kind not seen before (target, options), the server
         compiles the same request itself, so that what it reads once (kernelkit's libraries, as text
         and parsed by LLVM) is ready in every later child. The child got through it, so LLVM does not
-        abort on it (compiling is deterministic); the reply is dropped."""
+        abort on it (compiling is deterministic); the reply is dropped. It writes nothing to the
+        client's cache (nor refreshes an entry's time): the client may be looking at it."""
         if message.get("kind", "build") not in ("build", "call"):
             return
         what = (message.get("kind"), message.get("target"), tuple(message.get("options") or ()), message.get("stage"))
@@ -250,14 +254,30 @@ class _Server:
             if isinstance(environ, dict):
                 os.environ.update({str(k): str(v) for k, v in environ.items()})
             os.environ["KERNELKIT_BUILD_WORKER"] = "1"
-            apply_environment(message.get("env") or {}, message.get("cwd"))
-            handle(message, lambda m: None)
+            apply_environment({**(message.get("env") or {}), "KERNELKIT_NO_CACHE": "1"}, message.get("cwd"))
+            handle(message, lambda m: None)   # the cache off: the client's cache is its own (read only)
         except Exception:  # noqa: BLE001 - warming is an optimisation; the child reported the outcome
             pass
         finally:
             os.environ.clear()
             os.environ.update(saved)
             os.chdir("/")
+        _freeze()
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """Whether the peer runs as our user (SO_PEERCRED where the system has it; the socket's mode
+    and its folder's already keep other users out)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    import struct
+
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    except OSError:
+        return False
+    return uid == os.getuid()
 
 
 def _child(server: _Server, conn: socket.socket, message: dict) -> None:
@@ -294,6 +314,15 @@ def _child(server: _Server, conn: socket.socket, message: dict) -> None:
 
 
 
+def _freeze() -> None:
+    """Every object so far out of the collector's sight: a child's garbage collections then do not
+    touch (and so copy) the pages it shares with the server."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
     import fcntl
 
@@ -309,6 +338,7 @@ def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
     binding.parse_memo_policy = binding.KEEP
 
     warm_all()
+    _freeze()
     server = _Server(path, idle)
     server.listen()
     try:

@@ -160,15 +160,16 @@ def build_specialised_host(request: dict, send) -> dict:
 
 
 def build_spirv(request: dict, send) -> dict:
-    """OpenCL C -> SPIR-V through LLVM's SPIR-V backend (which may abort: hence here)."""
+    """OpenCL C -> SPIR-V through LLVM's SPIR-V backend (in a process of its own per module)."""
     from kernelkit.frontend import compile_opencl
-    from kernelkit.frontend.spirv.emit import emit_spirv
+    from kernelkit.frontend.spirv.emit import emit_spirv_isolated
 
     send({"stage": "frontend"})
     compiled = compile_opencl(request["source"], list(request.get("options") or ()),
                               filename=request.get("filename") or "<source>", triple=request["triple"])
     send({"stage": "SPIR-V backend"})
-    return {"ok": True, "binary": emit_spirv(compiled.ir_text), "log": compiled.log or "",
+    binary = emit_spirv_isolated(compiled.ir_text, request.get("filename") or "<source>")
+    return {"ok": True, "binary": binary, "log": compiled.log or "",
             "deps": [list(d) for d in compiled.deps], "kernels": []}
 
 

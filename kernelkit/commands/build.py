@@ -187,7 +187,7 @@ def _emit_visaasm(args) -> int:
         raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
     source = args.sources[0]
     text = in_worker(visaasm_text, read_source(source), frontend_options(args), args.targets[0], source,
-                     target=args.targets[0], filename=source, stage="frontend")
+                     target=args.targets[0], source_name=source, stage="frontend")
     output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
     write_output(output, text.encode())
     if not args.output:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import os
 import zlib
 
-import zstandard
-
 from kernelkit.errors import FormatError
 
 DEFAULT_MAX_INPUT_SIZE = 1 << 30
@@ -82,6 +80,8 @@ def decompressed_limit(declared: int, payload_size: int, *, offset: int, field: 
 def inflate(method: str, payload, size: int, *, offset: int) -> bytes:
     """Decompress ``payload`` (``zlib`` or ``zstd``) expecting exactly ``size`` bytes; never produces
     more than ``size + 1`` bytes, whatever the stream or its frame header claims."""
+    import zstandard  # (here: every command reads its input through this module, few decompress)
+
     want = size + 1
     chunks: list[bytes] = []
     total = 0

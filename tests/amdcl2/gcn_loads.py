@@ -34,15 +34,21 @@ def _length(w: int) -> int:
     return 1 if w >> 26 == VINTRP else 2
 
 
-def scalar_loads(code: bytes, sgpr_pair: int) -> list[tuple[int, int]]:
-    """(byte offset, bytes) of each s_load_dword* with an immediate offset from s[pair:pair+1]."""
+def scalar_load_records(code: bytes) -> list[tuple[int, int, int, int]]:
+    """(first destination SGPR, base SGPR pair, byte offset, bytes) of each s_load_dword* with an
+    immediate offset, in code order."""
     out = []
     at = 0
     while at + 4 <= len(code):
         w = struct.unpack_from("<I", code, at)[0]
         if w >> 27 == 0b11000:
             op, base, imm = (w >> 22) & 0x1F, ((w >> 9) & 0x3F) * 2, (w >> 8) & 1
-            if op <= 4 and imm and base == sgpr_pair:
-                out.append(((w & 0xFF) * 4, 4 << op))
+            if op <= 4 and imm:
+                out.append(((w >> 15) & 0x7F, base, (w & 0xFF) * 4, 4 << op))
         at += 4 * _length(w)
     return out
+
+
+def scalar_loads(code: bytes, sgpr_pair: int) -> list[tuple[int, int]]:
+    """(byte offset, bytes) of each s_load_dword* with an immediate offset from s[pair:pair+1]."""
+    return [(offset, size) for _, base, offset, size in scalar_load_records(code) if base == sgpr_pair]

@@ -113,3 +113,42 @@ def test_recursion_is_refused():
     kernel void k(global int *o) { o[0] = f(o[0]); }"""
     with pytest.raises((CompileError, MuxError), match="recursive"):
         build_binary(src, "amdil:cayman")
+
+
+PRIVATE = """
+__attribute__((noinline)) int median5(int a, int b, int c, int d, int e) {
+    int v[5] = {a, b, c, d, e};                 /* a private array of the function's own */
+    for (int i = 1; i < 5; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+    return v[2];
+}
+__attribute__((noinline)) int pick(int n, int k) {
+    int w[7];
+    for (int i = 0; i < 7; i++) w[i] = (n * (i + 3)) % 11;
+    return median5(w[k % 7], w[(k + 1) % 7], w[(k + 2) % 7], w[(k + 3) % 7], w[(k + 4) % 7]);
+}
+kernel void m(global const int *in, global int *out) {
+    int mine[4];
+    size_t i = get_global_id(0);
+    for (int j = 0; j < 4; j++) mine[j] = in[(4 * i + j * 5) % 256];
+    out[i] = pick(mine[in[i] & 3], (int)i) + median5(mine[0], mine[1], mine[2], mine[3], in[i]);
+}
+"""
+
+
+@pytest.mark.parametrize("device", ["rv770", "cayman"])
+def test_functions_with_private_arrays_sit_above_their_callers_frames(device):
+    prog = kernelkit.Program(PRIVATE).build(f"amdil:{device}")
+    text = prog.binary.decode()
+    assert "\nfunc " in text and " ; median5\n" in text and " ; pick\n" in text
+    inp = np.random.default_rng(2).integers(0, 1000, 256).astype(np.int32)
+    out = np.zeros(256, np.int32)
+    prog.m(inp, out, global_size=256, local_size=64)
+    want = []
+    for i in range(256):
+        mine = [int(inp[(4 * i + j * 5) % 256]) for j in range(4)]
+        n, k = mine[inp[i] & 3], i
+        w = [(n * (j + 3)) % 11 for j in range(7)]
+        picked = sorted(w[(k + d) % 7] for d in range(5))[2]
+        want.append(picked + sorted(mine + [int(inp[i])])[2])
+    np.testing.assert_array_equal(out, want)

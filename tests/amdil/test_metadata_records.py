@@ -152,3 +152,13 @@ def test_g_puts_source_positions_on_the_instructions_as_the_driver_does():
     y = np.ones(64, np.float32)
     launch(text, "saxpy", [np.float32(3), x, y], 64, 16)
     np.testing.assert_array_equal(y, 3 * np.arange(64, dtype=np.float32) + 1)
+
+
+def test_counter_instructions_the_metadata_does_not_bind_are_refused():
+    text = build_binary(COUNTERS, "amdil:cayman").decode()
+    broken = text.replace("append_buf_alloc_id(0)", "append_buf_alloc_id(5)", 1)
+    out, counter = np.zeros(64, np.uint32), np.array([0], np.uint32)
+    with pytest.raises(LaunchError, match=r"line \d+: counter 5 is not bound"):
+        launch(broken, "take", [out, counter], 64)
+    with pytest.raises(LaunchError, match="counter32_t: pass a numpy array"):
+        launch(text, "take", [out, 3], 64)

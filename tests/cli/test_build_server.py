@@ -104,3 +104,16 @@ def test_directory_others_may_enter_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(shared))
     monkeypatch.setattr("tempfile.tempdir", str(tmp))
     assert server.runtime_dir() is None and server.socket_path() is None
+
+
+def test_server_command_starts_reports_and_stops(runtime, capsys, monkeypatch):
+    from kernelkit.cli import main
+
+    monkeypatch.setenv("KERNELKIT_SERVER_IDLE", "120")
+    path = server.socket_path()
+    assert main(["server", "status"]) == 0 and capsys.readouterr().out == f"build server not running: {path}\n"
+    assert main(["server", "start"]) == 0 and capsys.readouterr().out == f"build server running: {path}\n"
+    assert _up(path)
+    assert main(["server", "status"]) == 0 and capsys.readouterr().out == f"build server running: {path}\n"
+    assert main(["server", "stop"]) == 0 and capsys.readouterr().out == f"stopped the build server at {path}\n"
+    assert _wait(lambda: not path.exists()) and not _up(path)

@@ -26,7 +26,7 @@ from kernelkit.errors import CompileError  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 KERNELS = ("scalar_args", "integer_ops", "vec_float", "vec_int", "collatz", "classify", "reduce_sum",
-           "transpose_tile", "histogram", "swizzles", "math_float", "math_vector", "copy_through_local")
+           "transpose_tile", "swizzles", "int_vector_ops")
 CASES = [c for c in cases() if c.name in KERNELS]
 
 

@@ -19,7 +19,7 @@ from kernelkit.frontend.spirv import translate
 
 FILES = ("scalar_types.cl", "vector_types.cl", "struct_args.cl", "address_spaces.cl", "control_flow.cl",
          "reductions.cl", "atomics.cl", "conversions.cl", "math.cl", "attributes.cl", "constant_data.cl",
-         "generic_cl30.cl", "qualifiers.cl", "workgroup_cl20.cl")
+         "generic_cl30.cl", "qualifiers.cl", "workgroup_cl20.cl", "images.cl", "images_cl20.cl")
 # arguments whose pointee the backend wrote as i8 (control_flow.cl: horner, nested_loops; blur5)
 I8_POINTERS = {("horner", "coef"), ("nested_loops", "m"), ("blur5", "out")}
 LAYOUT = ("name", "address_space", "access_qualifier", "kind", "size", "align", "vector_width")

@@ -46,6 +46,16 @@ kernel void atomics(global int *counts, local int *hist, int where, int shift) {
   atomic_fetch_add_explicit((volatile global atomic_int *)&counts[g + (where == 2 ? k : 0)], 10,
                             memory_order_relaxed);
 }
+constant int first[4] = {1, 2, 3, 4};
+constant int second[4] = {5, 6, 7, 8};
+kernel void variables(global int *out, int k) {
+  local int a[8], b[8];
+  size_t l = get_local_id(0);
+  a[l] = l;
+  b[l] = 100 + l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = first[l == 3 ? k : l & 3] * 1000 + a[l == 5 ? k * 3 : l] + b[l];
+}
 kernel void two_buffers(global int *a, global int *b, int shift) {
   a[get_global_id(0) + shift] = 1;
   b[get_global_id(0)] += 2;
@@ -150,3 +160,34 @@ def test_atomic_builtins_are_checked(where, space, what):
                                           rf"\(global id\) in {space} memory: offset 32: 0 bytes past the end of {what}"):
         launch(np.int32(3))
     assert guard[8] == 0
+
+
+@pytest.mark.parametrize("k, message", [
+    (0, None),
+    (4, r"work-item \(3, 0, 0\) \(global id\) in constant memory: offset 16 of program variable 'first' "
+        r"\(\[4 x i32\]\) \(16 bytes\)"),
+    (-5, r"work-item \(3, 0, 0\) \(global id\) in constant memory: offset -20 of program variable 'first'"),
+])
+def test_program_variables_bound_their_pointers(k, message):
+    """A read past a __constant table or a static __local array is not one of its neighbours.
+    Oracle: the sizes in the source."""
+    out = np.zeros(8, np.int32)
+    launch = functools.partial(prog().kernel("variables"), out, np.int32(k), global_size=8, local_size=8,
+                               check=True)
+    if message is None:
+        launch()
+        lid = np.arange(8)
+        firsts = np.array([1, 2, 3, 4])[np.where(lid == 3, 0, lid & 3)]
+        np.testing.assert_array_equal(out, firsts * 1000 + np.where(lid == 5, 0, lid) + 100 + lid)
+    else:
+        with pytest.raises(LaunchError, match=r"variables: out-of-bounds read of 4 bytes .*" + message):
+            launch()
+
+
+def test_static_local_array_bounds_its_pointers():
+    """k = 3: work-item 5 reads a[9] of a static __local int a[8] (b[1] would be next to it)."""
+    out = np.zeros(8, np.int32)
+    with pytest.raises(LaunchError, match=r"variables: out-of-bounds read of 4 bytes .* work-item \(5, 0, 0\) "
+                                          r"\(global id\) in local memory: offset 36 of program variable '[\w.]*a' "
+                                          r"\(\[8 x i32\]\) \(32 bytes\)"):
+        prog().kernel("variables")(out, np.int32(3), global_size=8, local_size=8, check=True)

@@ -58,6 +58,12 @@ kernel void across_barriers(global int *out, local int *t, int i) {     // priva
   barrier(CLK_LOCAL_MEM_FENCE);
   out[g] = p[l & 3] + p[(l + 1) & 3];
 }
+kernel void struct_across_barriers(global int *out, S s, local int *lb, int k) {
+  size_t lid = get_local_id(0);
+  lb[lid] = s.a[lid % 3];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = lb[(lid + 1) % 8] + s.a[lid == 5 ? k : 1];   // BAD-BYVAL
+}
 kernel void table(global int *out, int i) {
   size_t g = get_global_id(0);
   int a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4] = {9, 10, 11, 12};
@@ -262,3 +268,22 @@ def test_global_access_names_its_source_line(prog):
                                           r"offset 28: 0 bytes past the end of argument 0 'out' \(int\*, 28 bytes\)"):
         prog.kernel("arrays")(out, np.int32(0), np.int32(0), global_size=8, check=True)
     np.testing.assert_array_equal(out, arrays_model(0, 0)[:7])
+
+
+@pytest.mark.parametrize("k", [0, 2, 4, -1])
+def test_by_value_struct_in_a_kernel_with_barriers(prog, k):
+    """The struct argument lives across a barrier (in the coroutine frame). Before, this kernel
+    made LLVM abort in checked mode (lifetime markers left on frame reloads)."""
+    s = _struct(10)
+    out = np.zeros(16, np.int32)
+    launch = functools.partial(prog.kernel("struct_across_barriers"), out, s, kernelkit.LocalMemory(32),
+                               np.int32(k), global_size=16, local_size=8, check=True)
+    lid = np.arange(16) % 8
+    a = np.array([10, 11, 12])
+    if 0 <= k < 3:
+        launch()
+        np.testing.assert_array_equal(out, a[((lid + 1) % 8) % 3] + a[np.where(lid == 5, k, 1)])
+    else:
+        with pytest.raises(LaunchError, match=r"struct_across_barriers: out-of-bounds read of 4 bytes .* in private "
+                                              r"memory" + _at(prog, "BAD-BYVAL") + rf"offset {4 * k} of .*\(16 bytes\)$"):
+            launch()

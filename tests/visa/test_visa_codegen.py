@@ -222,3 +222,156 @@ kernel void ints(global int *a, global uint *b) {
     expect = (np.abs(xi - 3) + np.minimum(ui + 0xFFFFFFF0, 0xFFFFFFFF) + np.maximum(ui - 5, 0)
               + ((ui * 0x9E3779B9) >> 32) + (((ui & 0xFFFF) << 16) | 3)) & 0xFFFFFFFF
     np.testing.assert_array_equal(bu, expect.astype(np.uint32))
+
+
+PRIVATE_AND_DIVISION = """
+kernel void priv(global const int *idx, global int *out) {
+  size_t gid = get_global_id(0);
+  int table[11];
+  for (int i = 0; i < 11; i++) table[i] = (int)gid * 100 + i * i;
+  out[gid] = table[idx[gid] % 11] + table[(idx[gid] + 3) % 11];
+}
+kernel void divide(global long *a, global const long *b, global int *c, global const int *d) {
+  size_t gid = get_global_id(0);
+  long x = a[gid], y = b[gid];
+  a[gid] = (x / y) * 1000003 + x % y + (long)((ulong)x % (ulong)y);
+  c[gid] = c[gid] / d[gid] + c[gid] % d[gid];
+}
+"""
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_private_arrays_and_division_by_variables(platform):
+    """A private array indexed at run time lives in private memory (private_base + the thread's
+    frame); 64-bit division and (on DG2, which has no integer division) 32-bit division by variables
+    are long divisions. GenX_IR finalizes both; results as numpy's (C's truncating division)."""
+    binary = compile_visa(PRIVATE_AND_DIVISION, platform)
+    assert binary.kernel("priv").payload.implicit("private_base") is not None
+    for name in ("priv", "divide"):
+        finalize_text(binary.kernel(name).text, GENX[platform])
+    program = kernelkit.Program(PRIVATE_AND_DIVISION).build(f"visa:{platform}")
+    rng = np.random.default_rng(9)
+    idx = rng.integers(0, 1000, 96).astype(np.int32)
+    out = np.zeros(96, np.int32)
+    program.kernel("priv")(idx, out, global_size=96, local_size=32)
+    gid = np.arange(96)
+    np.testing.assert_array_equal(out, gid * 200 + (idx % 11) ** 2 + ((idx + 3) % 11) ** 2)
+    a = rng.integers(-2**62, 2**62, 64, dtype=np.int64)
+    b = rng.integers(1, 2**40, 64, dtype=np.int64) * rng.choice([-1, 1], 64)
+    b[:2] = (1, -7)
+    c = rng.integers(-2**31, 2**31, 64, dtype=np.int64).astype(np.int32)
+    d = rng.integers(1, 5000, 64).astype(np.int32) * rng.choice([-1, 1], 64).astype(np.int32)
+    a_out, c_out = a.copy(), c.copy()
+    program.kernel("divide")(a_out, b, c_out, d, global_size=64, local_size=16)
+
+    def tdiv(x, y):                      # C's division truncates toward zero
+        q = np.abs(x) // np.abs(y)
+        return np.where((x < 0) != (y < 0), -q, q)
+    q = np.array([tdiv(int(x), int(y)) for x, y in zip(a, b, strict=True)], dtype=object)
+    r = np.array([int(x) - int(t) * int(y) for x, y, t in zip(a, b, q, strict=True)], dtype=object)
+    ur = np.array([(int(x) % 2**64) % (int(y) % 2**64) for x, y in zip(a, b, strict=True)], dtype=object)
+    expect = [((int(t) * 1000003 + int(s) + int(u)) + 2**63) % 2**64 - 2**63 for t, s, u in zip(q, r, ur, strict=True)]
+    np.testing.assert_array_equal(a_out, np.array(expect, np.int64))
+    qc = tdiv(c.astype(np.int64), d.astype(np.int64))
+    np.testing.assert_array_equal(c_out, (qc + c.astype(np.int64) - qc * d).astype(np.int32))
+
+
+STRUCTS = (Path(__file__).parent.parent / "corpus" / "struct_args.cl").read_text()
+PARTICLE = np.dtype({"names": ["pos", "vel", "id", "flag"], "formats": [(np.float32, 4), (np.float32, 4), np.int32,
+                     np.int8], "offsets": [0, 16, 32, 36], "itemsize": 48})      # float4: 16-byte aligned (6.3.5)
+PACKED = np.dtype({"names": ["tag", "value", "extra"], "formats": [np.int8, np.int32, np.int16],
+                   "offsets": [0, 1, 5], "itemsize": 7})
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_by_value_structs_are_copied_to_private_memory(platform):
+    """By-value struct arguments (one payload input each) are stored to the thread's private frame
+    (svm_block_st) and read through their address; GenX_IR finalizes the kernels; numpy's results."""
+    binary = compile_visa(STRUCTS, platform)
+    for name in ("scale_by_params", "move_particle", "packed_sum", "union_bits"):
+        assert binary.kernel(name).payload.implicit("private_base") is not None
+        finalize_text(binary.kernel(name).text, GENX[platform])
+    program = kernelkit.Program(STRUCTS).build(f"visa:{platform}")
+    particle = np.zeros((), PARTICLE)
+    particle["pos"], particle["vel"], particle["id"], particle["flag"] = (1, 2, 3, 4), (0.5, 0.25, 0, -1), 7, 1
+    out = np.zeros(16 * 4, np.float32)
+    program.kernel("move_particle")(particle[()], np.float32(0.125), out, global_size=16)
+    scale = np.float32(0.125) * (np.arange(16, dtype=np.float32)[:, None] + 8)
+    np.testing.assert_allclose(out.reshape(16, 4), np.array([1, 2, 3, 4], np.float32)
+                               + np.array([0.5, 0.25, 0, -1], np.float32) * scale, rtol=1e-6)
+    packed = np.zeros((), PACKED)
+    packed["tag"], packed["value"], packed["extra"] = 3, 100000, -7
+    total = np.zeros(4, np.int32)
+    program.kernel("packed_sum")(packed[()], total, global_size=4)
+    np.testing.assert_array_equal(total, 3 + 100000 - 7)
+    params = np.zeros((), np.dtype([("count", np.int32), ("scale", np.float32)]))
+    params["count"], params["scale"] = 48, 2.5
+    data = np.arange(64, dtype=np.float32)
+    program.kernel("scale_by_params")(params[()], data, global_size=64)
+    np.testing.assert_array_equal(data, np.where(np.arange(64) < 48, 2.5, 1) * np.arange(64, dtype=np.float32))
+
+
+def test_work_group_collectives_across_threads():
+    """reduce/scan/broadcast/any/all over groups of 48 work-items (3 hardware threads at SIMD 16,
+    a 2D group for the broadcast): SLM scratch between barriers; numpy's results."""
+    source = """
+kernel void collectives(global const int *in, global int *sum, global uint *scan, global float *mx,
+                        global int *vote) {
+  size_t gid = get_global_id(0) + get_global_size(0) * get_global_id(1);
+  int v = in[gid];
+  sum[gid] = work_group_reduce_add(v);
+  scan[gid] = work_group_scan_exclusive_add((uint)v) + work_group_scan_inclusive_add((uint)v) * 1000u;
+  mx[gid] = work_group_reduce_max((float)v) + work_group_reduce_min((float)v) * 0.5f;
+  vote[gid] = work_group_broadcast(v, 2, 1) + work_group_any(v > 90) * 100000 + work_group_all(v >= 0) * 1000000;
+}
+"""
+    binary = compile_visa(source, "tgllp", ["-cl-std=CL2.0"])
+    finalize_text(binary.kernel("collectives").text, "TGLLP")
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 100, (2, 96)).astype(np.int32)       # global (96, 2), groups (24, 2)
+    outs = [np.zeros(192, t) for t in (np.int32, np.uint32, np.float32, np.int32)]
+    kernelkit.Program(source, ["-cl-std=CL2.0"]).build("visa:tgllp").kernel("collectives")(
+        values.reshape(-1), *outs, global_size=(96, 2), local_size=(24, 2))
+    groups = values.reshape(2, 4, 24).transpose(1, 0, 2).reshape(4, 48)     # group -> its items, linear order
+    sums, scans, maxes, votes = (o.reshape(2, 4, 24).transpose(1, 0, 2).reshape(4, 48) for o in outs)
+    np.testing.assert_array_equal(sums, groups.sum(1, keepdims=True).repeat(48, 1))
+    inclusive = np.cumsum(groups, 1).astype(np.uint32)
+    np.testing.assert_array_equal(scans, inclusive - groups + inclusive * 1000)
+    np.testing.assert_array_equal(maxes, (groups.max(1) + groups.min(1) * 0.5)[:, None].repeat(48, 1))
+    expect = groups[:, 24 + 2] + (groups > 90).any(1) * 100000 + 1000000
+    np.testing.assert_array_equal(votes, expect[:, None].repeat(48, 1))
+
+
+@pytest.mark.parametrize("platform", ["tgllp", "dg2"])
+def test_generic_pointers_to_local_memory(platform):
+    """A __local pointer cast to generic carries IGC's tag (bits 63:61 = 010); generic loads and stores
+    split per lane between SLM and SVM messages on it. Also checks 64-bit address arithmetic mixing
+    signed and unsigned operands keeps every bit (the simulator once lost them in float64)."""
+    source = """
+kernel void k(global const float *in, global float *g, local float *l, int use_local, global ulong *where) {
+  size_t lid = get_local_id(0);
+  l[lid] = in[get_global_id(0)] * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float *p = (use_local || (lid & 1)) ? (float *)l : (float *)(in + 100);
+  float *q = (float *)l;
+  q[lid] = p[lid] + 1.0f;                 // generic store into SLM
+  barrier(CLK_LOCAL_MEM_FENCE);
+  g[get_global_id(0)] = q[(lid + 1) % get_local_size(0)];
+  where[get_global_id(0)] = (ulong)(q + lid);
+}
+"""
+    finalize_text(compile_visa(source, platform, ["-cl-std=CL2.0"]).kernel("k").text, GENX[platform])
+    kernel = kernelkit.Program(source, ["-cl-std=CL2.0"]).build(f"visa:{platform}").kernel("k")
+    for use_local in (0, 1):
+        inputs = np.arange(128, dtype=np.float32)
+        g = np.zeros(32, np.float32)
+        where = np.zeros(32, np.uint64)
+        kernel(inputs, g, kernelkit.LocalMemory(32), np.int32(use_local), where, global_size=32, local_size=8)
+        items = inputs[:32].reshape(4, 8)
+        lid = np.arange(8)
+        through_local = (use_local == 1) | (lid & 1 == 1)
+        # p[lid]: the group's own SLM (2 x its input) or in[100 + lid] through a generic __global pointer
+        q = np.where(through_local, 2 * items, inputs[100:108][None, :]) + 1
+        np.testing.assert_array_equal(g.reshape(4, 8), q[:, (lid + 1) % 8])
+        tagged = (np.uint64(2) << np.uint64(61)) + np.uint64(4) * lid.astype(np.uint64)
+        np.testing.assert_array_equal(where.reshape(4, 8), np.broadcast_to(tagged, (4, 8)))

@@ -175,6 +175,14 @@ class KernelMetadata:
         return bool(self.tail_field("enqueue_kernel"))
 
     @property
+    def printf_formats(self) -> list:
+        """The kernel's printf formats (``printf.PrintfFormat``), decoded from the tail."""
+        from kernelkit.formats.amdcl2.printf import decode_printf, printf_count
+
+        _, count = printf_count(self.bits, int(self.header["args_num"]), self.header_tail)  # type: ignore[arg-type]
+        return decode_printf(self.tail, count, self.bits)
+
+    @property
     def reqd_work_group_size(self) -> tuple[int, int, int]:
         return tuple(self.header["reqd_work_group_size"])  # type: ignore[return-value]
 
@@ -247,7 +255,9 @@ def parse_kernel_metadata(data: bytes, bits: int, base: int = 0) -> KernelMetada
         at += length + 1
     elif at + 4 <= len(data) and struct.unpack_from("<I", data, at)[0] == as_.size << 8:
         vec_type_hint, at = "", at + 1      # CLRX: an empty vec_type_hint in a shorter header
-    nargs = int(header["args_num"])  # type: ignore[arg-type]
+    from kernelkit.formats.amdcl2.printf import decode_printf, printf_count
+
+    nargs, nprintf = printf_count(bits, int(header["args_num"]), data[hs.size:size])  # type: ignore[arg-type]
     if at + as_.size * (nargs + 1) > len(data):
         raise FormatError(f"{nargs} argument entries do not fit in the metadata", offset=base + at,
                           field="metadata.argsNum")
@@ -267,5 +277,6 @@ def parse_kernel_metadata(data: bytes, bits: int, base: int = 0) -> KernelMetada
         tname = _cstring(data, at, int(vals["type_name_size"]), f"metadata.arg{k}.typeName")
         at += int(vals["type_name_size"]) + 1
         args.append(ArgEntry(name, tname, vals))
+    decode_printf(data[at:], nprintf, bits, base + at)      # checked here: errors name the offset
     return KernelMetadata(bits, header, data[hs.size:size], first, second, vec_type_hint, args,
                           terminator, data[at:])

@@ -17,7 +17,7 @@ used, else 1; before driver 191205 always 3).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdcl2.metadata import (
@@ -31,6 +31,7 @@ from kernelkit.formats.amdcl2.metadata import (
     KernelMetadata,
     layout_of_driver,
 )
+from kernelkit.formats.amdcl2.printf import encode_printf
 
 FIRST_NAME = "__OpenCL_dummy_kernel"
 # element type -> (argType code, element size)
@@ -52,7 +53,6 @@ HEADER_CONSTANT_1 = struct.pack("<3I", 3, 1, 0x68)
 HEADER_CONSTANT_2 = struct.pack("<4I", 8, 1, 1, 2)
 OPTION_REQD_SIZE, OPTION_64BIT, OPTION_OLD_RESOURCES = 0x04, 0x20, 0x100
 TAIL_WORD_NEW = 6                         # the u32 after the kernel index from driver 191205 on
-END_SIZES = {32: 24, 64: 48}              # zero bytes after the names
 
 
 @dataclass
@@ -85,6 +85,8 @@ class MetadataKernel:
     uses_pipes: bool = False
     uses_locals: bool = False
     scratch_size: int = 0
+    local_size: int = 0                   # static local memory bytes (old layout: RT_MEM_SIZES[1])
+    printf: list = field(default_factory=list)   # printf.PrintfFormat records of the kernel
 
 
 def setup_metadata_args(bits: int) -> list[MetadataArg]:
@@ -165,6 +167,12 @@ def encode_arg(arg: MetadataArg, offset: int, bits: int, driver_version: int) ->
     return f, offset + (size + 15) // 16 * 16
 
 
+def _old_mem_sizes(local_size: int, wide: bool) -> bytes:
+    """RT_MEM_SIZES[0..2] of AMD's metadata 0.8 (CLRX's unknown4): the drivers before 191205
+    write the kernel's static local memory in [1]; later ones leave them zero."""
+    return struct.pack("<3Q" if wide else "<3I", 0, local_size, 0)
+
+
 def build_kernel_metadata(kernel: MetadataKernel, *, bits: int, driver_version: int,
                           gfx_level: int = 7) -> KernelMetadata:
     """The metadata blob of one kernel (setup arguments included in ``kernel.args``)."""
@@ -182,11 +190,12 @@ def build_kernel_metadata(kernel: MetadataKernel, *, bits: int, driver_version: 
         "options": options, "kernel_id": kernel.kernel_id, "unknownx": 0, "unknowny": 0,
         "unknown2": HEADER_CONSTANT_2, "reqd_work_group_size": tuple(kernel.reqd_work_group_size),
         "unknown3": bytes(16 if wide else 12), "first_name_length": len(FIRST_NAME),
-        "second_name_length": len(second), "unknown4": bytes(24 if wide else 12),
+        "second_name_length": len(second), "unknown4": _old_mem_sizes(kernel.local_size if not new else 0, wide),
         "pipes_usage": 0 if new else (kernel.scratch_size or (int(kernel.uses_pipes) << 4)),
-        "unknown5": bytes(16 if wide else 8), "args_num": len(kernel.args),
+        "unknown5": bytes(16 if wide else 8),
+        "args_num": len(kernel.args) | (0 if wide else len(kernel.printf) << 32),
     }
-    tail = bytearray(40 if wide else 16)
+    tail = bytearray(struct.pack("<Q", len(kernel.printf)) + bytes(32) if wide else bytes(16))
     tail += struct.pack("<2I", int(kernel.enqueues), kernel.kernel_index)
     if new:
         tail += struct.pack("<I", TAIL_WORD_NEW)
@@ -203,7 +212,7 @@ def build_kernel_metadata(kernel: MetadataKernel, *, bits: int, driver_version: 
         entries.append(ArgEntry(a.name, a.type_name, fields))
     md = KernelMetadata(bits, header, bytes(tail), FIRST_NAME, second,
                         kernel.vec_type_hint if layout == "crimson16" else None, entries,
-                        bytes(ARG_STRUCTS[bits].size), bytes(END_SIZES[bits]))
+                        bytes(ARG_STRUCTS[bits].size), encode_printf(kernel.printf, bits))
     if len(md.header_tail) + HEADER_STRUCTS[bits].size != md.header["size"]:
         raise FormatError("header layout mismatch", field="metadata.size")
     md.header["metadata_size"] = len(md.to_bytes())

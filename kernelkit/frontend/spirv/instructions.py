@@ -36,7 +36,7 @@ _ATOMIC_RMW = {"AtomicExchange": "xchg", "AtomicIAdd": "add", "AtomicISub": "sub
                "AtomicOr": "or", "AtomicXor": "xor"}
 _NO_RESULT = {"Store", "Branch", "BranchConditional", "Switch", "Return", "ReturnValue", "Unreachable",
               "ControlBarrier", "MemoryBarrier", "AtomicStore", "LifetimeStart", "LifetimeStop", "SelectionMerge",
-              "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized"}
+              "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized", "ImageWrite"}
 # conversion opcode -> (source integers signed?, destination integers signed?); None: floats
 _CONVERT_SIGNS = {"ConvertFToU": (None, False), "ConvertFToS": (None, True), "ConvertSToF": (True, None),
                   "ConvertUToF": (False, None), "UConvert": (False, False), "SConvert": (True, True),
@@ -53,6 +53,7 @@ class FunctionTranslator:
         self.blocks = {}
         self.b = IRBuilder()
         self.phis: list[tuple[object, Instruction]] = []
+        self.sampled: dict[int, tuple[int, int]] = {}   # OpSampledImage result -> (image, sampler)
         self.entry = None
 
     def v(self, rid: int):
@@ -138,6 +139,15 @@ class FunctionTranslator:
         elif name == "Store":
             align, volatile = _memory_access(ops, 2)
             b.store(self.v(ops[1]), self.v(ops[0]), align, volatile)
+        elif name == "CopyMemory":        # Target, Source: one value of the target's pointee type
+            align, volatile = _memory_access(ops, 2)
+            pointee = self.m.types[self.m.types.pointee(self._type_id_of(ops[0]))]
+            b.store(b.load(pointee, self.v(ops[1]), align=align, volatile=volatile), self.v(ops[0]), align, volatile)
+        elif name == "CopyMemorySized":   # Target, Source, Size (bytes)
+            self._copy_sized(inst)
+        elif name in ("ImageRead", "ImageWrite", "SampledImage", "ImageSampleExplicitLod", "ImageQuerySize",
+                      "ImageQuerySizeLod"):
+            self._image(inst)
         elif name in ("PtrAccessChain", "InBoundsPtrAccessChain", "AccessChain", "InBoundsAccessChain"):
             self._access_chain(inst)
         elif name == "CompositeExtract":
@@ -398,6 +408,75 @@ class FunctionTranslator:
             out = self.b.insert_element(out, self.b.extract_element(src, const_int(T.i32, j)), const_int(T.i32, k))
         return out
 
+    def _image(self, inst: Instruction) -> None:
+        """Image instructions as OpenCL C builtin calls (kernelkit.frontend.spirv.images)."""
+        from kernelkit.frontend.spirv.images import IMAGE_OPERAND_ZERO_EXTEND, SAMPLER_TYPE, texel_suffix
+
+        ops, name = inst.operands, inst.name
+        if name == "SampledImage":   # (type, result, image, sampler): used by the sampling instruction
+            self.sampled[ops[1]] = (ops[2], ops[3])
+            return
+        if name in ("ImageQuerySize", "ImageQuerySizeLod"):
+            self._image_size(inst)
+            return
+        if name == "ImageWrite":     # image, coordinate, texel [, image operands]
+            unsigned = len(ops) > 3 and bool(ops[3] & IMAGE_OPERAND_ZERO_EXTEND)
+            texel = self.v(ops[2]).type
+            fname = f"write_image{texel_suffix(texel.element if isinstance(texel, T.VectorType) else texel, unsigned)}"
+            self._builtin_call(fname, T.void, [self.v(ops[0]), self.v(ops[1]), self.v(ops[2])],
+                               [self._ocl(ops[0]), self._ocl(ops[1], True), self._ocl(ops[2], not unsigned)])
+            return
+        rtype = self.rtype(inst)
+        unsigned = len(ops) > 4 and bool(ops[4] & IMAGE_OPERAND_ZERO_EXTEND)
+        fname = f"read_image{texel_suffix(rtype.element if isinstance(rtype, T.VectorType) else rtype, unsigned)}"
+        if name == "ImageRead":      # (type, result, image, coordinate [, operands])
+            args, params = [self.v(ops[2]), self.v(ops[3])], [self._ocl(ops[2]), self._ocl(ops[3], True)]
+        else:                        # ImageSampleExplicitLod (type, result, sampled image, coordinate, Lod, 0)
+            image, sampler = self.sampled[ops[2]]
+            sampler_value = self.m.values.get(sampler)
+            if isinstance(sampler_value, int):   # an OpConstantSampler's bits
+                init = self.m.declare_builtin("__translate_sampler_initializer", SAMPLER_TYPE, [T.i32])
+                sampler_value = self.b.call(init, [const_int(T.i32, sampler_value)])
+            else:
+                sampler_value = self.v(sampler)
+            coord_signed = not isinstance(self.v(ops[3]).type.scalar, T.FloatType)
+            args = [self.v(image), sampler_value, self.v(ops[3])]
+            params = [self._ocl(image), OclType("named", name="ocl_sampler"), self._ocl(ops[3], coord_signed or None)]
+        self.set(inst, self._builtin_call(fname, rtype, args, params))
+
+    def _image_size(self, inst: Instruction) -> None:
+        """OpImageQuerySize[Lod]: one get_image_* call per component (width, height, depth; the array
+        size last for arrayed images), widened or narrowed to the result's integer type."""
+        ops = inst.operands
+        image_ops = self.m.types.defs[self._type_id_of(ops[2])].operands
+        dim, arrayed = image_ops[2], image_ops[4]
+        queries = ["get_image_width", "get_image_height", "get_image_depth"][:{0: 1, 1: 2, 2: 3, 5: 1}.get(dim, 1)]
+        if arrayed:
+            queries.append("get_image_array_size")
+        rtype = self.rtype(inst)
+        element = rtype.element if isinstance(rtype, T.VectorType) else rtype
+        values = []
+        for q in queries:
+            ret = T.i64 if q == "get_image_array_size" else T.i32
+            v = self._builtin_call(q, ret, [self.v(ops[2])], [self._ocl(ops[2])])
+            if v.type != element:
+                v = self.b.cast("zext" if v.type.bits < element.bits else "trunc", v, element)
+            values.append(v)
+        if not isinstance(rtype, T.VectorType):
+            self.set(inst, values[0])
+            return
+        out = poison(rtype)
+        for k, v in enumerate(values[:rtype.count]):
+            out = self.b.insert_element(out, v, const_int(T.i32, k))
+        self.set(inst, out)
+
+    def _copy_sized(self, inst: Instruction) -> None:
+        dst, src, size = (self.v(o) for o in inst.operands[:3])
+        _, volatile = _memory_access(inst.operands, 3)
+        name = f"llvm.memcpy.p{dst.type.addrspace}.p{src.type.addrspace}.{size.type}"
+        fn = self.m.ir.declare_function(name, T.FunctionType(T.void, (dst.type, src.type, size.type, T.i1)))
+        self.b.call(fn, [dst, src, size, const_int(T.i1, int(volatile))])
+
     def _ext_inst(self, inst: Instruction) -> None:
         from kernelkit.frontend.spirv.translate import ext_inst_name
 
@@ -406,11 +485,29 @@ class FunctionTranslator:
             raise FormatError(f"extended instruction set {self.m.ext_sets.get(ops[2])!r} is not OpenCL.std",
                               offset=inst.offset + 12, field="OpExtInst set")
         name, signed = ext_inst_name(ops[3])
+        if name in ("vloadn", "vstoren"):
+            self._vector_memory(inst, name)
+            return
         args = [self.v(a) for a in ops[4:]]
         params = [self._ocl(a, signed) for a in ops[4:]]
-        if name in ("vloadn", "vstoren"):
-            raise FormatError(f"OpenCL.std {name} is not supported yet", offset=inst.offset, field="OpExtInst")
         self.set(inst, self._builtin_call(name, self.rtype(inst), args, params))
+
+    def _vector_memory(self, inst: Instruction, name: str) -> None:
+        """OpenCL.std vloadn (offset, p, n) / vstoren (data, offset, p): OpenCL C's vload<n>/vstore<n>
+        (loads take a const pointer, as the OpenCL C declarations do)."""
+        ops = inst.operands
+        if name == "vloadn":
+            offset, ptr, n = ops[4], ops[5], ops[6]
+            pointer = self._ocl(ptr)
+            pointer = OclType("pointer", element=pointer.element, address_space=pointer.address_space,
+                              qualifiers=frozenset({"const"}))
+            self.set(inst, self._builtin_call(f"vload{n}", self.rtype(inst), [self.v(offset), self.v(ptr)],
+                                              [self._ocl(offset, False), pointer]))
+            return
+        data, offset, ptr = ops[4], ops[5], ops[6]
+        width = self.v(data).type.count
+        self._builtin_call(f"vstore{width}", T.void, [self.v(data), self.v(offset), self.v(ptr)],
+                           [self._ocl(data), self._ocl(offset, False), self._ocl(ptr)])
 
 
 def _memory_access(ops: tuple[int, ...], index: int) -> tuple[int | None, bool]:

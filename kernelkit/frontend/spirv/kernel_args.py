@@ -1,6 +1,6 @@
 """Kernel argument info for SPIR-V kernels: the kernel_arg_* metadata the OpenCL C frontend writes.
 
-Names come from OpName on the parameters; type names and qualifiers from ``OpString "kernel_arg_type.
+Names come from OpName on the parameters (``arg<i>`` without one: AMD IL's metadata needs a name); type names and qualifiers from ``OpString "kernel_arg_type.
 <kernel>.<type>,<type>,..."`` and ``"kernel_arg_type_qual.<kernel>.<quals>,..."`` when the producer wrote
 them (Khronos' SPIRV-LLVM-Translator does; LLVM's SPIR-V backend does not), else from the SPIR-V
 types (SPIR-V integers carry no signedness, so they are spelled signed). Qualifiers: ``const`` for
@@ -53,11 +53,17 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
                     words.append("volatile")
         name = written[i] if written and i < len(written) else (
             m.types.opencl_name(m.types.pointee(tid)) if _is_byval(m, pid) else m.types.opencl_name(tid))
+        if inst.name == "TypeImage":   # images are global memory objects (OpenCL C frontend: space 1)
+            from kernelkit.frontend.spirv.images import access_qualifier
+
+            space = 1
+            access.append(access_qualifier(inst.operands))
+        else:
+            access.append("none")
         addr.append(space)
-        access.append("none")
         types.append(name)
         quals.append(written_quals[i] if written_quals and i < len(written_quals) else " ".join(words))
-        names.append(m.names.get(pid, ""))
+        names.append(m.names.get(pid) or f"arg{i}")
     fn.metadata["kernel_arg_addr_space"] = md_tuple([ValueAsMetadata(const_int(T.i32, a)) for a in addr])
     for key, vals in (("access_qual", access), ("type", types), ("base_type", types),
                       ("type_qual", quals), ("name", names)):

@@ -32,7 +32,7 @@ DATA_LAYOUT = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v5
 _TYPE_OPS = {"TypeVoid", "TypeBool", "TypeInt", "TypeFloat", "TypeVector", "TypeArray", "TypeStruct",
              "TypePointer", "TypeFunction", "TypeEvent", "TypeSampler", "TypeImage", "TypeSampledImage",
              "TypeOpaque", "TypeQueue", "TypeReserveId", "TypeDeviceEvent", "TypePipe"}
-_VALUE_OPS = {"Constant", "SpecConstant", "ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse",
+_VALUE_OPS = {"ConstantSampler", "Constant", "SpecConstant", "ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse",
               "ConstantNull", "Undef", "ConstantComposite", "SpecConstantComposite", "SpecConstantOp", "Variable"}
 
 
@@ -136,6 +136,10 @@ class SpirvTranslator:
             self.values[ops[1]] = const_int(T.i1, 1 if value else 0)
         elif name == "SpecConstantOp":
             self.values[ops[1]] = self._spec_constant_op(inst)
+        elif name == "ConstantSampler":   # its OpenCL sampler bits; a function builds the sampler value
+            from kernelkit.frontend.spirv.images import sampler_bits
+
+            self.values[ops[1]] = sampler_bits(ops[2], ops[3], ops[4])
         elif name == "ConstantNull":
             self.values[ops[1]] = zero_value(self.types[ops[0]])
         elif name == "Undef":

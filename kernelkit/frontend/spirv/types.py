@@ -6,6 +6,7 @@ from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import Instruction
 from kernelkit.formats.spirv import tables as S
 from kernelkit.formats.spirv.tables import STORAGE_CLASS_ADDRSPACE
+from kernelkit.frontend.spirv.images import SAMPLER_TYPE, image_mangling_name, image_name, image_type
 from kernelkit.ir import types as T
 from kernelkit.mux.mangling import OclType
 
@@ -54,7 +55,13 @@ class TypeTable:
             return T.pointer(self.addrspace(ops[1], inst))
         if name == "TypeFunction":
             return T.FunctionType(self[ops[1]], tuple(self[p] for p in ops[2:]))
-        if name in ("TypeEvent", "TypeSampler", "TypeImage", "TypeSampledImage", "TypeOpaque", "TypeQueue",
+        if name == "TypeImage":
+            return image_type(ops)
+        if name == "TypeSampler":
+            return SAMPLER_TYPE
+        if name == "TypeSampledImage":   # only ever an operand of OpImageSample*: the image's own type
+            return self[ops[1]]
+        if name in ("TypeEvent", "TypeOpaque", "TypeQueue",
                     "TypeReserveId", "TypeDeviceEvent", "TypePipe"):
             raise FormatError(f"Op{name} is not supported by kernelkit's SPIR-V reader yet",
                               offset=inst.offset, field="opcode")
@@ -99,6 +106,10 @@ class TypeTable:
             return f"{kind} {tag}" if kind in ("struct", "union") else raw
         if name == "TypeVoid":
             return "void"
+        if name == "TypeImage":
+            return image_name(ops)
+        if name == "TypeSampler":
+            return "sampler_t"
         return name
 
     def ocl_type(self, tid: int, signed: bool | None) -> OclType:
@@ -110,4 +121,8 @@ class TypeTable:
         if name == "TypePointer":
             return OclType("pointer", element=self.ocl_type(ops[2], signed),
                            address_space=self.addrspace(ops[1], inst))
+        if name == "TypeImage":
+            return OclType("named", name=image_mangling_name(ops))
+        if name == "TypeSampler":
+            return OclType("named", name="ocl_sampler")
         return OclType.scalar(self.opencl_name(tid, signed is not False))

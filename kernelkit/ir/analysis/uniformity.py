@@ -41,6 +41,7 @@ UNIFORM_WORK_ITEM_FUNCTIONS = frozenset({
     "get_work_dim", "get_global_size", "get_local_size", "get_enqueued_local_size", "get_num_groups",
     "get_group_id", "get_global_offset", "get_sub_group_size", "get_max_sub_group_size",
     "get_num_sub_groups", "get_enqueued_num_sub_groups", "get_sub_group_id"})
+SUB_GROUP_UNIFORM_RESULTS = ("sub_group_reduce_", "sub_group_any", "sub_group_all", "sub_group_broadcast")
 # intrinsics that read or write no memory a lane can tell apart, and mark-only intrinsics
 _IGNORED_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")
 _PURE_ATTRIBUTES = ("readnone", "memory(none)")
@@ -94,6 +95,12 @@ class WorkItemRoots:
         if base in UNIFORM_WORK_ITEM_FUNCTIONS:
             return False
         return None
+
+    def collective(self, inst: I.Instruction) -> bool:
+        """Is `inst` a sub-group collective whose result is the same for every lane whatever its
+        operands (reductions, any/all, broadcasts: a packet of lanes is one sub-group)?"""
+        fn = inst.called_function if isinstance(inst, I.CallInst) else None
+        return fn is not None and builtin_base_name(fn.name).startswith(SUB_GROUP_UNIFORM_RESULTS)
 
     def for_function(self, function: Function) -> WorkItemRoots:
         """The same roots for a copy of the function they were made for (targets whose roots are
@@ -256,6 +263,8 @@ class UniformityAnalysis:
         kind = self.roots.classify(inst)
         if kind is True:
             return True
+        if self.roots.collective(inst):
+            return False
         if kind is False:
             ops = inst.args if isinstance(inst, I.CallInst) else inst.operands
             return any(self._operand_divergent(op, inst) for op in ops)

@@ -13,7 +13,8 @@ dimension 0 (lane l is the work-item whose local id is the scalar kernel's plus 
   run one after the other under block masks, phis become selects on edge masks, memory accesses
   in the region are masked and divisors of inactive lanes are replaced by 1.
 - Calls: element-wise LLVM intrinsics take their vector form; other pure calls run once per lane;
-  calls with side effects and atomics run once per lane in lane order (outside divergent regions).
+  calls with side effects and atomics run once per lane in lane order (outside divergent regions);
+  sub-group builtins work across the packet's lanes (`transforms.sub_groups`).
 
 `vectorise(f, width, roots)` returns the new function (added to f's module) or raises
 `VectorisationFailure` with the reason; `f` itself is never changed.
@@ -30,6 +31,7 @@ from kernelkit.ir.transforms.boscc import add_superword_branches, any_lane
 from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
 from kernelkit.ir.transforms.scalarise import scalarise
+from kernelkit.ir.transforms.sub_groups import packetise_sub_group_call
 from kernelkit.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
 
 # LLVM intrinsics that apply to each element (their vector form is the same intrinsic, overloaded
@@ -484,6 +486,8 @@ class Packetiser:
         if fn is not None and fn.name.startswith(_MARKERS):
             if any(a in self.varying for a in inst.args):
                 self.replaced.append(inst)
+            return
+        if packetise_sub_group_call(self, inst, region, b):
             return
         args_varying = any(a in self.varying for a in inst.args)
         if fn is not None and fn.name in self.once_per_packet:

@@ -94,6 +94,11 @@ def _as_signed(values: np.ndarray, vtype: str) -> np.ndarray:
 def _float_or(a, b, f_float, f_int):
     if a.dtype.kind == "f" or b.dtype.kind == "f":
         return f_float(a.astype(np.float64), b.astype(np.float64))
+    if np.uint64 in (a.dtype, b.dtype) and a.dtype != b.dtype:
+        # numpy would promote uint64 with a signed type to float64 (losing low bits of addresses):
+        # two's complement arithmetic wraps the same in uint64
+        with np.errstate(over="ignore"):
+            return f_int(a.astype(np.uint64), b.astype(np.uint64))
     return f_int(a, b)
 
 

@@ -30,6 +30,8 @@ from kernelkit.sim.visa.memory import Memory
 from kernelkit.sim.visa.state import LANES, Machine
 
 MAX_BATCH_LANES = 1 << 19
+PRIVATE_THREADS = 1024        # hardware threads with private memory at once; r0.5 bits 9:0 name the thread
+R0_THREAD_DWORD = 5
 R0_GROUP_DWORDS = (1, 6, 7)
 SLM_ALIGN = 16
 
@@ -78,7 +80,7 @@ def _triple(value, name: str, fill: int) -> tuple[int, int, int]:
 
 def launch(routine: Routine | Program, payload: Payload, args: list, global_size, local_size=None,
            global_offset=None, *, signature=None, static_slm: int = 0, slm_bytes: int | None = None,
-           segments: dict | None = None) -> LaunchStats:
+           segments: dict | None = None, private_bytes: int = 0) -> LaunchStats:
     program = routine if isinstance(routine, Program) else decode(routine)
     name = program.name
     dims = len(global_size) if isinstance(global_size, list | tuple) else 1
@@ -100,12 +102,23 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
         if isinstance(data, bytes | bytearray):
             data = np.frombuffer(bytes(data), np.uint8).copy()
         values[name] = np.array([memory.add(data, name)], "<u8").view(np.uint8)
+    per_batch_limit = None
+    if payload.implicit("private_base") is not None:
+        # private memory: PRIVATE_THREADS slots of simd x private_bytes, the thread's slot from r0.5
+        private = np.zeros(max(8, PRIVATE_THREADS * simd * private_bytes), np.uint8)
+        values["private_base"] = np.array([memory.add(private, "private memory")], "<u8").view(np.uint8)
+        per_batch_limit = max(1, PRIVATE_THREADS // tpg)
     needed = values.pop("__slm__")
     slm_bytes = needed if slm_bytes is None else max(slm_bytes, needed)
     table = values.pop("__bti__")
     all_groups = np.stack(np.meshgrid(*[np.arange(n) for n in ngroups], indexing="ij"), -1) \
         .transpose(2, 1, 0, 3).reshape(-1, 3)
     per_batch = max(1, MAX_BATCH_LANES // (tpg * simd))
+    if per_batch_limit is not None:
+        if tpg > PRIVATE_THREADS:
+            raise LaunchError(f"kernel {name}: a work-group of {tpg} hardware threads exceeds the "
+                              f"{PRIVATE_THREADS} threads with private memory")
+        per_batch = min(per_batch, per_batch_limit)
     lane_ops = 0
     for start in range(0, len(all_groups), per_batch):
         groups = all_groups[start: start + per_batch]
@@ -180,6 +193,7 @@ def _fill(machine: Machine, program: Program, payload: Payload, values: dict, ge
     r0 = grf[:, :GRF_BYTES].view("<u4")
     for d, dword in enumerate(R0_GROUP_DWORDS):
         r0[:, dword] = gids[:, d]
+    r0[:, R0_THREAD_DWORD] = np.arange(threads) % PRIVATE_THREADS
     lin = geometry.local_linear
     lx, ly, _lz = lsize
     lids = (lin % lx, lin // lx % ly, lin // (lx * ly))

@@ -133,6 +133,7 @@ def _compiling(module) -> dict:
 def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
+    from kernelkit.targets.amdcl2.printf_records import reached_formats
     from kernelkit.targets.amdcl2.setup_args import add_setup_arguments
     from kernelkit.targets.amdhsa import codegen
     from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
@@ -149,6 +150,7 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
     set_kernel_attributes(ir, module.program_info, module.source_attributes)
+    module.printf_reached = reached_formats(ir)
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
@@ -192,9 +194,12 @@ def build_cl2_binary(module) -> bytes:
     device, driver = module.target.device, module.driver_version
     tid = module.target.target_id
     signatures = module.program_info.kernels
+    from kernelkit.targets.amdcl2.printf_records import kernel_printf_formats
+
     text, features, e_flags = _cl2_ir(module)
     obj = in_worker(codegen.emit_object, text, tid, module.options, features, **_compiling(module))
     usages = pointer_usage(text)
+    printf = kernel_printf_formats(module.printf_reached, text)
     compiled = _kernels_of(legacy.downgrade(obj, tid, 2))
     gfx = gfx_level(device)
     kernels = []
@@ -212,6 +217,7 @@ def build_cl2_binary(module) -> bytes:
             reqd_work_group_size=tuple(sig.reqd_work_group_size or (0, 0, 0)),
             work_group_size_hint=tuple(sig.work_group_size_hint or (0, 0, 0)),
             vec_type_hint=sig.vec_type_hint or "", uses_pipes=any(a.kind == "pipe" for a in args),
+            printf=printf.get(sig.name, []), scratch_size=code.workitem_private_segment_byte_size,
             uses_locals=bool(sig.static_local_mem) or any(a.kind == "pointer" and a.address_space == "local"
                                                            for a in args))
         metadata = build_kernel_metadata(described, bits=64, driver_version=driver, gfx_level=gfx)

@@ -38,6 +38,7 @@ def split_driver_version(options: Sequence[str], default: int = NEWEST_DRIVER) -
 
 class Cl2Module(AmdhsaModule):
     driver_version = NEWEST_DRIVER
+    printf_reached: dict[str, set[str]] = {}   # kernel -> format strings it reaches (printf_records)
 
     def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
         try:

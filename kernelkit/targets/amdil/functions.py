@@ -6,14 +6,17 @@ next free component (``r1.x``, ``r1.y``, … ``r2.x``), a 64-bit value or two-el
 next free ``xy``/``zw`` pair, a three/four-element vector the next free whole register (wider
 vectors several). IL registers are shared by all functions, so each function's own registers
 are placed above those of every caller, and a body that calls copies its incoming argument
-registers first. Each function has its own ``;ARGSTART`` block (``;uniqueid``, ``;function:``
-for what it calls) and its own literals, numbered after every kernel's."""
+registers first; likewise a function's private arrays sit above its callers' frames in the
+kernel's private array, which (with its ``;memory:hwprivate``) grows to cover them. Each
+function has its own ``;ARGSTART`` block (``;uniqueid``, ``;function:`` for what it calls) and
+its own literals, numbered after every kernel's."""
 
 from __future__ import annotations
 
 from kernelkit.errors import CompileError
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
+from kernelkit.ir.values import ConstantInt
 from kernelkit.targets.amdil.isel import KernelSelector
 from kernelkit.targets.amdil.regs import Slot, slot_count
 
@@ -77,8 +80,9 @@ def out_of_line_problem(fn, module) -> str | None:
     """Why ``fn`` cannot be an IL function of its own (then it is inlined), or None."""
     for b in fn.blocks:
         for i in b.instructions:
-            if isinstance(i, I.AllocaInst):
-                return "private arrays"
+            if isinstance(i, I.AllocaInst) and i.operands and \
+                    not isinstance(i.operands[0], ConstantInt):
+                return "a variable-sized private array"
             callee = getattr(i, "called_function", None) if i.opcode == "call" else None
             name = callee.name if callee is not None else ""
             if name == "printf" or "image" in name or "counter32" in name or \

@@ -197,7 +197,8 @@ def _types_used(fn):
 
 def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, module,
                  data_places: dict[str, int], printf_base: int = 0,
-                 debug=None, functions: dict[str, int] | None = None) -> list[str]:
+                 debug=None, functions: dict[str, int] | None = None,
+                 stats: dict | None = None) -> list[str]:
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
@@ -220,7 +221,6 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             private += (slot.size + 3) // 4 * 4
         args_info.append(info)
     globals_: dict[str, tuple[str, int]] = {n: ("data", o) for n, o in data_places.items()}
-    allocas = [i for b in fn.blocks for i in b.instructions if isinstance(i, I.AllocaInst)]
     local_offset = 0
     for gv in module.globals:
         if gv.addrspace == 3 and _uses(fn, lambda op, g=gv: op is g) or \
@@ -234,15 +234,9 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
                                           "fp64": opts.fp64, "printf_base": printf_base,
                                           "debug": debug,
                                           "functions": functions or {}})
-    for a in allocas:
-        if a.operands and not isinstance(a.operands[0], ConstantInt):
-            raise CompileError(f"amdil: kernel {fn.name}: variable-sized private arrays")
-        count = a.operands[0].value if a.operands else 1
-        size, align = ir_size_align(a.allocated_type, 4)
-        private = (private + max(align, 4) - 1) // max(align, 4) * max(align, 4)
-        sel.values[id(a)] = [private]
-        private += size * count
-    private = (private + 3) // 4 * 4
+    private = place_allocas(fn, sel, private)
+    if stats is not None:
+        stats["private"] = private
     body = sel.select()
     compiler_write = not any(_writes(line) for line in body)
     if compiler_write:
@@ -331,9 +325,10 @@ def _called(calls: list[int]) -> list[str]:
 
 def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int],
                    data_places: dict[str, int], first_register: int, first_literal: int,
-                   debug) -> tuple[list[str], list[int], int]:
-    """An IL function of its own (``functions.py``): its lines, the ids it calls and the next
-    free literal number."""
+                   debug, frame: int = 0) -> tuple[list[str], list[int], int, int]:
+    """An IL function of its own (``functions.py``): its lines, the ids it calls, the next
+    free literal number and the end of its private frame (placed from ``frame`` on, above its
+    callers' frames in the kernel's private array)."""
     from kernelkit.targets.amdil.functions import FunctionSelector
 
     if not opts.fp64 and any(t.scalar == T.float64 for t in _types_used(fn)):
@@ -344,12 +339,13 @@ def function_lines(fn, device, opts: Options, fid: int, functions: dict[str, int
         "args": [], "globals": {n: ("data", o) for n, o in data_places.items()},
         "fp64": opts.fp64, "printf_base": 0, "debug": debug,
         "functions": functions})
+    frame_end = place_allocas(fn, sel, frame)
     body = reuse_registers(sel.select(), first_register)
     name = fn.name
     out = [f"func {fid} ; {name}"] + lits.declarations() + body + [f"endfunc ; {name}"]
     out += [f";ARGSTART:{name}", f";uniqueid:{fid}", ";memory:hwlocal:0"]
     out += _called(sel.calls) + [f";ARGEND:{name}"]
-    return out, sel.calls, lits.next
+    return out, sel.calls, lits.next, frame_end
 
 
 def _highest_register(lines: list[str]) -> int:
@@ -360,6 +356,23 @@ def _highest_register(lines: list[str]) -> int:
 
 def _highest_literal(lines: list[str]) -> int:
     return max((int(m) for line in lines for m in _LITERAL.findall(line)), default=0)
+
+
+def place_allocas(fn, sel, private: int) -> int:
+    """Every alloca of ``fn`` gets its private-frame offset from ``private`` on; returns the
+    frame's end (4-byte aligned)."""
+    for b in fn.blocks:
+        for a in b.instructions:
+            if not isinstance(a, I.AllocaInst):
+                continue
+            if a.operands and not isinstance(a.operands[0], ConstantInt):
+                raise CompileError(f"amdil: {fn.name}: variable-sized private arrays")
+            count = a.operands[0].value if a.operands else 1
+            size, align = ir_size_align(a.allocated_type, 4)
+            private = (private + max(align, 4) - 1) // max(align, 4) * max(align, 4)
+            sel.values[id(a)] = [private]
+            private += size * count
+    return (private + 3) // 4 * 4
 
 
 def _uses_through_constexpr(fn, gv) -> bool:
@@ -385,6 +398,40 @@ def _source_place(fn, module) -> tuple[int, str, str]:
     except (AttributeError, KeyError, TypeError, ValueError):
         line = 0
     return line, os.path.basename(source), os.path.dirname(source) or "."
+
+
+def _reachable(fn) -> list:
+    from kernelkit.targets.amdil.functions import function_calls
+
+    seen: list = []
+    work = list(function_calls(fn))
+    while work:
+        f = work.pop()
+        if f not in seen:
+            seen.append(f)
+            work += function_calls(f)
+    return seen
+
+
+def _grow_private(lines: list[str], span: tuple[int, int], name: str, own: int,
+                  needed: int) -> None:
+    """Widen kernel ``name``'s private array (``dcl_indexed_temp_array x1``) and its
+    ``;memory:hwprivate`` record to ``needed`` bytes when the functions it calls use more."""
+    if needed <= own:
+        return
+    start, end = span
+    for k in range(start, end):
+        if lines[k].startswith(";memory:hwprivate:"):
+            lines[k] = f";memory:hwprivate:{needed}"
+            break
+    declaration = f"dcl_indexed_temp_array x1[{needed // 4}]"
+    for k in range(start, end):
+        if lines[k].startswith("dcl_indexed_temp_array x1["):
+            lines[k] = declaration
+            return
+    body = next(k for k in range(start, end) if lines[k].startswith("func ")
+                and lines[k].endswith(f" ; {name}"))
+    lines.insert(body + 1, declaration)
 
 
 def _visit(fn, order: list, path: list) -> None:
@@ -426,8 +473,11 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         lines += segment.lines()
     lines += prolog()
     highest: dict[str, int] = {}
+    frame_end: dict[str, int] = {}
+    spans: dict[str, tuple[int, int]] = {}
     for i, fn in enumerate(kernels):
         first_line = len(lines)
+        stats: dict = {}
         sig = by_name.get(fn.name)
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
@@ -436,8 +486,10 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
                               printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
-                              debug=info, functions=functions)
+                              debug=info, functions=functions, stats=stats)
         highest[fn.name] = _highest_register(lines[first_line:])
+        frame_end[fn.name] = stats["private"]
+        spans[fn.name] = (first_line, len(lines))
     literal = 1 + max(_highest_literal(lines), FIRST_KERNEL_LITERAL)
     callers: dict[str, list[str]] = {}
     for f in [*kernels, *order]:
@@ -446,10 +498,14 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
     for fn in order:
         # IL registers are shared: the function's own start above every caller's
         first = 1 + max(highest[c] for c in callers[fn.name])
-        text, _, literal = function_lines(fn, device, opts, functions[fn.name], functions,
-                                          places, first, literal, info)
+        frame = max(frame_end[c] for c in callers[fn.name])
+        text, _, literal, frame_end[fn.name] = function_lines(
+            fn, device, opts, functions[fn.name], functions, places, first, literal, info, frame)
         highest[fn.name] = max(_highest_register(text), first - 1)
         lines += text
+    for k in reversed(kernels):   # a kernel's private array covers what its callees use
+        _grow_private(lines, spans[k.name], k.name, frame_end[k.name],
+                      max((frame_end[f.name] for f in _reachable(k)), default=0))
     if info is not None:
         lines += info.closing()
     lines.append("end")

@@ -5,8 +5,10 @@ Every definition takes the builtin's own parameters followed by the two scheduli
 generated. ``__mux_work_group_barrier`` stays a declaration: the barrier pass turns each call
 into a suspension point of the work-item coroutine.
 
-Sub-groups are the spec's trivial sub-groups of size 1 ("ComputeMux only defines these builtins
-with a trivial sub-group size of 1"); vec-groups operate across the lanes of a vector value.
+Sub-groups here are the scalar code's: sub-groups of one work-item (the spec's trivial size 1). A
+kernel the vectoriser turns into W-lane code has sub-groups of W work-items there (the packet; see
+passes/sub_groups), so these definitions stay calls until it has run. Vec-groups operate across the
+lanes of a vector value.
 """
 
 from __future__ import annotations
@@ -100,9 +102,15 @@ def _wi_field(reg: str, name: str, index: str | None = None) -> str:
     return f"{reg} = getelementptr inbounds {WI_T}, ptr %wi, i32 0, i32 {i}{idx}"
 
 
+# sub-group builtins stay calls until the vectoriser has seen them (its W-lane copies run them as
+# operations across lanes, see passes/sub_groups); LLVM inlines the size-1 forms afterwards
+SUB_GROUP_ATTRS = "nounwind"
+
+
 def _define(ret: str, name: str, params: str, body: list[str]) -> str:
     sep = ", " if params else ""
-    lines = [f"define internal {ret} @{name}({params}{sep}{SCHED}) {ATTRS} {{", "entry:"]
+    attrs = SUB_GROUP_ATTRS if "sub_group" in name and "barrier" not in name else ATTRS
+    lines = [f"define internal {ret} @{name}({params}{sep}{SCHED}) {attrs} {{", "entry:"]
     lines += [f"  {b}" if not b.endswith(":") else b for b in body]
     lines.append("}")
     return "\n".join(lines)
@@ -161,7 +169,7 @@ def _work_item_query(name: str) -> str | None:
         body += ["%a = mul i64 %x2, %gs1", "%b = add i64 %a, %x1", "%c = mul i64 %b, %gs0",
                  "%r = add i64 %c, %x0", "ret i64 %r"]
         return _define("i64", "__mux_get_global_linear_id", "", body)
-    if name == "get_sub_group_id":  # trivial sub-groups: one per work-item
+    if name == "get_sub_group_id":  # (scalar code: sub-groups of one work-item)
         return _define("i32", "__mux_get_sub_group_id", "", [*_local_linear(), "%r = trunc i64 %ll to i32", "ret i32 %r"])
     if name == "get_num_sub_groups":
         return _define("i32", "__mux_get_num_sub_groups", "", [*_local_count(), "%r = trunc i64 %n to i32", "ret i32 %r"])
@@ -212,7 +220,8 @@ def _work_group_op(name: str, op: str, kind: str, suffix: str) -> str:
 
 
 def _sub_group_op(name: str, op: str, kind: str, suffix: str) -> str:
-    """Sub-groups of size 1: reductions/inclusive scans/broadcasts/shuffles return the value itself."""
+    """Sub-groups of size 1 (scalar code): reductions/inclusive scans/broadcasts/shuffles return the
+    value itself."""
     ty = _llvm_type(suffix)
     if op in ("reduce", "scan_inclusive", "any", "all"):
         return _define(ty, name, f"{ty} %v", [f"ret {ty} %v"])

@@ -176,7 +176,7 @@ def lower_kernels(text: str, kernels: list[str],
     the coroutines with their barrier counts, and the kernels whose work-items depend on each other
     between barriers (local atomics)."""
     module = ir.parse(text)
-    names = kernels + [v for v, _ in vectorised.values()]
+    names = kernels + [v[0] for v in vectorised.values()]
     changed = 0
     for f in module.functions:
         if f.name in names and not f.is_declaration and f.return_type.is_void:
@@ -299,7 +299,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     soa_needed = False
     packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
-        if name in {v for v, _ in packets.values()}:
+        if name in {v[0] for v in packets.values()}:
             continue
         f = mod.function(name)
         resume_fn = mod.function(f"{name}.resume")
@@ -409,7 +409,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     if keep_ir:
         _LAST_IR["text"] = text
     return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
-                    wfv.log, {k: w for k, (_, w) in wfv.widths.items()}, cpu)
+                    wfv.log, {k: v[1] for k, v in wfv.widths.items()}, cpu)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

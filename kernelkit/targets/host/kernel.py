@@ -1,6 +1,7 @@
 """The host compiler::Kernel: one kernel of a host module, compiled on demand (spec 003 "Kernel").
 
-Host sub-groups are the trivial sub-groups of size 1 (spec 003). The work width is the number of
+Host sub-groups are W work-items (the vectoriser's packet) when the kernel is vectorised and the
+group's x size is a multiple of W, else one work-item (spec 003's trivial size). The work width is the number of
 work-items one call of the kernel's code runs: the whole-function vectoriser's width along x when
 the group's x size holds a whole packet, else 1. ``create_specialized_kernel`` with uniform
 work-groups compiles the kernel with its local size as a constant (``kernelkit.mux.passes.local_size``),
@@ -60,14 +61,26 @@ class HostKernel(Kernel):
             return self._specialised(local)   # type: ignore[arg-type]
         return self.module.generic_host_binary().to_bytes()   # a smaller last group: sizes vary
 
+    # Sub-groups: W work-items (a packet of the vectorised kernel) in the work-groups whose x size is
+    # a multiple of W, one work-item where the kernel runs scalar (see passes/vectorise)
     def _get_sub_group_size(self) -> int:
-        return 1
+        return self.vector_width
 
     def _query_sub_group_size_for_local_size(self, x: int, y: int, z: int) -> int:
-        return 1
+        return self.vector_width if x % self.vector_width == 0 else 1
 
     def _query_local_size_for_sub_group_count(self, count: int):
-        return (count, 1, 1) if 0 < count <= MAX_WORK_GROUP_SIZE else (0, 0, 0)
+        items = count * self.vector_width
+        reqd = self.signature.reqd_work_group_size
+        if reqd:
+            fits = tuple(reqd) == (items, 1, 1)
+        else:
+            fits = 0 < items <= MAX_WORK_GROUP_SIZE
+        return (items, 1, 1) if fits else (0, 0, 0)
 
     def _query_max_sub_group_count(self) -> int:
-        return MAX_WORK_GROUP_SIZE
+        reqd = self.signature.reqd_work_group_size
+        if reqd:
+            x, y, z = reqd
+            return x * y * z // self._query_sub_group_size_for_local_size(x, y, z)
+        return MAX_WORK_GROUP_SIZE   # (local size (MAX, 1, 1) with W not dividing it: sub-groups of 1)

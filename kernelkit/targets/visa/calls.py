@@ -10,6 +10,7 @@ from kernelkit.ir import types as T
 from kernelkit.targets.visa.vtypes import (
     GLOBAL_SPACES,
     LOCAL_SPACE,
+    PRIVATE_SPACE,
     R0_GROUP_DWORD,
     SIZES,
     UNSIGNED,
@@ -27,9 +28,15 @@ class CallCodegen:
         args = inst.args
         if name.startswith("llvm.lifetime") or name.startswith("llvm.experimental.noalias"):
             return
+        if name.startswith("llvm.memset."):
+            self._memset(inst, args)
+            return
         if name.startswith("llvm.") and self._intrinsic(inst, name, args):
             return
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
+            return
+        parsed = _demangle(name)
+        if parsed is not None and self._collective(inst, parsed[0], parsed[1], args):
             return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
@@ -72,10 +79,10 @@ class CallCodegen:
             self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
         elif base == "fabs":
             self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
-        elif base in ROUNDING and vt == "f":
+        elif base in ROUNDING and vt in ("f", "df"):
             self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
-        elif base == "sqrt" and vt == "f":
-            self.emit(f"sqrt {exe} {self.dst(inst)} {self.src(args[0])}")
+        elif base == "sqrt" and vt in ("f", "df"):             # df: the IEEE macro
+            self.emit(f"{'sqrt' if vt == 'f' else 'sqrtm'} {exe} {self.dst(inst)} {self.src(args[0])}")
         elif base in ("ctpop", "ctlz") and vt == "d":
             self.emit(f"{'cbit' if base == 'ctpop' else 'lzd'} {exe} {self.dst(inst, 'ud')} {self.src(args[0], 'ud')}")
         elif base in ("fshl", "fshr") and vt in ("d", "q"):
@@ -196,9 +203,18 @@ class CallCodegen:
         values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
         if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
             op = {"min": "minsint", "max": "maxsint"}[op]
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
         if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
             values = [values[1], values[0]]
+        result = self._atomic_message(op, ptr, values)
+        if inst.type != T.void and inst.users:
+            vt = "d" if op in ("minsint", "maxsint") else "ud"
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        return True
+
+    def _atomic_message(self, op: str, ptr, values) -> str:
+        """The SIMD-wide old values of atomic ``op`` on ``ptr`` with ``values`` (src0, src1): svm_atomic
+        on __global/__constant/generic/private (8 lanes a message), dword_atomic on %slm for __local."""
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
         sources = []
         for value in values:
             var = self._new(vt, self.simd)
@@ -208,7 +224,7 @@ class CallCodegen:
             sources.append("%null.")
         result = self._new(vt, self.simd)
         space = ptr.type.addrspace
-        if space in GLOBAL_SPACES:
+        if space in GLOBAL_SPACES or space == PRIVATE_SPACE:
             addr = self._wide(ptr, "uq")
             for lane in range(0, self.simd, 8):
                 raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
@@ -222,11 +238,39 @@ class CallCodegen:
                           f"{result}.{lane * 4}")
         else:
             raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
-        if inst.type != T.void and inst.users:
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
-        return True
+        return result
+
+    def _atomic_instruction(self, inst) -> None:
+        """``atomicrmw`` and ``cmpxchg`` on 32-bit values; a cmpxchg's {old, success} pair is kept for
+        its ``extractvalue`` users."""
+        ty = inst.type if inst.opcode == "atomicrmw" else inst.operands[1].type
+        if ty not in (T.i32, T.float32) or (ty == T.float32 and inst.opcode == "cmpxchg"):
+            raise CompileError(f"vISA code generation: {inst.opcode} on {ty} is not supported")
+        if inst.opcode == "cmpxchg":
+            ptr, expected, new = inst.operands[:3]
+            old = self._atomic_message("cmpxchg", ptr, [new, expected])
+            success = self._new("w", self.simd)
+            self.emit(f"cmp.eq (M1, {self.simd}) {success}(0,0)<1> {old}(0,0)<1;1,0> {self.src(expected, 'ud')}")
+            self.pairs[id(inst)] = (f"{old}(0,0)<1;1,0>", f"{success}(0,0)<1;1,0>")
+            return
+        op = ATOMIC_RMW.get(inst.operation)
+        if op is None or ty != T.i32:
+            raise CompileError(f"vISA code generation: atomicrmw {inst.operation} on {ty} is not supported")
+        ptr, value = inst.operands[:2]
+        result = self._atomic_message(op, ptr, [] if op in ("inc", "dec") else [value])
+        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+
+    def _extract_value(self, inst) -> None:
+        pair = self.pairs.get(id(inst.operands[0]))
+        if pair is None or len(inst.indices) != 1:
+            raise CompileError(f"vISA code generation: {inst} is not supported")
+        vt = "w" if inst.type == T.i1 else "ud"
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {pair[inst.indices[0]]}")
 
 
+ATOMIC_RMW = {"add": "add", "sub": "sub", "xchg": "xchg", "and": "and", "or": "or", "xor": "xor", "max": "maxsint",
+              "min": "minsint", "umax": "max", "umin": "min"}
 MIN_MAX = {"smax": ("max", False), "smin": ("min", False), "umax": ("max", True), "umin": ("min", True),
            "maxnum": ("max", False), "minnum": ("min", False)}
 ROUNDING = {"floor": "rndd", "ceil": "rndu", "rint": "rnde", "roundeven": "rnde", "nearbyint": "rnde",

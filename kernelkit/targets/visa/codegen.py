@@ -21,15 +21,21 @@ from kernelkit.abi.visa import GRF_BYTES, Payload
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
+from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
+from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
+from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
+from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
     CMP,
+    GENERIC_SPACE,
     GLOBAL_SPACES,
     LOCAL_SPACE,
     MAX_SVM_LANES,
     NO_INTEGER_DIVISION,
     POINTER_BYTES,
+    PRIVATE_SPACE,
     RAW,
     SIZES,
     UNSIGNED,
@@ -42,8 +48,9 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen):
-    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen, GenericCodegen):
+    def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
+                 collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
 
         self.platform = payload.platform
@@ -53,6 +60,9 @@ class KernelCodegen(CallCodegen):
         self.payload = payload
         self.simd = payload.simd
         self.static_slm = static_slm              # program-scope __local variable -> SLM offset
+        self.collective_slm = collective_slm      # scratch of the work-group collectives
+        self.uses_collectives = False
+        self.generic_local = casts_local_to_generic(function)    # generic accesses split on the tag
         self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
         self.decls: list[str] = []
         self.inputs: list[str] = []
@@ -64,6 +74,7 @@ class KernelCodegen(CallCodegen):
         self.aliases: dict[tuple[str, str], str] = {}
         self.exit = "BB_exit"
         self.k = 0                                # the vector element being generated
+        self.pairs: dict[int, tuple[str, str]] = {}   # cmpxchg -> (old value, success) operands
 
     # ---- variables
     def _new(self, vtype: str, n: int, prefix: str = "G") -> str:
@@ -207,12 +218,16 @@ class KernelCodegen(CallCodegen):
 
     def _prologue(self) -> None:
         self.input_vars: dict[str, str] = {}
+        self.byval_inputs: list[tuple] = []
         for inp in self.payload.inputs:
             name = self._new(inp.type, inp.num_elements, "I")
             self.inputs.append(f".input {name} offset={inp.offset} size={inp.size}")
             self.input_vars[inp.name if inp.kind != "implicit" else inp.kind] = name
             if inp.kind == "argument":
                 arg = self.fn.args[inp.arg_index]
+                if self.sig.args[inp.arg_index].kind in ("struct", "union"):
+                    self.byval_inputs.append((arg, name, inp.size))     # copied to private memory
+                    continue
                 want = vtype_of(arg.type)
                 if SIZES.get(inp.type) != SIZES[want]:
                     raise CompileError(f"vISA code generation: argument {inp.arg_index} ({inp.name}) of type "
@@ -232,6 +247,9 @@ class KernelCodegen(CallCodegen):
                 mask = f"M{part.lane // 4 + 1}"
                 self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
             self.local_ids.append(lid)
+        self._private_prologue()
+        if any(collective_kind(_base_name(i)) for b in self.fn.blocks for i in b if isinstance(i, ir.CallInst)):
+            self._local_linear()             # (in the entry block: every collective's loop reads it)
 
     def input_name(self, inp) -> str:
         return self.input_vars[inp.name]
@@ -285,6 +303,12 @@ class KernelCodegen(CallCodegen):
             self.emit(f"goto (M1, {self.simd}) {self.exit}")
         elif op == "unreachable":
             pass
+        elif op == "alloca":
+            self._alloca(inst)
+        elif op in ("atomicrmw", "cmpxchg"):
+            self._atomic_instruction(inst)
+        elif op == "extractvalue":
+            self._extract_value(inst)
         elif op == "freeze":
             self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.src(inst.operands[0])}")
         else:
@@ -307,8 +331,8 @@ class KernelCodegen(CallCodegen):
             if self._divide_by_power_of_two(inst, a, b):
                 return
             if self.platform in NO_INTEGER_DIVISION or SIZES[vt] == 8:
-                raise CompileError(f"vISA code generation: {op} by a non-power-of-two is not supported on "
-                                   f"{self.platform} for {vt} (the finalizer has no integer division there)")
+                self._long_division(inst, a, b)
+                return
         if op in ("sub", "fsub") and isinstance(b, ir.ConstantInt):
             sb = self.src(ir.ConstantInt(b.type, -b.value), st)
         elif op in ("sub", "fsub") and isinstance(b, ir.ConstantFP):
@@ -318,60 +342,6 @@ class KernelCodegen(CallCodegen):
         else:
             sb = self.src(b, st)
         self.emit(f"{BINARY[op]} {self.exe(inst)} {self.dst(inst, st)} {self.src(a, st)} {sb}")
-
-    def _divide_by_power_of_two(self, inst, a, b) -> bool:
-        """x / 2^k and x % 2^k with shifts and masks (signed: rounding toward zero)."""
-        if not isinstance(b, ir.ConstantInt) or b.value <= 0 or b.value & (b.value - 1):
-            return False
-        op, vt, k = inst.opcode, vtype_of(inst.type), b.value.bit_length() - 1
-        exe = self.exe(inst)
-        bits = SIZES[vt] * 8
-        if op == "udiv":
-            self.emit(f"shr {exe} {self.dst(inst, UNSIGNED[vt])} {self.src(a, UNSIGNED[vt])} 0x{k:x}:d")
-        elif op == "urem":
-            self.emit(f"and {exe} {self.dst(inst, UNSIGNED[vt])} {self.src(a, UNSIGNED[vt])} "
-                      f"0x{b.value - 1:x}:{UNSIGNED[vt]}")
-        else:
-            n = 1 if self.uniform(inst) else self.simd
-            region = "<0;1,0>" if n == 1 else "<1;1,0>"
-            bias = self._new(vt, n)
-            self.emit(f"asr {exe} {bias}(0,0)<1> {self.src(a)} 0x{bits - 1:x}:d")
-            self.emit(f"shr {exe} {self._alias(bias, UNSIGNED[vt])}(0,0)<1> "
-                      f"{self._alias(bias, UNSIGNED[vt])}(0,0){region} 0x{bits - k:x}:d")
-            self.emit(f"add {exe} {bias}(0,0)<1> {bias}(0,0){region} {self.src(a)}")
-            if op == "sdiv":
-                self.emit(f"asr {exe} {self.dst(inst)} {bias}(0,0){region} 0x{k:x}:d")
-            else:
-                mask = ((1 << bits) - 1) ^ (b.value - 1)
-                self.emit(f"and {exe} {bias}(0,0)<1> {bias}(0,0){region} 0x{mask:x}:{vt}")
-                self.emit(f"add {exe} {self.dst(inst)} {self.src(a)} (-){bias}(0,0){region}")
-        return True
-
-    def _mul64(self, inst, a, b) -> None:
-        """64-bit multiply (the finalizer has none): lo*lo (32 x 32 -> 64) + (lo*hi + hi*lo) << 32."""
-        exe = self.exe(inst)
-        n = 1 if self.uniform(inst) else self.simd
-        halves = []
-        for v in (a, b):
-            if isinstance(v, ir.Constant):
-                raw = v.value & ((1 << 64) - 1)
-                halves.append((f"0x{raw & 0xFFFFFFFF:x}:ud", f"0x{raw >> 32:x}:ud"))
-                continue
-            name = self._alias(self.var(v), "ud")
-            step = "<0;1,0>" if self.uniform(v) else "<2;1,0>"
-            halves.append((f"{name}(0,0){step}", f"{name}(0,1){step}"))
-        (alo, ahi), (blo, bhi) = halves
-        low = self._new("uq", n)
-        cross = self._new("ud", n)
-        other = self._new("ud", n)
-        self.emit(f"mul {exe} {low}(0,0)<1> {alo} {blo}")
-        self.emit(f"mul {exe} {cross}(0,0)<1> {alo} {bhi}")
-        self.emit(f"mul {exe} {other}(0,0)<1> {ahi} {blo}")
-        region = "<0;1,0>" if n == 1 else "<1;1,0>"
-        self.emit(f"add {exe} {cross}(0,0)<1> {cross}(0,0){region} {other}(0,0){region}")
-        high = self._alias(low, "ud")
-        self.emit(f"add {exe} {high}(0,1)<2> {high}(0,1){region.replace('1;1', '2;1')} {cross}(0,0){region}")
-        self.emit(f"mov {exe} {self.dst(inst, 'uq')} {low}(0,0){region}")
 
     def _compare(self, inst) -> None:
         a, b = inst.operands
@@ -420,7 +390,10 @@ class KernelCodegen(CallCodegen):
         elif op in ("bitcast", "ptrtoint", "inttoptr"):
             st = dt = RAW[SIZES[dt]]
         elif op == "addrspacecast" and getattr(src.type, "addrspace", 0) == LOCAL_SPACE:
-            raise CompileError("vISA code generation: generic pointers to __local memory are not supported")
+            self._local_to_generic(inst, src)
+            return
+        elif op == "addrspacecast" and getattr(inst.type, "addrspace", 0) == LOCAL_SPACE:
+            st = dt = "ud"                                  # generic -> __local: the SLM offset
         elif op not in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc", "addrspacecast"):
             raise CompileError(f"vISA code generation: {op} ({inst}) is not supported")
         self.emit(f"mov {exe} {self.dst(inst, dt)} {self.src(src, st)}")
@@ -515,7 +488,10 @@ class KernelCodegen(CallCodegen):
         if space == LOCAL_SPACE:
             self._slm(inst, ptr, None)
             return
-        if space not in GLOBAL_SPACES:
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(inst, ptr, None)
+            return
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
         base = self._wide(ptr, "uq")
         for self.k in range(lanes_of(inst.type)):
@@ -565,7 +541,10 @@ class KernelCodegen(CallCodegen):
         if space == LOCAL_SPACE:
             self._slm(None, ptr, value)
             return
-        if space not in GLOBAL_SPACES:
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(None, ptr, value)
+            return
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
             raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
         vt = vtype_of(value.type)
         size = SIZES[vt]
@@ -700,3 +679,12 @@ class KernelCodegen(CallCodegen):
 
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
+
+
+def _base_name(call) -> str:
+    """The unmangled name of a call's callee ("" when it has none)."""
+    from kernelkit.targets.visa.calls import _demangle
+
+    fn = call.called_function
+    parsed = _demangle(fn.name) if fn is not None else None
+    return parsed[0] if parsed else ""

@@ -15,7 +15,9 @@ from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
 from kernelkit.targets.visa.calls import handles_call
 from kernelkit.targets.visa.codegen import KernelCodegen
+from kernelkit.targets.visa.collectives import SCRATCH_BYTES
 from kernelkit.targets.visa.irpipeline import with_builtin_library
+from kernelkit.targets.visa.private import allocas_of
 from kernelkit.targets.visa.simd import choose_simd
 from kernelkit.targets.visa.vtypes import LOCAL_SPACE
 
@@ -28,6 +30,7 @@ class VisaKernel:
     static_slm: int
     error: str | None = None          # why the code generator refused this kernel
     segments: dict | None = None      # implicit input (constant_base / global_base) -> initial bytes
+    private_bytes: int = 0            # private memory per work-item
 
 
 @dataclass
@@ -125,10 +128,19 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
             continue
         try:
             width = simd or choose_simd(fn, (DEFAULT_SIMD, 8))
-            payload = lay_out(sig, width, p.name, implicit_inputs(fn, at_o0.get(sig.name), p.name))
-            text = KernelCodegen(fn, sig, payload, static, segments).generate()
+            implicit = implicit_inputs(fn, at_o0.get(sig.name), p.name)
+            if allocas_of(fn):
+                implicit.add("private_base")
+            # program-scope data the builtin library's code reads (its tables)
+            implicit |= implicit_inputs(fn, fn, p.name) & {"constant_base", "global_base"}
+            payload = lay_out(sig, width, p.name, implicit)
+            scratch = -(-offset // 16) * 16
+            codegen = KernelCodegen(fn, sig, payload, static, segments, collective_slm=scratch)
+            text = codegen.generate()
         except (CompileError, KernelkitError) as exc:
             kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))
             continue
-        kernels.append(VisaKernel(sig, payload, text, offset, segments={k: bytes(v) for k, v in segments.data.items()}))
+        slm = scratch + SCRATCH_BYTES if codegen.uses_collectives else offset
+        kernels.append(VisaKernel(sig, payload, text, slm, segments={k: bytes(v) for k, v in segments.data.items()},
+                                  private_bytes=codegen.private_bytes))
     return VisaBinary(p.name, kernels)

@@ -45,6 +45,11 @@ class VisaModule(Module):
         super().compile_opencl_c(source, rest, **kwargs)
         self.frontend_options = rest
 
+    def compile_spirv(self, code, spirv_device_info=None, spirv_spec_info=None):
+        from kernelkit.mux.result import unsupported
+
+        raise unsupported("SPIR-V input on visa targets (the vISA code generator compiles OpenCL C source)")
+
     def finalize(self) -> ProgramInfo:
         from kernelkit.abi.signature import signatures_from_ir
 
@@ -59,11 +64,13 @@ class VisaModule(Module):
 
     def visa_binary(self):
         from kernelkit.errors import CompileError
+        from kernelkit.llvm_binding import in_worker
         from kernelkit.targets.visa.module import compile_visa
 
-        try:
-            return compile_visa(self.source, self.target.device, self.frontend_options, simd=self.simd,
-                                filename=self.filename)
+        try:   # LLVM (the optimiser) in a worker process: its aborting is a CompileError
+            return in_worker(compile_visa, self.source, self.target.device, self.frontend_options, simd=self.simd,
+                             filename=self.filename, target=f"visa:{self.target.device}",
+                             kernels=self.kernel_names())
         except CompileError as exc:
             self.add_build_error(str(exc))
             raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc

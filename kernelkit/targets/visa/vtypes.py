@@ -24,8 +24,10 @@ UNSIGNED_OPS = frozenset({"lshr", "udiv", "urem"})
 NO_INTEGER_DIVISION = frozenset({"dg2"})    # GenX_IR: "int divide/remainder is not supported for this platform"
 MAX_SVM_LANES = 16
 POINTER_BYTES = 8                      # spir64                     # svm messages take up to 16 addresses
-GLOBAL_SPACES = (1, 2, 4)              # __global, __constant, generic (only ever cast from __global)
+GLOBAL_SPACES = (1, 2, 4)              # __global, __constant, generic (cast from __global or private)
 LOCAL_SPACE = 3
+PRIVATE_SPACE = 0
+GENERIC_SPACE = 4
 
 
 def vtype_of(ty: T.Type) -> str:

@@ -13,6 +13,8 @@ bytes its strides span) first calls ``kk_check(ptr, size, kind, base, end, objec
   (:mod:`private_bounds` tracks the object statically);
 - a pointer derived from a ``__global``/``__constant`` pointer parameter of the kernel is checked
   against the buffer passed for it (a pointer may not stray from one buffer into another);
+- a pointer derived from a program-scope variable (``__global``, ``__constant``, static ``__local``)
+  is checked against that variable;
 - any other pointer is looked up in the launch's table of valid ranges (the buffers and
   ``__local`` allocations passed, the module's own variables, ``@kk.checked.globals``). A private
   or generic pointer of unknown origin that is not in that table (a private pointer loaded from
@@ -80,6 +82,11 @@ def inline_into_kernels(text: str) -> str:
     return str(m)
 
 
+def _lifetime_marker(inst: I.Instruction) -> bool:
+    return (isinstance(inst, I.CallInst) and inst.called_function is not None and not inst.uses
+            and inst.called_function.name.startswith(("llvm.lifetime.start", "llvm.lifetime.end")))
+
+
 class _Sites:
     """Source locations of the checks, by index (index 0: unknown)."""
 
@@ -130,11 +137,15 @@ class _Instrumenter:
         self.prov = Provenance(f, module, objects, helpers[1] if _is_kernel(f) else None)
 
     def run(self) -> None:
-        for inst in self.f.instructions():
+        for inst in list(self.f.instructions()):
             if isinstance(inst, I.GetElementPtrInst):
                 # an out-of-bounds `getelementptr inbounds` is poison, and LLVM would fold the
                 # checks of its result away: the address arithmetic must be plain
                 inst.flags = []
+            elif _lifetime_marker(inst):
+                # the shadows keep each variable's address live; CoroSplit (barrier kernels) would
+                # leave the markers on reloads of it from the frame, which LLVM rejects
+                inst.erase()
         accesses = [inst for inst in self.f.instructions()
                     if isinstance(inst, I.LoadInst | I.StoreInst | I.AtomicRMWInst | I.CmpXchgInst | I.CallInst)]
         self.prov.record_pointer_stores()
@@ -152,8 +163,7 @@ class _Instrumenter:
         if not isinstance(ptr.type, T.PointerType):
             return None
         space = ptr.type.addrspace
-        shadow = self.prov.of(ptr) if space != 3 else None   # (__local: per thread, in the table)
-        shadow = shadow or UNKNOWN
+        shadow = self.prov.of(ptr) or UNKNOWN
         b = IRBuilder()
         b.position_before(inst)
         fnty = T.FunctionType(ptr.type, (ptr.type, T.i64, T.i64, T.i64, T.i64, T.i64, T.i64))

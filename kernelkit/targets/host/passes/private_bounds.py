@@ -5,17 +5,18 @@ three i64 values ``(base, end, object)`` — the address range of the ``alloca``
 struct temporary, by-value struct copy, scalar variable) or ``byval`` kernel argument it points
 into, and the index of that object in the pass's object table (for the error message); likewise a kernel's
 ``__global``/``__constant`` pointer parameter, whose buffer is read at run time
-(``kk_arg_bounds``), so a pointer made from one buffer may not stray into another. The shadow
+(``kk_arg_bounds``), so a pointer made from one buffer may not stray into another, and a
+program-scope variable (``__global``, ``__constant``, static ``__local``). The shadow
 follows the pointer through ``getelementptr``, ``bitcast``/``addrspacecast`` (a generic pointer
 made from a private one keeps its object), ``phi`` and ``select`` (which get shadow ``phi``s and
 ``select``s), and through *pointer variables*: an ``alloca`` holding a pointer that is only loaded
 and stored as a whole (every pointer variable at ``-O0``) gets three shadow slots written with
 each store and read with each load.
 
-A pointer whose origin is not a private object of this function (a kernel argument, a pointer
-loaded from other memory, ``inttoptr``, a global) has the shadow ``(0, 0, 0)``: its accesses are
-looked up in the launch's table of buffers, and a private access through it is refused at run
-time (``kk_check``), since nothing bounds it.
+Any other pointer (a ``__local`` parameter, whose allocation is per thread; a pointer loaded from
+memory; ``inttoptr``) has the shadow ``(0, 0, 0)``: its accesses are looked up in the launch's table
+of buffers, and a private access through it is refused at run time (``kk_check``), since nothing
+bounds it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
-from kernelkit.ir.module import Argument, Function, Module
+from kernelkit.ir.module import Argument, Function, GlobalVariable, Module
 from kernelkit.ir.values import ConstantExpr, ConstantInt, Value, null
 
 ZERO = ConstantInt(T.i64, 0)
@@ -187,9 +188,13 @@ class Provenance:
             base = b.ptrtoint(v, T.i64)
             name = f"by-value argument {v.index}" + (f" '{v.name}'" if v.name and not v.name.isdigit() else "")
             return Shadow(base, b.add(base, size_of(ty)), self.objects.add(f"{name} ({ty})"))
-        if isinstance(v, I.GetElementPtrInst) or (isinstance(v, I.CastInst)
-                                                  and v.opcode in ("bitcast", "addrspacecast")):
+        if isinstance(v, I.GetElementPtrInst) or (isinstance(v, I.CastInst | ConstantExpr)
+                                                  and v.opcode in ("bitcast", "addrspacecast", "getelementptr")):
             return self.of(v.operands[0])
+        if isinstance(v, GlobalVariable) and not v.is_declaration:
+            base = ConstantExpr(T.i64, "ptrtoint", [v])
+            return Shadow(base, ConstantExpr(T.i64, "add", [base, size_of(v.value_type)]),
+                          self.objects.add(f"program variable '{v.name}' ({v.value_type})"))
         if isinstance(v, I.PhiInst):
             return self._phi(v)
         if isinstance(v, I.SelectInst):

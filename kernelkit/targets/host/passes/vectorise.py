@@ -8,7 +8,10 @@ vectorised kernel `k` gets a W-lane copy `__vecz_v<W>_k`; the work-item loop run
 consecutive work-items along x and the scalar kernel for the rest of the row. In a kernel with
 barriers the barrier stays one call for the W lanes, so the copy becomes one coroutine per packet
 of W work-items (see `barriers`, `wrapper`); such a kernel runs vectorised in the work-groups whose
-size along x is a multiple of W. Spec 003 metadata: `!codeplay_ca_vecz.base` on `k`,
+size along x is a multiple of W. Sub-groups: a packet of W work-items in the W-lane code, one
+work-item in scalar code (`transforms.sub_groups`); kernels using them are vectorised in auto mode,
+and `intel_reqd_sub_group_size(N)` is honoured for N = 1 (scalar) and N a power of two up to 64
+(the kernel is vectorised N lanes wide whatever -cl-wfv says; that must succeed), refused otherwise. Spec 003 metadata: `!codeplay_ca_vecz.base` on `k`,
 `!codeplay_ca_vecz.derived` on the copy, `!codeplay_ca_vecz.base.fail` and a build-log line with
 the reason when vectorisation fails.
 """
@@ -26,6 +29,7 @@ from kernelkit.ir.metadata import MDNode, ValueAsMetadata
 from kernelkit.ir.module import Argument, Function
 from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
 from kernelkit.ir.values import ConstantInt, Value
+from kernelkit.mux.builtins import uses_sub_groups
 from kernelkit.targets.host.passes import local_atomics
 from kernelkit.targets.host.sched import WORK_ITEM_FIELDS, field_index
 
@@ -131,6 +135,8 @@ def _has_loops(f: Function) -> bool:
 
 BARRIER = "__mux_work_group_barrier"
 LOCAL_ATOMIC_PREFIX = local_atomics.MARK[1:]
+# intel_reqd_sub_group_size values the host honours: 1 (scalar code) or a packet width
+REQUIRABLE_SUB_GROUP_SIZES = (1, 2, 4, 8, 16, 32, 64)
 
 
 def _has_barriers(f: Function) -> bool:
@@ -138,29 +144,52 @@ def _has_barriers(f: Function) -> bool:
                and i.called_function.name == BARRIER for i in f.instructions())
 
 
+def _uses_sub_groups(f: Function) -> bool:
+    return any(isinstance(i, I.CallInst) and i.called_function is not None
+               and uses_sub_groups(i.called_function.name) for i in f.instructions())
+
+
+def _required_sub_group_size(f: Function) -> int | None:
+    md = f.metadata.get("intel_reqd_sub_group_size")
+    if md is None or not md.operands:
+        return None
+    value = getattr(md.operands[0], "value", None)
+    return getattr(value, "value", None)
+
+
 @dataclass
 class VectorisedKernels:
     text: str
-    widths: dict[str, tuple[str, int]] = field(default_factory=dict)   # kernel -> (vector function, W)
+    # kernel -> (vector function, W, whether it uses sub-groups: packets only in rows of whole packets)
+    widths: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
 
 
 def vectorise_kernels(text: str, kernels: list[str], options, width: int | None = None) -> VectorisedKernels:
     """Add the W-lane copies of the kernels of module `text` (see the module docstring)."""
     mode = wfv_mode(options)
-    if mode == "never":
+    if mode == "never" and "intel_reqd_sub_group_size" not in text:
         return VectorisedKernels(text)
     from kernelkit.ir import parse
 
     module = parse(text)
-    width = width or host_vector_width()
+    native = width or host_vector_width()
     out = VectorisedKernels(text)
     changed = False
     for name in kernels:
         f = module.get_function(name)
         if f is None or f.is_declaration:
             continue
-        if mode == "auto" and not _has_loops(f) and not _has_barriers(f):
+        required = _required_sub_group_size(f)
+        if required is not None and required not in REQUIRABLE_SUB_GROUP_SIZES:
+            raise CompileError(f"kernel {name}: intel_reqd_sub_group_size({required}) is not a host sub-group "
+                               f"size: sub-groups are W work-items when the kernel is vectorised, W one of "
+                               f"{', '.join(map(str, REQUIRABLE_SUB_GROUP_SIZES[1:]))} (default {native}, "
+                               "the vector width), and 1 otherwise")
+        width = required if required is not None else native
+        if width == 1 or (mode == "never" and required is None) or (
+                mode == "auto" and required is None and not _has_loops(f) and not _has_barriers(f)
+                and not _uses_sub_groups(f)):
             continue
         options_md = MDNode([ValueAsMetadata(ConstantInt(T.i32, width)), ValueAsMetadata(ConstantInt(T.i1, 0)),
                              ValueAsMetadata(ConstantInt(T.i32, 0))])
@@ -173,6 +202,9 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
                 raise VectorisationFailure("atomics on __local memory (lowered to plain read-modify-write)")
             g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi), once_per_packet=frozenset({BARRIER}))
         except VectorisationFailure as exc:
+            if required is not None:
+                raise CompileError(f"kernel {name}: intel_reqd_sub_group_size({required}) needs the kernel "
+                                   f"vectorised, which failed: {exc.reason}") from exc
             f.metadata["codeplay_ca_vecz.base.fail"] = options_md
             out.log.append(f"kernelkit: kernel {name}: not vectorised (-cl-wfv={mode}): {exc.reason}")
             changed = True
@@ -181,7 +213,7 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
             g.linkage = "internal"
         f.metadata["codeplay_ca_vecz.base"] = MDNode([options_md, ValueAsMetadata(g)])
         g.metadata["codeplay_ca_vecz.derived"] = MDNode([options_md, ValueAsMetadata(f)])
-        out.widths[name] = (g.name, width)
+        out.widths[name] = (g.name, width, _uses_sub_groups(f))
         changed = True
     if changed:
         out.text = str(module)

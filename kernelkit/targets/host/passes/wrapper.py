@@ -79,7 +79,7 @@ class ResumeInfo:
 
 def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = None,
                     resume: ResumeInfo | None = None, local_mem: int = 0,
-                    vector: tuple[str, int] | None = None,
+                    vector: tuple | None = None,
                     local_size: tuple[int, int, int] | None = None) -> tuple[str, list[str]]:
     """IR text of the entry running kernel ``f`` over work-groups, and metadata lines it needs.
 
@@ -166,7 +166,7 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
         lines += _nested_loops(
             [f"  call void @{f.name}({args}ptr %wi, ptr %wg){call_md}"],
             before=_store_wi("%wi", "%x", "%y", "%z", "%lin"), x_latch_md=loop_md,
-            vector=(f"  call void @{vector[0]}({args}ptr %wi, ptr %wg)", vector[1]))
+            vector=(f"  call void @{vector[0]}({args}ptr %wi, ptr %wg)", *vector[1:]))
     elif not coroutine:
         lines += _nested_loops(
             [f"  call void @{f.name}({args}ptr %wi, ptr %wg){call_md}"],
@@ -278,13 +278,13 @@ def _switch_frames(kind: int, prefix: str) -> list[str]:
             f"{prefix}.start:"]
 
 
-def packet_coroutines(vector: tuple[str, int], args: str) -> list[str]:
+def packet_coroutines(vector: tuple, args: str) -> list[str]:
     """The group's part for a kernel with barriers whose W-lane copy ``vector`` = (function, W) is a
     coroutine per packet of W work-items along x: when the group's size along x is a multiple of W,
     start one coroutine per packet (its MuxWorkItemInfo is lane 0's, its handle at lane 0's slot),
     then resume the packets round by round until all have finished; otherwise branch to
     ``%wi.group`` (one coroutine per work-item)."""
-    fn, w = vector
+    fn, w = vector[0], vector[1]
     out = [f"  %pk.rem = and i64 %ls0, {w - 1}", "  %pk.ok = icmp eq i64 %pk.rem, 0",
            "  br i1 %pk.ok, label %pk.group, label %wi.group", "pk.group:", *_switch_frames(2, "pk"),
            "  br label %pk.z", "pk.z:",
@@ -371,12 +371,17 @@ def _store_wi(ptr: str, x: str, y: str, z: str, lin: str, tag: str = "") -> list
     return out
 
 
-def _vector_x_loop(call: str, width: int) -> list[str]:
+def _vector_x_loop(call: str, width: int, whole_rows: bool = False) -> list[str]:
     """The x loop's first part for a vectorised kernel: ``call`` (the W-lane kernel) for W
     consecutive work-items at a time while a whole packet fits in the row; ``%x.start`` is where
-    the scalar loop takes over."""
+    the scalar loop takes over. ``whole_rows`` (kernels using sub-groups, which are the packets):
+    only when the row is whole packets, else all of it scalar."""
+    end = [f"  %xv.end = and i64 %ls0, {-width}"]
+    if whole_rows:
+        end = [f"  %xv.packed = and i64 %ls0, {-width}", "  %xv.whole = icmp eq i64 %xv.packed, %ls0",
+               "  %xv.end = select i1 %xv.whole, i64 %xv.packed, i64 0"]
     return [
-        f"  %xv.end = and i64 %ls0, {-width}", "  %xv.any = icmp ne i64 %xv.end, 0",
+        *end, "  %xv.any = icmp ne i64 %xv.end, 0",
         "  br i1 %xv.any, label %loop.xv, label %loop.xt", "loop.xv:",
         "  %xv = phi i64 [ 0, %loop.y ], [ %xv.next, %loop.xv ]",
         "  %linv = add i64 %rowbase, %xv",
@@ -389,7 +394,7 @@ def _vector_x_loop(call: str, width: int) -> list[str]:
 
 
 def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "",
-                  vector: tuple[str, int] | None = None, entry: str = "group") -> list[str]:
+                  vector: tuple | None = None, entry: str = "group") -> list[str]:
     """z, y, x loops over the group's local size (x innermost); ``%lin`` is the linear id.
     With ``vector`` (call, W): W-lane calls first, the scalar loop for the rest of each row.
     ``entry``: the block the loops are entered from."""

@@ -1,0 +1,63 @@
+"""compile_spirv for every target (issue #14 item 1): a SPIR-V module builds for each target with the
+kernel interface the same OpenCL C source gives (``kernelkit inspect --json`` of both binaries: argument
+layout, kinds, sizes, kernarg size); the vISA target, which compiles OpenCL C source, says it takes none."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from spirv_corpus import CORPUS
+
+from kernelkit.builder import build, build_spirv
+from kernelkit.mux import MuxError, Result
+
+# parameters named as the SPIR-V frontend names parameters without OpName (arg<i>)
+SOURCE = """kernel void saxpy(float arg0, global const float *arg1, global float *arg2, local float *arg3) {
+  size_t i = get_global_id(0);
+  arg3[get_local_id(0)] = arg1[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  arg2[i] = arg0 * arg3[get_local_id(0)] + arg2[i];
+}
+"""
+
+
+def _interface(binary: bytes, tmp_path, name: str, drop=("type_name",)) -> list[dict]:
+    path = tmp_path / name
+    path.write_bytes(binary)
+    out = subprocess.run([sys.executable, "-m", "kernelkit", "inspect", str(path), "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    kernels = json.loads(out)["kernels"]
+    return [{"name": k["name"], "args": [{key: v for key, v in a.items() if key not in drop} for a in k["args"]],
+             "kernarg_size": k["resources"]["kernarg_size"]} for k in kernels]
+
+
+@pytest.mark.parametrize(("target", "suffix"), [("gfx90a", ".hsaco"), ("amdil", ".il"), ("amdcl2", ".clo")])
+def test_spirv_builds_with_the_interface_of_the_opencl_c_source(target, suffix, tmp_path):
+    spirv = build_spirv(SOURCE).binary
+    from_spirv = build("", target, spirv=spirv).binary
+    from_source = build(SOURCE, target).binary
+    ours = _interface(from_spirv, tmp_path, "spirv" + suffix)
+    assert ours == _interface(from_source, tmp_path, "source" + suffix)
+    named = [a["name"] for a in ours[0]["args"] if (a["name"] or "").startswith("arg")]   # (not hidden ones)
+    assert named == ["arg0", "arg1", "arg2", "arg3"]
+
+
+@pytest.mark.parametrize(("target", "suffix"), [("gfx90a", ".hsaco"), ("amdil", ".il"), ("amdcl2", ".clo")])
+def test_spirv_images_build_with_the_interface_of_the_opencl_c_source(target, suffix, tmp_path):
+    """corpus images.cl (2D/3D/buffer/array images, a sampler argument and a constant sampler) through
+    LLVM's SPIR-V backend: parameters have no OpName there, so names are left out."""
+    source = (CORPUS / "images.cl").read_text()
+    from_spirv = build("", target, spirv=build_spirv(source, ["-cl-std=CL1.2"]).binary).binary
+    from_source = build(source, target, ["-cl-std=CL1.2"]).binary
+    drop = ("type_name", "name")
+    assert (_interface(from_spirv, tmp_path, "spirv" + suffix, drop)
+            == _interface(from_source, tmp_path, "source" + suffix, drop))
+
+
+def test_visa_refuses_spirv_input_clearly():
+    with pytest.raises(MuxError) as err:
+        build("", "visa", spirv=build_spirv(SOURCE).binary)
+    assert err.value.result == Result.FEATURE_UNSUPPORTED and "SPIR-V input on visa" in str(err.value)
