@@ -89,6 +89,7 @@ def connect(path: Path) -> socket.socket | None:
 
 
 _SPAWNED: set[str] = set()
+_STARTED: list = []      # the servers this process started (kept: it outlives us, without a warning)
 
 
 def spawn(path: Path) -> None:
@@ -103,8 +104,9 @@ def spawn(path: Path) -> None:
     env = worker_environment()
     env.pop("KERNELKIT_BUILD_WORKER", None)
     with open(os.devnull, "rb") as null_in, open(str(path) + ".log", "ab") as log:
-        subprocess.Popen([sys.executable, "-m", "kernelkit.builder.server", str(path)], stdin=null_in, stdout=log,
-                         stderr=log, env=env, cwd="/", start_new_session=True, close_fds=True)
+        _STARTED.append(subprocess.Popen([sys.executable, "-m", "kernelkit.builder.server", str(path)],
+                                         stdin=null_in, stdout=log, stderr=log, env=env, cwd="/",
+                                         start_new_session=True, close_fds=True))
 
 
 # ------------------------------------------------------------------------------------ the server

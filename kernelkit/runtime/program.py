@@ -70,14 +70,16 @@ class Program:
             self.options = self.options + (options.split() if isinstance(options, str) else list(options))
         if cpu is not None:
             self.options = [*self.options, f"-mcpu={cpu}"]
+        if spec_constants and self.spirv is None:
+            raise KernelkitError("spec_constants apply to SPIR-V programs only")
         if target != "host":    # a simulated device (runtime.simulated.SIMULATORS)
             from kernelkit.runtime.simulated import build_simulated
 
-            self._simulated = build_simulated(self.source, self.options, target, self.filename)
+            if spec_constants:
+                raise KernelkitError("spec_constants are applied on the host target only")
+            self._simulated = build_simulated(self.source, self.options, target, self.filename, self.spirv)
             self.build_log = self._simulated.log
             return self
-        if spec_constants and self.spirv is None:
-            raise KernelkitError("spec_constants apply to SPIR-V programs only")
         result = build(self.source, "host", self.options, filename=self.filename, spirv=self.spirv,
                        spec_constants=spec_constants)
         self.build_log = result.log

@@ -38,20 +38,25 @@ class SimulatedProgram:
         raise KernelkitError(f"no kernel named {name!r} (kernels: {', '.join(self.kernel_names)})")
 
 
-def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram:
-    from kernelkit.abi.signature import signatures_from_source
+def _amdil(source: str, options, target: str, filename: str, spirv: bytes | None = None) -> SimulatedProgram:
+    from kernelkit.abi.signature import signatures_from_ir, signatures_from_source
     from kernelkit.builder import build
     from kernelkit.mux.registry import resolve_target
     from kernelkit.sim.amdil import SimImage, launch
 
     _, device = resolve_target(target)
-    result = build(source, target, options, filename=filename)
+    result = build(source, target, options, filename=filename, spirv=spirv)
     text = result.binary.decode()
     # the argument rules need the source's signatures (the IL metadata has no type names)
     from kernelkit.targets.amdil.info import frontend_options, resolve_device
     user = [o for o in options if not o.startswith("-mattr=")]
-    signatures = signatures_from_source(source, frontend_options(resolve_device(device)) + user,
-                                        pointer_size=4)
+    if spirv is not None:
+        from kernelkit.frontend.spirv import translate
+
+        signatures = signatures_from_ir(translate(spirv))
+    else:
+        signatures = signatures_from_source(source, frontend_options(resolve_device(device)) + user,
+                                            pointer_size=4)
 
     def run(kernel, args, global_size, local_size, global_offset):
         args = [SimImage(a) if isinstance(a, np.ndarray) and a.ndim in (3, 4) else a
@@ -60,8 +65,11 @@ def _amdil(source: str, options, target: str, filename: str) -> SimulatedProgram
     return SimulatedProgram(target, result.binary, signatures, run, result.log)
 
 
-def _visa(source: str, options, target: str, filename: str) -> SimulatedProgram:
+def _visa(source: str, options, target: str, filename: str, spirv: bytes | None = None) -> SimulatedProgram:
     from kernelkit.mux.registry import resolve_target
+
+    if spirv is not None:
+        raise KernelkitError("visa targets compile OpenCL C source; they take no SPIR-V")
     from kernelkit.targets.visa.runner import visa_program
 
     _, device = resolve_target(target)
@@ -73,13 +81,14 @@ def _visa(source: str, options, target: str, filename: str) -> SimulatedProgram:
 SIMULATORS: dict[str, Callable[..., SimulatedProgram]] = {"amdil": _amdil, "visa": _visa}
 
 
-def build_simulated(source: str, options, target: str, filename: str) -> SimulatedProgram:
+def build_simulated(source: str, options, target: str, filename: str,
+                    spirv: bytes | None = None) -> SimulatedProgram:
     family = target.partition(":")[0]
     builder = SIMULATORS.get(family)
     if builder is None:
         raise KernelkitError(f"kernels built for {target} cannot run here: targets that run are "
                              f"host, {', '.join(f'{f}:<device>' for f in SIMULATORS)}")
-    return builder(source, options, target, filename)
+    return builder(source, options, target, filename, spirv)
 
 
 class SimulatedKernel:

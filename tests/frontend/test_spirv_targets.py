@@ -8,9 +8,11 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from spirv_corpus import CORPUS
 
+import kernelkit
 from kernelkit.builder import build, build_spirv
 from kernelkit.mux import MuxError, Result
 
@@ -55,6 +57,14 @@ def test_spirv_images_build_with_the_interface_of_the_opencl_c_source(target, su
     drop = ("type_name", "name")
     assert (_interface(from_spirv, tmp_path, "spirv" + suffix, drop)
             == _interface(from_source, tmp_path, "source" + suffix, drop))
+
+
+def test_spirv32_runs_on_the_amd_il_simulator():
+    spirv = build_spirv(SOURCE, bits=32).binary
+    x, y = np.arange(64, dtype=np.float32), np.ones(64, np.float32)
+    program = kernelkit.Program(spirv).build("amdil:juniper")
+    program.saxpy(np.float32(2), x, y, kernelkit.LocalMemory(16 * 4), global_size=64, local_size=16)
+    np.testing.assert_array_equal(y, 2 * np.arange(64, dtype=np.float32) + 1)
 
 
 def test_visa_refuses_spirv_input_clearly():

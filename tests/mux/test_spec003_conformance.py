@@ -340,3 +340,23 @@ def test_function_attributes_mark_kernel_entry_points(finalized):
         assert get_attribute(fn, "mux-work-item-order") == "xyz"
         assert get_attribute(fn, "mux-no-subgroups") is not None
     assert get_attribute(module.get_function("shifted"), "mux-local-mem-usage") == "16"
+
+
+def test_metadata_codeplay_ca_wrapper_describes_each_entry_points_loops():
+    from kernelkit.targets.host import codegen
+    from kernelkit.targets.host.module import build_host_binary
+
+    src = """kernel void bar(global float *o, local float *t) {
+      t[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE); o[get_global_id(0)] = t[0]; }"""
+    module = host_module(source=src)
+    module.finalize()
+    mux_ir = str(module.finalized_llvm_module)
+    width = build_host_binary(mux_ir, module.program_info.kernels, module.options).kernel("bar").vector_width
+    for fixed, tail in ((None, width > 1), ((width * 2, 1, 1), False)):
+        codegen.compile_host(mux_ir, keep_ir=True, local_sizes={"bar": fixed} if fixed else None)
+        text = codegen._LAST_IR["text"]
+        head = re.search(r"^define [^\n]*@kk\.run\.bar\([^\n]*", text, flags=re.M).group(0)
+        node = re.search(r"!codeplay_ca_wrapper !(\d+)", head).group(1)
+        main, rest = re.search(rf"^!{node} = !{{!(\d+), (null|!\d+)}}$", text, flags=re.M).groups()
+        assert re.search(rf"^!{main} = !{{i32 {width}, i1 false, i32 0, i1 false}}$", text, flags=re.M)
+        assert (rest != "null") == tail

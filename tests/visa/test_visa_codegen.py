@@ -183,6 +183,7 @@ def test_integer_builtins_from_the_library_match_numpy():
     """rotate/popcount/clz/mul24/mad24/hadd/abs_diff/add_sat/sub_sat/mul_hi/upsample come from
     kernelkit's builtin library, inlined; at SIMD 16 the uint16 kernel would spill (GenX_IR fails
     kernels that spill), so the width falls to 8."""
+    require_tool("GenX_IR")
     source = """
 kernel void bits(global uint16 *b) {
   size_t gid = get_global_id(0);
@@ -245,6 +246,7 @@ def test_private_arrays_and_division_by_variables(platform):
     """A private array indexed at run time lives in private memory (private_base + the thread's
     frame); 64-bit division and (on DG2, which has no integer division) 32-bit division by variables
     are long divisions. GenX_IR finalizes both; results as numpy's (C's truncating division)."""
+    require_tool("GenX_IR")
     binary = compile_visa(PRIVATE_AND_DIVISION, platform)
     assert binary.kernel("priv").payload.implicit("private_base") is not None
     for name in ("priv", "divide"):
@@ -287,6 +289,7 @@ PACKED = np.dtype({"names": ["tag", "value", "extra"], "formats": [np.int8, np.i
 def test_by_value_structs_are_copied_to_private_memory(platform):
     """By-value struct arguments (one payload input each) are stored to the thread's private frame
     (svm_block_st) and read through their address; GenX_IR finalizes the kernels; numpy's results."""
+    require_tool("GenX_IR")
     binary = compile_visa(STRUCTS, platform)
     for name in ("scale_by_params", "move_particle", "packed_sum", "union_bits"):
         assert binary.kernel(name).payload.implicit("private_base") is not None
@@ -314,6 +317,7 @@ def test_by_value_structs_are_copied_to_private_memory(platform):
 def test_work_group_collectives_across_threads():
     """reduce/scan/broadcast/any/all over groups of 48 work-items (3 hardware threads at SIMD 16,
     a 2D group for the broadcast): SLM scratch between barriers; numpy's results."""
+    require_tool("GenX_IR")
     source = """
 kernel void collectives(global const int *in, global int *sum, global uint *scan, global float *mx,
                         global int *vote) {
@@ -347,6 +351,7 @@ def test_generic_pointers_to_local_memory(platform):
     """A __local pointer cast to generic carries IGC's tag (bits 63:61 = 010); generic loads and stores
     split per lane between SLM and SVM messages on it. Also checks 64-bit address arithmetic mixing
     signed and unsigned operands keeps every bit (the simulator once lost them in float64)."""
+    require_tool("GenX_IR")
     source = """
 kernel void k(global const float *in, global float *g, local float *l, int use_local, global ulong *where) {
   size_t lid = get_local_id(0);
@@ -375,3 +380,34 @@ kernel void k(global const float *in, global float *g, local float *l, int use_l
         np.testing.assert_array_equal(g.reshape(4, 8), q[:, (lid + 1) % 8])
         tagged = (np.uint64(2) << np.uint64(61)) + np.uint64(4) * lid.astype(np.uint64)
         np.testing.assert_array_equal(where.reshape(4, 8), np.broadcast_to(tagged, (4, 8)))
+
+
+def test_debug_builds_carry_file_and_loc():
+    """-g: vISA's FILE/LOC debug instructions give the source line of the code that follows (lines of
+    the kernel's own file; inlined library code takes its call site's). GenX_IR reads them from our
+    binary (its dump prints them back) and, with -generateDebugInfo, writes its .dbg map."""
+    require_tool("GenX_IR")
+    import subprocess
+    import tempfile
+
+    source = "static float twice(float v) {\n  return v * 2.0f;\n}\nkernel void k(global float *x) {\n" \
+             "  size_t i = get_global_id(0);\n  float v = x[i];\n  x[i] = twice(v) + (float)popcount((uint)i);\n}\n"
+    kernel = compile_visa(source, "tgllp", ["-g"], filename="k.cl").kernel("k")
+    lines = [ln.strip() for ln in kernel.text.splitlines() if ln.strip().startswith(("FILE", "LOC"))]
+    assert lines[0] == 'FILE "k.cl"'
+    assert sorted({int(ln.split()[1]) for ln in lines[1:]}) == [2, 5, 6, 7, 8]
+    assert "LOC" not in compile_visa(source, "tgllp", filename="k.cl").kernel("k").text
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "k.isa").write_bytes(write_isa(parse_visaasm(kernel.text)))
+        done = subprocess.run(["GenX_IR", "k.isa", "-platform", "TGLLP", "-dumpcommonisa", "-output",
+                               "-generateDebugInfo"], cwd=tmp, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        dumped = [ln.strip() for ln in Path(tmp, ".visaasm").read_text().splitlines()
+                  if ln.strip().startswith(("FILE", "LOC"))]
+        assert dumped == lines
+        assert Path(tmp, ".dbg").stat().st_size > 0
+    x = np.linspace(-3, 3, 32, dtype=np.float32)
+    kernelkit.Program(source, ["-g"]).build("visa:tgllp").kernel("k")(x, global_size=32)
+    expect = np.linspace(-3, 3, 32, dtype=np.float32)
+    popcounts = np.array([bin(i).count("1") for i in range(32)], np.float32)
+    np.testing.assert_array_equal(x, 2 * expect + popcounts)

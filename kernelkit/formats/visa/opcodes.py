@@ -75,6 +75,7 @@ _TABLE: tuple[tuple[int, str, str, Layout], ...] = (
     (0x4E, "svm", "svm", ()),
     (0x4F, "ifcall", "ifcall", _E + (("target", "vec"), ("arg_size", "u8"), ("ret_size", "u8"))),
     (0x50, "faddr", "faddr", (("symbol", "u16"), ("dst", "vec"))),
+    (0x51, "FILE", "debug", (("file", "u32"),)), (0x52, "LOC", "debug", (("line", "u32"),)),
     (0x59, "barrier", "sync", ()), (0x5A, "sampler_cache_flush", "sync", ()),
     (0x5B, "wait", "wait", (("mask", "vec"),)), (0x5C, "fence", "fence", (("mask", "u8"),)),
     (0x5D, "raw_send", "raw_send", (("modifier", "u8"),) + _E + (

@@ -170,6 +170,14 @@ def _faddr(b, base, mods, rest, pred):
     b.emit(OPCODE_BY_NAME["faddr"], symbol=b.string(sym.strip('"')), dst=b.vec(dst, dst=True))
 
 
+def _debug(b, base, mods, rest, pred):
+    """``FILE "name"`` / ``LOC line``: the source file (a string-pool index) and line of what follows."""
+    if base == "FILE":
+        b.emit(OPCODE_BY_NAME["FILE"], file=b.string(rest.strip().strip('"')))
+    else:
+        b.emit(OPCODE_BY_NAME["LOC"], line=int(rest.strip(), 0))
+
+
 def _switchjmp(b, base, mods, rest, pred):
     exec_byte, rest = b.exec(rest)
     m = re.match(r"(\S+)\s*\((.*)\)\s*$", rest)
@@ -358,7 +366,7 @@ def _lsc_fence(b, base, mods, rest, pred):
 
 _HANDLERS = {
     "jmp": _branch, "goto": _branch, "call": _branch, "ret": _branch, "fret": _branch,
-    "fcall": _fcall, "ifcall": _ifcall, "faddr": _faddr, "switchjmp": _switchjmp,
+    "fcall": _fcall, "ifcall": _ifcall, "faddr": _faddr, "switchjmp": _switchjmp, "FILE": _debug, "LOC": _debug,
     "barrier": _sync, "sampler_cache_flush": _sync, "yield": _sync, "wait": _sync, "sbarrier": _sync,
     "fence_global": _fence, "fence_local": _fence, "fence_sw": _fence, "lifetime": _lifetime,
     "raw_send": _raw_send, "raw_sendc": _raw_send, "raw_sends": _raw_sends, "raw_sends_eot": _raw_sends,

@@ -222,6 +222,11 @@ class Printer:
         return (f"{self.pred(f.get('pred'))}ifcall {self.exec(f['exec'])} {self.vec(f['target'])} "
                 f"{f['arg_size']} {f['ret_size']}")
 
+    def _i_debug(self, inst: Instruction) -> str:
+        if inst.name == "FILE":
+            return f"FILE {_quote(self.r.strings[inst['file']])}"
+        return f"LOC {inst['line']}"
+
     def _i_faddr(self, inst: Instruction) -> str:
         sym = self.r.strings[inst["symbol"]]
         return f"faddr {sym if _is_ident(sym) else _quote(sym)} {self.vec(inst['dst'])}"

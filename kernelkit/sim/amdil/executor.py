@@ -17,8 +17,10 @@ import numpy as np
 
 from kernelkit.errors import LaunchError
 from kernelkit.sim.amdil import alu
+from kernelkit.sim.amdil.atomics import compile_atomic
 from kernelkit.sim.amdil.counters import compile_append
 from kernelkit.sim.amdil.decode import DecodedProgram, Instr, Operand
+from kernelkit.sim.amdil.image_ops import compile_image_read, compile_typed_uav
 from kernelkit.sim.amdil.memory import ACCESS_SIZES, Heap, SimImage, load_bytes, store_bytes
 
 U32 = np.uint32
@@ -27,8 +29,6 @@ SIGN = U32(0x80000000)
 FLOW = {"if_logicalnz", "if_logicalz", "else", "endif", "whileloop", "endloop", "break",
         "break_logicalnz", "break_logicalz", "continue", "continue_logicalnz",
         "continue_logicalz", "ret", "ret_dyn", "call", "endmain"}
-ATOMIC_UFUNCS = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
-                 "xor": np.bitwise_xor, "umin": np.minimum, "umax": np.maximum}
 
 
 @dataclass
@@ -411,10 +411,10 @@ class Executor:
             return self._compile_lds(ins)
         if op.startswith("uav_"):
             if op in ("uav_store", "uav_load"):
-                return self._compile_typed_uav(ins)
-            return self._compile_atomic(ins, space="uav")
+                return compile_typed_uav(self, ins)
+            return compile_atomic(self, ins, space="uav")
         if op in ("sample", "load"):
-            return self._compile_image_read(ins)
+            return compile_image_read(self, ins)
         if op.startswith("append_buf_"):
             return compile_append(self, ins)
         if op in alu.UNARY or op in alu.BINARY or op in alu.TERNARY:
@@ -583,127 +583,13 @@ class Executor:
                 else:
                     self.lds[r, a >> 2] = v
             return lds_store
-        return self._compile_atomic(ins, space="lds")
-
-    def _compile_atomic(self, ins: Instr, space: str) -> Callable[[], None]:
-        """``<space>_[read_]<op>`` dst?, addr, value[, compare] — lanes in lane order."""
-        name = ins.op[len(space) + 1:]
-        returns = name.startswith("read_")
-        if returns:
-            name = name[5:]
-        srcs = ins.srcs
-        need = 3 if name == "cmp_xchg" else 2
-        if len(srcs) != need:
-            raise LaunchError(f"{ins.op} takes {need} source operands")
-        known = set(ATOMIC_UFUNCS) | {"min", "max", "xchg", "cmp_xchg", "rsub", "inc", "dec"}
-        if name not in known:
-            raise LaunchError(f"unknown atomic {ins.op!r}")
-        addr = self._read(srcs[0], (0,))
-        value = self._read(srcs[1], (0,))
-        cmp = self._read(srcs[2], (0,)) if name == "cmp_xchg" else None
-        dst = ins.dst
-
-        def atomic():
-            act = self._act()
-            a = self._lane_values(addr, act)[0].astype(np.int64)
-            v = self._lane_values(value, act)[0]
-            if space == "uav":
-                self._check(self.heap, a, 4, f"atomic {name}", act)
-                mem = self.heap.words
-                w = a >> 2
-            else:
-                if ((a + 4 > self.lds_bytes) | (a < 0)).any():
-                    lane = int(np.arange(self.L)[act][int(np.argmax(a + 4 > self.lds_bytes))])
-                    raise LaunchError(f"{self.where(lane)}: LDS atomic outside the "
-                                      f"{self.lds_bytes} bytes of local memory")
-                mem = self.lds.reshape(-1)
-                w = self.lanes.group_row[act] * self.lds.shape[1] + (a >> 2)
-            if not returns and name in ATOMIC_UFUNCS and name != "sub":
-                ATOMIC_UFUNCS[name].at(mem, w, v)
-                return
-            c = self._lane_values(cmp, act)[0] if cmp is not None else None
-            old = np.empty(len(w), U32)
-            for i in range(len(w)):
-                cur = mem[w[i]]
-                old[i] = cur
-                mem[w[i]] = _atomic_result(name, cur, v[i], c[i] if c is not None else 0)
-            if returns:
-                self._write_lanes(dst, dst.select[:1], [old], act)
-        return atomic
-
-    # -- images -------------------------------------------------------------------------------
-    def _image(self, kind: str, rid: int, ins: Instr) -> tuple[SimImage, np.ndarray]:
-        key = (kind, rid)
-        if key not in self.images:
-            raise LaunchError(f"no image is bound to {kind} {rid}")
-        return self.images[key], self._texels[key]
-
-    def _compile_image_read(self, ins: Instr) -> Callable[[], None]:
-        rid = _number(ins.params.get("resource", ins.params.get("id", "")), "resource id")
-        if "coordtype" in ins.params:
-            normalized = ins.params["coordtype"] == "normalized"
-        else:       # the bound sampler's state: CLK_NORMALIZED_COORDS_TRUE is bit 0
-            sid = _number(ins.params.get("sampler", ""), "sampler id")
-            if sid not in self.samplers:
-                raise LaunchError(f"no sampler is bound to sampler {sid}")
-            normalized = bool(self.samplers[sid] & 1)
-        comps, write = self._writer(ins.dst)
-        coord = self._read(ins.srcs[0], (0, 1, 2))
-        floats = ins.op == "sample"
-
-        def read():
-            img, tex = self._image("resource", rid, ins)
-            c = np.broadcast_to(coord(), (3, self.L))
-            depth, height, width = tex.shape[:3]
-            if floats:
-                xyz = c.view(np.float32)
-                if normalized:
-                    xyz = xyz * np.array([[width], [height], [depth]], np.float32)
-                idx = np.floor(np.nan_to_num(xyz)).astype(np.int64)
-            else:
-                idx = c.view(np.int32).astype(np.int64)
-            x = np.clip(idx[0], 0, width - 1)     # CLK_ADDRESS_CLAMP_TO_EDGE-like clamping
-            y = np.clip(idx[1], 0, height - 1)
-            z = np.clip(idx[2], 0, depth - 1) if depth > 1 else np.zeros_like(x)
-            texel = tex[z, y, x].T               # (4, L)
-            write(texel[list(comps)])
-        return read
-
-    def _compile_typed_uav(self, ins: Instr) -> Callable[[], None]:
-        uid = _number(ins.params.get("id", ""), "UAV id")
-        if ins.op != "uav_store":
-            raise LaunchError("typed UAV loads are not supported")
-        coord = self._read(ins.srcs[0], (0, 1, 2))
-        value = self._read(ins.srcs[1], (0, 1, 2, 3))
-
-        def store():
-            img, tex = self._image("uav", uid, ins)
-            act = self._act()
-            c = self._lane_values(coord, act).view(np.int32).astype(np.int64)
-            v = self._lane_values(value, act)
-            depth, height, width = tex.shape[:3]
-            z = c[2] if depth > 1 else np.zeros_like(c[0])
-            bad = (c[0] < 0) | (c[0] >= width) | (c[1] < 0) | (c[1] >= height) | \
-                  (z < 0) | (z >= depth)
-            if bad.any():
-                lane = int(np.arange(self.L)[act][int(np.argmax(bad))])
-                raise LaunchError(f"{self.where(lane)}: image write at ({int(c[0][np.argmax(bad)])}"
-                                  f", {int(c[1][np.argmax(bad)])}) is outside the "
-                                  f"{width}x{height} image on UAV {uid}")
-            tex[z, c[1], c[0]] = v.T
-        return store
+        return compile_atomic(self, ins, space="lds")
 
     def finish(self) -> None:
         """Write images back to the caller's arrays."""
         for key, img in self.images.items():
             if key[0] == "uav":
                 img.write_back(self._texels[key])
-
-
-def _number(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise LaunchError(f"{what} {text!r} is not a number")
-    return int(text)
 
 
 def _select(v: np.ndarray, sel: list[int]) -> np.ndarray:
@@ -718,37 +604,3 @@ def _select(v: np.ndarray, sel: list[int]) -> np.ndarray:
 
 def _join(v: np.ndarray) -> np.ndarray:
     return alu.join64(v[0], v[1])
-
-
-def _atomic_result(name: str, cur, v, c) -> int:
-    cur, v, c = int(cur), int(v), int(c)
-    s = lambda x: x - (1 << 32) if x & 0x80000000 else x    # noqa: E731
-    if name == "add":
-        r = cur + v
-    elif name == "sub":
-        r = cur - v
-    elif name == "rsub":
-        r = v - cur
-    elif name == "and":
-        r = cur & v
-    elif name == "or":
-        r = cur | v
-    elif name == "xor":
-        r = cur ^ v
-    elif name == "min":
-        r = min(s(cur), s(v))
-    elif name == "max":
-        r = max(s(cur), s(v))
-    elif name == "umin":
-        r = min(cur, v)
-    elif name == "umax":
-        r = max(cur, v)
-    elif name == "xchg":
-        r = v
-    elif name == "cmp_xchg":
-        r = v if cur == c else cur
-    elif name == "inc":
-        r = 0 if cur >= v else cur + 1
-    else:   # dec
-        r = v if cur == 0 or cur > v else cur - 1
-    return r & 0xFFFFFFFF

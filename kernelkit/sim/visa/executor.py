@@ -17,7 +17,7 @@ from kernelkit.sim.visa.decode import DONE, Inst, Program
 from kernelkit.sim.visa.messages import MESSAGES
 from kernelkit.sim.visa.state import ADDRESS_ROOT_SHIFT, LANES, Machine
 
-NO_OPS = frozenset({"label", "func", "fence", "barrier", "sbarrier", "lsc_fence", "lifetime", "wait", "yield",
+NO_OPS = frozenset({"label", "func", "FILE", "LOC", "fence", "barrier", "sbarrier", "lsc_fence", "lifetime", "wait", "yield",
                     "sampler_cache_flush"})
 MAX_STEPS = 50_000_000
 BRANCHES = frozenset({"goto", "jmp", "ret", "call"})

@@ -297,7 +297,8 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     if alloc is not None:
         alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
     soa_needed = False
-    packets = {name: v for name, v in (vectorised or {}).items() if v[0] in coroutines}
+    packets = {name: (*v, specialise_resume(mod, v[0], coroutines[v[0]]))
+               for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
         if name in {v[0] for v in packets.values()}:
             continue
@@ -391,6 +392,18 @@ def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     return tm.emit_object(m)
 
 
+def _wrapper_loops(kernels: list[str], widths: dict[str, tuple[str, int]],
+                   local_sizes: dict[str, tuple[int, int, int]]) -> dict[str, tuple[int, bool]]:
+    """kernel -> (main loop width, scalar tail?) for ``!codeplay_ca_wrapper``: a vectorised kernel's
+    tail goes when its fixed x size is a multiple of the width."""
+    out = {}
+    for k in kernels:
+        width = widths[k][1] if k in widths else 1
+        fixed = local_sizes.get(k)
+        out[k] = (width, width > 1 and not (fixed is not None and fixed[0] % width == 0))
+    return out
+
+
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
@@ -405,6 +418,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths)
+    text = wrapper.add_wrapper_metadata(text, _wrapper_loops(kernels, wfv.widths, local_sizes or {}))
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text

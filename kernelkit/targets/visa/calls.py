@@ -79,7 +79,7 @@ class CallCodegen:
             self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
         elif base == "fabs":
             self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
-        elif base in ROUNDING and vt in ("f", "df"):
+        elif base in ROUNDING and vt == "f":              # (GenX_IR: rnd* are float-only)
             self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
         elif base == "sqrt" and vt in ("f", "df"):             # df: the IEEE macro
             self.emit(f"{'sqrt' if vt == 'f' else 'sqrtm'} {exe} {self.dst(inst)} {self.src(args[0])}")

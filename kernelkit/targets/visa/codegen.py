@@ -24,6 +24,7 @@ from kernelkit.ir.analysis import UniformityAnalysis, WorkItemRoots
 from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
 from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
+from kernelkit.targets.visa.debuginfo import source_position
 from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
 from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
@@ -63,6 +64,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         self.collective_slm = collective_slm      # scratch of the work-group collectives
         self.uses_collectives = False
         self.generic_local = casts_local_to_generic(function)    # generic accesses split on the tag
+        self.position: tuple[str, int] | None = None              # the last FILE/LOC emitted
         self.uniformity = UniformityAnalysis(function, WorkItemRoots.all_dimensions())
         self.decls: list[str] = []
         self.inputs: list[str] = []
@@ -208,6 +210,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
             self.body.append(f"{self.labels[id(block)]}:")
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
             for inst in block:
+                self._source_position(inst)
                 self._instruction(inst, block, nxt)
         self.body.append(f"{self.exit}:")
         self.emit("ret (M1, 1)")
@@ -215,6 +218,16 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         attrs = ['.kernel_attr Target="3d"', f".kernel_attr SimdSize={self.simd}"]
         return "\n".join(head + self.decls + self.inputs + attrs + ['.function "_main_0"', "_main_0:"]
                          + self.body) + "\n"
+
+    def _source_position(self, inst) -> None:
+        """FILE/LOC before the code of an instruction whose source position changes (-g builds)."""
+        position = source_position(inst)
+        if position is None or position == self.position:
+            return
+        if self.position is None or position[0] != self.position[0]:
+            self.emit(f'FILE "{position[0]}"')
+        self.emit(f"LOC {position[1]}")
+        self.position = position
 
     def _prologue(self) -> None:
         self.input_vars: dict[str, str] = {}

@@ -203,7 +203,7 @@ def work_item_loops(f: Function, coroutine: bool, metadata_base: int | None = No
     return "\n".join(lines), md
 
 
-def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> list[str]:
+def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None, step: int = 1) -> list[str]:
     """After every work-item ran to its first barrier: read the (uniform) suspend index of
     work-item 0 and run that region for all work-items in a loop of its own, the resume function
     specialised for the index (its switch folds away once inlined); until work-item 0 finished."""
@@ -233,7 +233,7 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None) -> l
                 f"  %ri.{k} = phi i64 [ 0, %region.{k} ], [ %ri.{k}.next, %region.{k}.loop ]",
                 f"  %roff.{k} = mul i64 %ri.{k}, %rstride", f"  %rh.{k} = getelementptr i8, ptr %rframes, i64 %roff.{k}",
                 f"  call fastcc void @{r.function}(ptr %rh.{k}, i32 {idx})",
-                f"  %ri.{k}.next = add nuw i64 %ri.{k}, 1", f"  %rmore.{k} = icmp ult i64 %ri.{k}.next, %items",
+                f"  %ri.{k}.next = add nuw i64 %ri.{k}, {step}", f"  %rmore.{k} = icmp ult i64 %ri.{k}.next, %items",
                 f"  br i1 %rmore.{k}, label %region.{k}.loop, label %round{loop_md}"]
     return out + ["d.end:"]
 
@@ -302,8 +302,14 @@ def packet_coroutines(vector: tuple, args: str) -> list[str]:
            "  br i1 %pk.xi.more, label %pk.x, label %pk.xe", "pk.xe:",
            "  %pk.yi.next = add nuw i64 %pk.yi, 1", "  %pk.yi.more = icmp ult i64 %pk.yi.next, %ls1",
            "  br i1 %pk.yi.more, label %pk.y, label %pk.ye", "pk.ye:",
-           "  %pk.zi.next = add nuw i64 %pk.zi, 1", "  %pk.zi.more = icmp ult i64 %pk.zi.next, %ls2",
-           "  br i1 %pk.zi.more, label %pk.z, label %pk.round", "pk.round:",
+           "  %pk.zi.next = add nuw i64 %pk.zi, 1", "  %pk.zi.more = icmp ult i64 %pk.zi.next, %ls2"]
+    resume = vector[3] if len(vector) > 3 else None
+    if resume is not None:
+        # one suspend point per barrier: the packets' regions in loops of their own (as per work-item)
+        rounds = _prefixed(_region_rounds(resume, [], None, step=w), "pk.")
+        return [*out, "  br i1 %pk.zi.more, label %pk.z, label %pk.regions", "pk.regions:", *rounds,
+                "  br label %group.next", "wi.group:", *_switch_frames(1, "wi")]
+    out += ["  br i1 %pk.zi.more, label %pk.z, label %pk.round", "pk.round:",
            "  %pk.stop = load atomic i64, ptr %cancel monotonic, align 8",
            "  %pk.stopped = icmp ne i64 %pk.stop, 0", "  br i1 %pk.stopped, label %group.next, label %pk.res",
            "pk.res:",
@@ -318,6 +324,24 @@ def packet_coroutines(vector: tuple, args: str) -> list[str]:
            "  br i1 %pk.rmore, label %pk.res, label %pk.round.end", "pk.round.end:",
            "  br i1 %pk.busy.next, label %pk.round, label %group.next",
            "wi.group:", *_switch_frames(1, "wi")]
+    return out
+
+
+def _prefixed(lines: list[str], prefix: str) -> list[str]:
+    """``lines`` with the values and blocks they define renamed ``prefix + name``."""
+    defined = {m.group(1) for line in lines for m in [re.match(r"^\s*%([-\w.]+) =", line)] if m}
+    defined |= {m.group(1) for line in lines for m in [re.match(r"^([-\w.]+):$", line)] if m}
+
+    def rename(m: re.Match) -> str:
+        return f"%{prefix}{m.group(1)}" if m.group(1) in defined else m.group(0)
+
+    out = []
+    for line in lines:
+        label = re.match(r"^([-\w.]+):$", line)
+        if label:
+            out.append(f"{prefix}{label.group(1)}:")
+        else:
+            out.append(re.sub(r"%([-\w.]+?)(?![-\w.])", rename, line))
     return out
 
 
@@ -423,3 +447,26 @@ WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
                  "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
                  "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)",
                  "declare ptr @llvm.frameaddress.p0(i32)")
+
+
+def add_wrapper_metadata(text: str, loops: dict[str, tuple[int, bool]]) -> str:
+    """spec 003 ``!codeplay_ca_wrapper`` on each kernel's entry: ``!{main, tail}``, each loop
+    ``!{i32 width, i1 scalable, i32 vectorised dimension, i1 predicated}`` and the tail ``null`` when
+    there is none. ``loops``: kernel -> (work-items per call of its main loop, scalar tail present)."""
+    from kernelkit.targets.host.irtext import split_module
+    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+
+    mod = split_module(text)
+    md = next_metadata_id(mod)
+    for kernel, (width, tail) in loops.items():
+        f = mod.function(entry_name(kernel))
+        if f is None or not f.header.rstrip().endswith("{"):
+            continue
+        f.header = f.header.rstrip()[:-1].rstrip() + f" !codeplay_ca_wrapper !{md} {{"
+        mod.items += [f"!{md} = !{{!{md + 1}, {f'!{md + 2}' if tail else 'null'}}}",
+                      f"!{md + 1} = !{{i32 {width}, i1 false, i32 0, i1 false}}"]
+        if tail:
+            mod.items.append(f"!{md + 2} = !{{i32 1, i1 false, i32 0, i1 false}}")
+        md += 3
+    return mod.text()
+
