@@ -21,7 +21,7 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.irtext import header_params, split_module
+from kernelkit.targets.host.irtext import header_params, next_metadata_id, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
@@ -58,17 +58,6 @@ class HostCode:
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
-
-
-def next_metadata_id(mod) -> int:
-    """One past the highest numbered metadata node of a split module."""
-    best = -1
-    for item in mod.items:
-        if isinstance(item, str):
-            m = re.match(r"^!(\d+) = ", item)
-            if m:
-                best = max(best, int(m.group(1)))
-    return best + 1
 
 
 # build options that change the builtin library's code (OpenCL C 3.0 s5.8.4.2 math options)
