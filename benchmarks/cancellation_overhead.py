@@ -30,13 +30,13 @@ def build(source: str, kernel: str, polls: bool):
     if polls:
         return prog.kernel(kernel)
     binary = prog._binary   # noqa: SLF001 - the mux IR to recompile
-    saved = codegen.add_cancellation_points
-    codegen.add_cancellation_points = lambda text, kernels: text
+    saved = codegen.instrument_function
+    codegen.instrument_function = lambda f: 0
     try:
         again = build_host_binary(binary.mux_ir, [_signature_from_json(k.signature) for k in binary.kernels],
                                   binary.options)
     finally:
-        codegen.add_cancellation_points = saved
+        codegen.instrument_function = saved
     return kernelkit.Program.from_binary(again.to_bytes()).kernel(kernel)
 
 

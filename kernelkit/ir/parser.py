@@ -62,6 +62,8 @@ class ModuleParser(FunctionParser):
     def finish(self) -> None:
         for name, ph in self.global_forward.items():
             g = self.global_table.get(name)
+            if g is None and name.startswith("llvm."):
+                g = self._declare_intrinsic(name, ph)
             if g is None:
                 self.pos = self.forward_pos.get(name, len(self.kinds) - 1)
                 self.error(f"use of undefined global @{name}", "global")
@@ -82,6 +84,20 @@ class ModuleParser(FunctionParser):
                 self.pos = len(self.kinds) - 1
                 self.error(f"use of undefined metadata !{num}", "metadata")
         self.module.attribute_groups = [self.attr_groups[n] for n in sorted(self.attr_groups)]
+
+    def _declare_intrinsic(self, name: str, ph: Placeholder) -> Function | None:
+        """An intrinsic called without a declaration is declared with the call's type, as LLVM's
+        own parser does (LLVM 20+)."""
+        from kernelkit.ir.instructions import CallInst
+
+        for use in ph.uses:
+            call = use.user
+            if isinstance(call, CallInst) and use.index == 0:
+                f = Function(name, call.function_type)
+                self.module.add_function(f)
+                self.global_table[name] = f
+                return f
+        return None
 
     def parse_top_level(self) -> None:
         self.stmt_start = self.pos

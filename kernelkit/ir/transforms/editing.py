@@ -143,6 +143,15 @@ def remove_parameters(f: Function, indices: Iterable[int]) -> None:
     f.set_signature(fnty, [f.args[i] for i in keep])
 
 
+def append_call_args(call: I.CallInst, values: Sequence[Value], attributes: Sequence[Iterable[str]] = ()) -> None:
+    """Pass ``values`` as extra trailing arguments of ``call`` (its function type grows to match;
+    the callee's own signature is the caller's business, see `add_parameters`)."""
+    old = call.function_type
+    fnty = T.FunctionType(old.return_type, old.params + tuple(v.type for v in values), old.vararg)
+    attrs = [list(a) for a in attributes] or [[] for _ in values]
+    _rebuild_call(call, fnty, [*call.args, *values], [*call.arg_attributes, *attrs])
+
+
 def _rebuild_call(call: I.CallInst, fnty: T.FunctionType, args: list[Value],
                   arg_attrs: list[list[str]]) -> None:
     n = call.num_args

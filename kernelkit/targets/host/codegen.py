@@ -15,13 +15,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kernelkit import ir
 from kernelkit.errors import CompileError
+from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.irtext import header_params, split_module
+from kernelkit.targets.host.irtext import header_params, next_metadata_id, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
-from kernelkit.targets.host.passes.cancellation import add_cancellation_points
+from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
 from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
@@ -56,7 +58,6 @@ class HostCode:
 
 
 _LAST_IR: dict[str, str] = {}  # the last module before -O3 when compile_host(keep_ir=True)
-_CALLED_RE = re.compile(r"call [^@]*@([-\w$.]+)\(")
 
 
 # build options that change the builtin library's code (OpenCL C 3.0 s5.8.4.2 math options)
@@ -87,40 +88,38 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 
 
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
-    """Steps 1-3 (text): returns (IR text, kernel names, static __local symbols, printf sites,
-    mutable program-scope __global variables)."""
-    from kernelkit.targets.host.passes.checked import HELPERS, check_definition, instrument
-    from kernelkit.targets.host.passes.printf import lower_printf
+    """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
+    sites, mutable program-scope __global variables)."""
+    from kernelkit.targets.host.passes.checked import check_definition, instrument
+    from kernelkit.targets.host.passes.printf import alloc_definition, lower_printf
 
-    mod = split_module(instrument(ir_text) if check else ir_text)
-    local_globals = [m.group(1) for i in mod.items if isinstance(i, str)
-                     for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(3\) global", i)] if m]
-    shared = [m.group(1) for i in mod.items if isinstance(i, str)
-              for m in [re.match(r"^@([-\w$.]+) = .*addrspace\(1\) global", i)] if m]
+    module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
-        mod.items.append(check_definition())
-    sites = lower_printf(mod)
+        add_definitions(module, check_definition())
+    local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
+    shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
+    sites = lower_printf(module)
     tm = target_machine()
     if not check:
-        local_atomics.lower_local_atomics(mod.functions)
-    kernels = retarget(mod, host_triple(), str(tm.target_data))
+        local_atomics.lower_local_atomics(module.functions)
+    kernels = retarget(module, host_triple(), str(tm.target_data))
     if not kernels:
         raise CompileError("host: the module has no kernels")
-    defined = {f.name for f in mod.functions}
-    called = {n for f in mod.functions for line in f.body for n in _CALLED_RE.findall(line)} - defined
+    called = {f.name for f in module.functions if f.is_declaration
+              and any(isinstance(u, ir.CallInst) and u.callee is f for u in f.users)}
     shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
     mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
-    helpers = _helper_names(mod)
-    drop = shim_defined | mux_defined | {"__mux_work_group_barrier"} | (set(HELPERS) if check else set())
-    mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
-                                              and re.search(r"@([-\w$.]+)\(", i).group(1) in drop)]
-    add_scheduling_parameters(mod, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"})
-    mod.items += ["", shim_text, "", mux_text, "",
-                  "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]
-    return mod.text(), kernels, local_globals, sites, shared
+    helpers = _helper_names()
+    add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
+                              scheduled=helpers)
+    if sites:
+        add_definitions(module, alloc_definition())
+    add_definitions(module, "\n\n".join([shim_text, mux_text,
+                                           "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
+    return str(module), kernels, local_globals, sites, shared
 
 
-def _helper_names(mod) -> set[str]:
+def _helper_names() -> set[str]:
     """Runtime helpers the printf/checked passes call (they take the scheduling parameters)."""
     from kernelkit.targets.host.passes.checked import HELPERS as CHECK_HELPERS
     from kernelkit.targets.host.passes.printf import HELPERS as PRINTF_HELPERS
@@ -159,24 +158,36 @@ def _declare_wrapper_needs(mod) -> None:
             declared[name] = decl
 
 
-def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None = None,
-                vectorised: dict[str, tuple[str, int]] | None = None,
-                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> tuple[str, dict[str, int], set[str]]:
-    """Step 5: coroutines for kernels with barriers, work-item loop entries for the others
-    (the coroutines get theirs after splitting, see :func:`add_region_drivers`); also returns
-    the kernels whose work-items depend on each other between barriers (local atomics)."""
-    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+def lower_kernels(text: str, kernels: list[str],
+                  vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
+    """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
+    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the text,
+    the coroutines with their barrier counts, and the kernels whose work-items depend on each other
+    between barriers (local atomics)."""
+    module = ir.parse(text)
+    names = kernels + [v[0] for v in vectorised.values()]
+    changed = 0
+    for f in module.functions:
+        if f.name in names and not f.is_declaration and f.return_type.is_void:
+            changed += instrument_function(f)
+    serial = {n for n in kernels if (f := module.get_function(n)) is not None and local_atomics.has_local_atomics(f)}
+    coroutines = barriers.lower_barriers(module, names)
+    return (str(module) if changed or coroutines else text), coroutines, serial
 
+
+def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
+                vectorised: dict[str, tuple[str, int]] | None = None,
+                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
+    """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
+    after splitting, see :func:`add_region_drivers`)."""
     mod = split_module(text)
-    serial = {n for n in kernels if mod.function(n) and local_atomics.has_local_atomics(mod.function(n).body)}
-    coroutines = barriers.lower_barriers(mod, kernels + [v[0] for v in (vectorised or {}).values()])
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
     for name in kernels:
         if name in coroutines:
             continue
         f = mod.function(name)
-        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics(f.body)
+        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics_text(f.body)
         text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
                                             local_mem=(local_mem or {}).get(name, 0),
                                             vector=(vectorised or {}).get(name),
@@ -188,7 +199,7 @@ def add_entries(text: str, kernels: list[str], local_mem: dict[str, int] | None 
         mod.items += md
         if "define internal" not in f.header:
             f.header = f.header.replace("define ", "define internal ", 1)
-    return mod.text(), coroutines, serial
+    return mod.text()
 
 
 _INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
@@ -268,8 +279,6 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, soa_frames
-    from kernelkit.targets.host.passes.scheduling import next_metadata_id
-
     mod = split_module(text)
     _declare_wrapper_needs(mod)
     md_next = next_metadata_id(mod)
@@ -393,8 +402,8 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = inline_all(text, cpu)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
-    text = add_cancellation_points(wfv.text, kernels + [v[0] for v in wfv.widths.values()])
-    text, coroutines, serial = add_entries(text, kernels, local_mem, wfv.widths, local_sizes)
+    text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
+    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths)

@@ -154,3 +154,14 @@ LABEL_RE = re.compile(r'^("(?:[^"\\]|\\.)+"|[-\w$.]+):')
 def block_label(line: str) -> str | None:
     m = LABEL_RE.match(line)
     return m.group(1) if m else None
+
+
+def next_metadata_id(mod: ModuleText) -> int:
+    """One past the highest numbered metadata node of a split module."""
+    best = -1
+    for item in mod.items:
+        if isinstance(item, str):
+            m = re.match(r"^!(\d+) = ", item)
+            if m:
+                best = max(best, int(m.group(1)))
+    return best + 1

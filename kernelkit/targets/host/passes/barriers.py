@@ -14,24 +14,24 @@ Runs after everything is inlined into the kernel entry points (no barrier is lef
 
 from __future__ import annotations
 
-import re
-
-from kernelkit.targets.host.irtext import Function, ModuleText, block_label, header_params
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder, const
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.transforms.editing import split_block
+from kernelkit.ir.transforms.link import add_definitions
+from kernelkit.ir.values import ConstantSimple, null
 from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
 
-BARRIER_CALL = "@__mux_work_group_barrier("
+BARRIER = "__mux_work_group_barrier"
 
-CORO_DECLS = """declare token @llvm.coro.id(i32, ptr, ptr, ptr)
-declare i64 @llvm.coro.size.i64()
-declare ptr @llvm.coro.begin(token, ptr)
-declare i8 @llvm.coro.suspend(token, i1)
-declare ptr @llvm.coro.free(token, ptr)
-declare void @llvm.coro.end(ptr, i1, token)
-declare void @llvm.coro.resume(ptr)
-declare void @llvm.coro.destroy(ptr)
-declare i1 @llvm.coro.done(ptr)
-declare ptr @aligned_alloc(i64, i64)
-declare void @free(ptr)"""
+# (name, return type, parameter types): the coroutine intrinsics the kernels and their drivers call
+CORO_FUNCTIONS = (
+    ("llvm.coro.id", T.token, (T.i32, T.ptr, T.ptr, T.ptr)), ("llvm.coro.size.i64", T.i64, ()),
+    ("llvm.coro.begin", T.ptr, (T.token, T.ptr)), ("llvm.coro.suspend", T.i8, (T.token, T.i1)),
+    ("llvm.coro.free", T.ptr, (T.token, T.ptr)), ("llvm.coro.end", T.void, (T.ptr, T.i1, T.token)),
+    ("llvm.coro.resume", T.void, (T.ptr,)), ("llvm.coro.destroy", T.void, (T.ptr,)),
+    ("llvm.coro.done", T.i1, (T.ptr,)))
 
 FRAME_ALIGN = 64  # coroutine frames may hold spilled 512-bit vectors
 
@@ -88,120 +88,73 @@ have:
 
 
 def has_barriers(f: Function) -> bool:
-    return any(BARRIER_CALL in line for line in f.body)
+    return any(isinstance(i, I.CallInst) and i.called_function is not None and i.called_function.name == BARRIER
+               for i in f.instructions())
 
 
-def _mark_coroutine(header: str, name: str) -> str:
-    header = header.replace(f" void @{name}(", f" ptr @{name}(", 1)
-    _, close = header_params(header)
-    rest = header[close + 1:]
-    m = re.match(r"(\s*(?:local_unnamed_addr|unnamed_addr))?", rest)
-    cut = close + 1 + (m.end() if m else 0)
-    return header[:cut] + " presplitcoroutine" + header[cut:]
+def _declare(module: Module) -> dict[str, Function]:
+    """The coroutine intrinsics and the C allocator (declared once)."""
+    return {name: module.declare_function(name, T.FunctionType(ret, params)) for name, ret, params in CORO_FUNCTIONS}
 
 
-def to_coroutine(f: Function) -> int:
+def to_coroutine(f: Function, module: Module) -> int:
     """Rewrite kernel ``f`` (returning void) into a work-item coroutine; returns the barrier count."""
-    f.header = _mark_coroutine(f.header, f.name)
-    body: list[str] = []
-    renamed: dict[str, str] = {}   # original block label -> label of the block now ending it
-    current = None
-    first = f.body[0] if f.body else ""
-    entry_label = block_label(first)
-    setup = [
-        "  %kk.coro.id = call token @llvm.coro.id(i32 0, ptr null, ptr null, ptr null)",
-        "  %kk.coro.size = call i64 @llvm.coro.size.i64()",
-        "  %kk.coro.mem = call ptr @kk_frame(ptr %kk.wi, ptr %kk.wg, i64 %kk.coro.size)",
-        "  %kk.coro.hdl = call ptr @llvm.coro.begin(token %kk.coro.id, ptr %kk.coro.mem)",
-    ]
+    fn = _declare(module)
+    frame = module.declare_function("kk_frame", T.FunctionType(T.ptr, (T.ptr, T.ptr, T.i64)))
+    f.function_type = T.FunctionType(T.ptr, f.function_type.params, f.function_type.vararg)
+    f.attributes.insert(0, "presplitcoroutine")
+    wi, wg = f.args[-2], f.args[-1]
+    none = ConstantSimple(T.token, "none")
+    b = IRBuilder().position_at_start(f.entry)
+    coro_id = b.call(fn["llvm.coro.id"], [const(T.i32, 0), null(T.ptr), null(T.ptr), null(T.ptr)], "kk.coro.id")
+    size = b.call(fn["llvm.coro.size.i64"], [], "kk.coro.size")
+    mem = b.call(frame, [wi, wg, size], "kk.coro.mem")
+    handle = b.call(fn["llvm.coro.begin"], [coro_id, mem], "kk.coro.hdl")
+    final, trap, cleanup, suspend = (f.append_block(n) for n in ("kk.coro.final", "kk.coro.trap",
+                                                                   "kk.coro.cleanup", "kk.coro.suspend"))
     count = 0
-    lines = f.body
-    if entry_label is not None:
-        body.append(lines[0])
-        lines = lines[1:]
-        current = entry_label
-    body += setup
-    for line in lines:
-        label = block_label(line)
-        if label is not None:
-            current = label
-            body.append(line)
-            continue
-        stripped = line.strip()
-        if BARRIER_CALL in line:
-            count += 1
-            resume = f"kk.barrier.{count}"
-            body += [
-                f"  %kk.susp.{count} = call i8 @llvm.coro.suspend(token none, i1 false) noduplicate",
-                f"  switch i8 %kk.susp.{count}, label %kk.coro.suspend [i8 0, label %{resume} "
-                f"i8 1, label %kk.coro.cleanup]",
-                f"{resume}:",
-            ]
-            if current is not None:
-                renamed[current] = resume
-            else:  # unnamed entry block: its implicit number is the first free one
-                renamed["<entry>"] = resume
-            current = resume
-            continue
-        if stripped == "ret void" or stripped.startswith("ret void,"):
-            body.append("  br label %kk.coro.final")
-            continue
-        body.append(line)
-    body += [
-        "kk.coro.final:",
-        "  %kk.susp.final = call i8 @llvm.coro.suspend(token none, i1 true)",
-        "  switch i8 %kk.susp.final, label %kk.coro.suspend [i8 0, label %kk.coro.trap "
-        "i8 1, label %kk.coro.cleanup]",
-        "kk.coro.trap:",
-        "  unreachable",
-        "kk.coro.cleanup:",
-        "  br label %kk.coro.suspend",
-        "kk.coro.suspend:",
-        "  call void @llvm.coro.end(ptr %kk.coro.hdl, i1 false, token none)",
-        "  ret ptr %kk.coro.hdl",
-    ]
-    if "<entry>" in renamed:
-        renamed[_entry_number(f)] = renamed.pop("<entry>")
-    for label in list(renamed):  # a block split by several barriers ends in the last part
-        end = renamed[label]
-        while end in renamed:
-            end = renamed[end]
-        renamed[label] = end
-    if renamed:
-        body = [_fix_phis(line, renamed) if " phi " in line else line for line in body]
-    f.body = body
+    todo = list(f.blocks[:-4])
+    k = 0
+    while k < len(todo):
+        block = todo[k]
+        k += 1
+        for inst in list(block.instructions):
+            if isinstance(inst, I.ReturnInst):
+                b.position_before(inst).br(final)
+                inst.erase()
+            elif isinstance(inst, I.CallInst) and inst.called_function is not None \
+                    and inst.called_function.name == BARRIER:
+                count += 1
+                resume = split_block(inst, f"kk.barrier.{count}")
+                block.instructions[-1].erase()   # split_block's branch
+                b.position_at_end(block)
+                state = b.call(fn["llvm.coro.suspend"], [none, const(T.i1, 0)], f"kk.susp.{count}")
+                state.attributes = ["noduplicate"]
+                b.switch(state, suspend, [(const(T.i8, 0), resume), (const(T.i8, 1), cleanup)])
+                inst.erase()
+                todo.insert(k, resume)   # the rest of the block is scanned next
+                break
+    b.position_at_end(final)
+    state = b.call(fn["llvm.coro.suspend"], [none, const(T.i1, 1)], "kk.susp.final")
+    b.switch(state, suspend, [(const(T.i8, 0), trap), (const(T.i8, 1), cleanup)])
+    IRBuilder(trap).unreachable()
+    IRBuilder(cleanup).br(suspend)
+    b.position_at_end(suspend)
+    b.call(fn["llvm.coro.end"], [handle, const(T.i1, 0), none])
+    b.ret(handle)
     return count
 
 
-def _entry_number(f: Function) -> str:
-    """The implicit number of an unnamed entry block: one past the unnamed parameters."""
-    start, end = header_params(f.header)
-    nums = [int(n) for n in re.findall(r"%(\d+)(?=[,\s]|$)", f.header[start:end])]
-    return str(max(nums) + 1 if nums else 0)
-
-
-def _fix_phis(line: str, renamed: dict[str, str]) -> str:
-    def sub(m: re.Match) -> str:
-        label = m.group(2)
-        return f"{m.group(1)}%{renamed.get(label, label)} ]"
-    return re.sub(r"(\[ [^\[\]]*?, )%(\"[^\"]+\"|[-\w$.]+) \]", sub, line)
-
-
-def lower_barriers(mod: ModuleText, kernels: list[str]) -> dict[str, int]:
+def lower_barriers(module: Module, kernels: list[str]) -> dict[str, int]:
     """Turn the kernels with barriers into coroutines; returns their names and barrier counts."""
     out = {}
     for name in kernels:
-        f = mod.function(name)
-        if f is not None and has_barriers(f):
-            out[name] = to_coroutine(f)
+        f = module.get_function(name)
+        if f is not None and not f.is_declaration and has_barriers(f):
+            out[name] = to_coroutine(f, module)
     if out:
-        declared = mod.declared()
-        for line in CORO_DECLS.splitlines():
-            name = re.search(r"@([\w.]+)\(", line).group(1)
-            if name not in declared:
-                mod.items.append(line)
-        mod.items.append(frame_allocator())
-    # the barrier builtin has no definition left to call
-    mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
-                                              and "@__mux_work_group_barrier(" in i)]
+        add_definitions(module, "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)\n\n" + frame_allocator())
+    barrier = module.get_function(BARRIER)
+    if barrier is not None and not barrier.uses:   # the barrier builtin has no definition left to call
+        module.remove_function(barrier)
     return out

@@ -2,54 +2,58 @@
 
 On the host a work-group runs on one thread and its work-items switch only at barriers, so no
 other code can touch a work-group's local memory during one atomic operation: the ``lock``ed
-instruction buys nothing there. The loaded value is named ``%kk.la.<n>``; kernels containing
+instruction buys nothing there. The loaded value is named ``kk.la.<n>``; kernels containing
 such names must not have their work-item loops marked parallel (two work-items' atomic updates
-of the same local word do depend on each other).
+of the same local word do depend on each other). Runs on :mod:`kernelkit.ir` (SPIR address
+spaces: local memory is address space 3).
 """
 
 from __future__ import annotations
 
-import re
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder
+from kernelkit.ir.module import Function
+from kernelkit.ir.values import Constant
 
-MARK = "%kk.la."
-_RMW_RE = re.compile(
-    r"^(\s*)(%[-\w$.]+) = atomicrmw (?:volatile )?(add|sub|and|or|xor|max|min|umax|umin) "
-    r"ptr addrspace\(3\) (%[-\w$.]+), (i\d+) ([-\w$.%]+)(?: syncscope\(\"[^\"]*\"\))? "
-    r"(?:monotonic|acquire|release|acq_rel|seq_cst)(?:, align (\d+))?(?:, !.*)?$")
+MARK = "%kk.la."          # as printed
+PREFIX = MARK[1:]         # the value names
+LOCAL = 3
+_OPERATIONS = ("add", "sub", "and", "or", "xor", "max", "min", "umax", "umin")
 _SELECT_PRED = {"max": "sgt", "min": "slt", "umax": "ugt", "umin": "ult"}
 
 
-def _rewrite(m: re.Match, n: int) -> list[str]:
-    ind, res, op, ptr, ty, val, align = m.groups()
-    al = f", align {align}" if align else ""
-    old, new = f"{MARK}{n}", f"{MARK}{n}.new"
-    out = [f"{ind}{old} = load {ty}, ptr addrspace(3) {ptr}{al}"]
-    if op in _SELECT_PRED:
-        out += [f"{ind}{MARK}{n}.cmp = icmp {_SELECT_PRED[op]} {ty} {old}, {val}",
-                f"{ind}{new} = select i1 {MARK}{n}.cmp, {ty} {old}, {ty} {val}"]
-    else:
-        out.append(f"{ind}{new} = {op} {ty} {old}, {val}")
-    out += [f"{ind}store {ty} {new}, ptr addrspace(3) {ptr}{al}",
-            f"{ind}{res} = add {ty} {old}, 0"]
-    return out
+def _lowerable(inst: I.Instruction) -> bool:
+    if not isinstance(inst, I.AtomicRMWInst) or inst.operation not in _OPERATIONS:
+        return False
+    ptr, value = inst.operands
+    return (isinstance(ptr.type, T.PointerType) and ptr.type.addrspace == LOCAL and not isinstance(ptr, Constant)
+            and isinstance(value.type, T.IntType))
 
 
 def lower_local_atomics(functions) -> None:
-    """Rewrite the integer ``atomicrmw`` on address space 3 of every function (SPIR form)."""
+    """Rewrite the integer ``atomicrmw`` on address space 3 of every function."""
     n = 0
     for f in functions:
-        if not any("atomicrmw" in line and "addrspace(3)" in line for line in f.body):
-            continue
-        out = []
-        for line in f.body:
-            m = _RMW_RE.match(line)
-            if m:
-                out += _rewrite(m, n)
-                n += 1
+        for inst in [i for i in f.instructions() if _lowerable(i)]:
+            ptr, value = inst.operands
+            b = IRBuilder().position_before(inst)
+            old = b.load(value.type, ptr, name=f"{PREFIX}{n}", align=inst.align)
+            if inst.operation in _SELECT_PRED:
+                keep = b.icmp(_SELECT_PRED[inst.operation], old, value, name=f"{PREFIX}{n}.cmp")
+                new = b.select(keep, old, value, name=f"{PREFIX}{n}.new")
             else:
-                out.append(line)
-        f.body = out
+                new = b.binop(inst.operation, old, value, name=f"{PREFIX}{n}.new")
+            b.store(new, ptr, align=inst.align)
+            inst.replace_all_uses_with(old)
+            inst.erase()
+            n += 1
 
 
-def has_local_atomics(body: list[str]) -> bool:
+def has_local_atomics(f: Function) -> bool:
+    return any(inst.name.startswith(PREFIX) for inst in f.instructions())
+
+
+def has_local_atomics_text(body: list[str]) -> bool:
+    """The same test on a function's IR lines (the stages not yet on kernelkit.ir)."""
     return any(MARK in line for line in body)

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-from kernelkit.targets.host.irtext import ModuleText, matching_paren, split_top_level
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder, const
+from kernelkit.ir.module import Function, GlobalVariable, Module
+from kernelkit.ir.values import ConstantBytes
 from kernelkit.targets.host.sched import (
     PRINTF_STRUCT,
     SINK_BYTES,
@@ -24,12 +28,10 @@ HELPERS = ("kk_printf_alloc",)
 RECORD_HEADER = 16   # u32 site, u32 length, u64 format pointer
 WG_T = llvm_struct(WORK_GROUP_FIELDS)
 
-_PRINTF_RE = re.compile(r"^(\s*)(?:(%[-\w$.]+) = )?(?:tail |notail |musttail )?call [^@]*@printf\(")
-_STRING_RE = re.compile(r'^@([-\w$.]+) = .*constant \[\d+ x i8\] c"((?:[^"\\]|\\[0-9A-Fa-f]{2}|\\\\)*)"')
-
 
 def type_size(ty: str) -> int:
-    """Store size in bytes of a first-class LLVM type as printed (printf arguments only)."""
+    """Store size in bytes of a first-class LLVM type as printed (printf arguments only); the
+    runtime reads the site table's types with it."""
     ty = ty.strip()
     m = re.fullmatch(r"<(\d+) x (.+)>", ty)
     if m:
@@ -48,83 +50,50 @@ def type_size(ty: str) -> int:
     raise ValueError(f"printf: unsupported argument type {ty}")
 
 
-def decode_c_string(body: str) -> str:
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        if body[i] == "\\":
-            if body[i + 1] == "\\":
-                out.append(0x5C)
-                i += 2
-            else:
-                out.append(int(body[i + 1:i + 3], 16))
-                i += 3
-        else:
-            out += body[i].encode("utf-8")
-            i += 1
-    return out.split(b"\0", 1)[0].decode("utf-8", "replace")
+def _format_string(value) -> str:
+    """The text of a format string argument: a constant global ``[N x i8] c"..."`` (up to its NUL)."""
+    if isinstance(value, GlobalVariable) and isinstance(value.initializer, ConstantBytes):
+        return value.initializer.data.split(b"\0", 1)[0].decode("utf-8", "replace")
+    return ""
 
 
-def _arg_type(arg: str) -> tuple[str, str]:
-    """(type, value) of a call argument like ``<4 x float> noundef %44``."""
-    arg = arg.strip()
-    if arg[0] in "<{[":
-        end = matching_paren(arg, 0) + 1
-        ty, rest = arg[:end], arg[end:]
-    else:
-        ty, _, rest = arg.partition(" ")
-        if rest.startswith("addrspace("):
-            close = rest.index(")")
-            ty, rest = ty + " " + rest[:close + 1], rest[close + 1:]
-    words = [w for w in rest.split(" ") if w and w not in ("noundef", "signext", "zeroext", "nonnull")]
-    return ty, " ".join(words)
-
-
-def lower_printf(mod: ModuleText) -> list[list[str]]:
-    """Rewrite every printf call; returns the site table."""
-    strings = {}
-    for item in mod.items:
-        if isinstance(item, str):
-            m = _STRING_RE.match(item)
-            if m:
-                strings[m.group(1)] = decode_c_string(m.group(2))
+def lower_printf(module: Module) -> list[list[str]]:
+    """Rewrite every printf call; returns the site table. The calls go to
+    ``kk_printf_alloc(i64 site, i64 length)`` (declared here; :func:`alloc_definition` defines it
+    once the scheduling parameters are in place)."""
+    printf = module.get_function("printf")
+    if printf is None:
+        return []
     sites: list[list[str]] = []
-    for f in mod.functions:
-        out: list[str] = []
-        for line in f.body:
-            m = _PRINTF_RE.match(line)
-            if not m:
-                out.append(line)
-                continue
-            open_i = m.end() - 1
-            args = [_arg_type(a) for a in split_top_level(line[open_i + 1:matching_paren(line, open_i)])]
-            fmt_ty, fmt_val = args[0]
-            fmt = strings.get(fmt_val.lstrip("@"), "") if fmt_val.startswith("@") else ""
+    alloc: Function | None = None
+    for f in module.functions:
+        calls = [i for i in f.instructions() if isinstance(i, I.CallInst) and i.called_function is printf]
+        for call in calls:
+            if alloc is None:
+                alloc = module.declare_function("kk_printf_alloc", T.FunctionType(T.ptr, (T.i64, T.i64)))
+            args = call.args
             site = len(sites)
-            sites.append([fmt, *[ty for ty, _ in args[1:]]])
+            sites.append([_format_string(args[0]), *[str(a.type) for a in args[1:]]])
             offsets, off = [], RECORD_HEADER
-            for ty, _ in args[1:]:
+            for a in args[1:]:
                 offsets.append(off)
-                off += (type_size(ty) + 7) // 8 * 8
-            rec = f"%kk.pf.{site}"
-            ind = m.group(1) or "  "
-            out.append(f"{ind}{rec} = call ptr @kk_printf_alloc(i64 {site}, i64 {off})")
-            out.append(f"{ind}{rec}.fmt = getelementptr i8, ptr {rec}, i64 8")
-            out.append(f"{ind}store {fmt_ty} {fmt_val}, ptr {rec}.fmt, align 1")
-            for k, ((ty, val), o) in enumerate(zip(args[1:], offsets, strict=True)):
-                out.append(f"{ind}{rec}.{k} = getelementptr i8, ptr {rec}, i64 {o}")
-                out.append(f"{ind}store {ty} {val}, ptr {rec}.{k}, align 1")
-            if m.group(2):
-                out.append(f"{ind}{m.group(2)} = add i32 0, 0")
-        f.body = out
-    if sites:
-        mod.items = [i for i in mod.items if not (isinstance(i, str) and i.startswith("declare")
-                                                  and "@printf(" in i)]
-        mod.items.append(_alloc_definition())
+                off += (type_size(str(a.type)) + 7) // 8 * 8
+            b = IRBuilder().position_before(call)
+            rec = b.call(alloc, [const(T.i64, site), const(T.i64, off)], name=f"kk.pf.{site}")
+            fmt_at = b.gep(T.i8, rec, [const(T.i64, 8)], name=f"kk.pf.{site}.fmt")
+            b.store(args[0], fmt_at, align=1)
+            for k, (a, o) in enumerate(zip(args[1:], offsets, strict=True)):
+                at = b.gep(T.i8, rec, [const(T.i64, o)], name=f"kk.pf.{site}.{k}")
+                b.store(a, at, align=1)
+            call.replace_all_uses_with(const(T.i32, 0))   # printf succeeded
+            call.erase()
+    if not printf.uses:
+        module.remove_function(printf)
     return sites
 
 
-def _alloc_definition() -> str:
+def alloc_definition() -> str:
+    """The definition of ``kk_printf_alloc`` (and its sink), as IR for ``add_definitions``."""
     pf = field_index(WORK_GROUP_FIELDS, "printf")
     return f"""@kk.printf.sink = internal global [{SINK_BYTES} x i8] zeroinitializer, align 16
 

@@ -1,10 +1,11 @@
-"""Retarget SPIR-style IR to the host CPU.
+"""Retarget SPIR-style IR to the host CPU (on :mod:`kernelkit.ir`).
 
 - triple and data layout become the host's (llvmlite's default triple and target data);
 - SPIR calling conventions go (``spir_kernel``/``spir_func`` mean nothing on x86-64);
 - the SPIR address spaces 1..4 collapse into the flat address space 0 (on the host global,
   constant, local, private and generic memory are all ordinary memory), ``addrspacecast``
-  becomes ``bitcast`` and intrinsic names are re-mangled accordingly;
+  becomes ``bitcast`` and intrinsic names are re-mangled accordingly
+  (:func:`kernelkit.ir.transforms.address_spaces.flatten_address_spaces`);
 - every function except the kernel entry points becomes ``internal`` + ``alwaysinline``
   (OpenCL C has no recursion and no function pointers), ``noinline``/``optnone`` go.
 """
@@ -13,102 +14,59 @@ from __future__ import annotations
 
 import re
 
-from kernelkit.targets.host.irtext import ModuleText, header_params
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.transforms.address_spaces import flatten_address_spaces
 
-_ADDRSPACE_RE = re.compile(r"\s*addrspace\([1-4]\)")
-_INTRINSIC_RE = re.compile(r"@llvm\.[\w.]+")
-# vector loads/stores and memory intrinsics: buffers from numpy (or views into them) need not have
-# the alignment of OpenCL vector types, and x86 aligned moves fault on a misaligned address
-_VECTOR_ACCESS_RE = re.compile(r"(?:= load <|^\s*store <|@llvm\.mem(?:cpy|move|set))")
-_ALIGN_RE = re.compile(r"\balign \d+")
-_LINKAGES = ("private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
-             "extern_weak", "linkonce_odr", "weak_odr", "external", "dso_local", "dso_preemptable",
-             "hidden", "protected", "default")
-
-
-def is_kernel_header(header: str, attribute_groups: dict[str, str]) -> bool:
-    if " spir_kernel " in header:
-        return True
-    for ref in re.findall(r"#(\d+)", header[header_params(header)[1]:]):
-        if '"mux-kernel"="entry-point"' in attribute_groups.get(ref, ""):
-            return True
-    return False
+SPIR_SPACES = (1, 2, 3, 4)
+SPIR_CONVENTIONS = ("spir_kernel", "spir_func")
+KERNEL_ATTRIBUTE = '"mux-kernel"="entry-point"'
+_MEMORY_INTRINSICS = ("llvm.memcpy", "llvm.memmove", "llvm.memset")
+_ALIGN_RE = re.compile(r"^align \d+$")
 
 
-def attribute_groups(mod: ModuleText) -> dict[str, str]:
-    out = {}
-    for item in mod.items:
-        if isinstance(item, str):
-            m = re.match(r"^attributes #(\d+) = \{(.*)\}", item)
-            if m:
-                out[m.group(1)] = m.group(2)
-    return out
+def is_kernel(f: Function) -> bool:
+    return f.calling_conv == "spir_kernel" or KERNEL_ATTRIBUTE in f.all_attributes()
 
 
-def _strip_addrspaces(line: str) -> str:
-    if "addrspace" not in line and "@llvm." not in line:
-        return line
-    line = _ADDRSPACE_RE.sub("", line)
-    line = line.replace("addrspacecast", "bitcast")
-    return _INTRINSIC_RE.sub(lambda m: re.sub(r"\.p[1-4](?=\.|$)", ".p0", m.group(0)), line)
+def _relax_alignment(inst: I.Instruction) -> None:
+    """Vector loads/stores and memory intrinsics get ``align 1``: buffers from numpy (or views into
+    them) need not have the alignment of OpenCL vector types, and x86 aligned moves fault on a
+    misaligned address."""
+    if isinstance(inst, I.LoadInst | I.StoreInst):
+        ty = inst.type if isinstance(inst, I.LoadInst) else inst.value.type
+        if not inst.atomic and isinstance(ty, T.VectorType) and inst.align is not None:
+            inst.align = 1
+    elif isinstance(inst, I.CallInst):
+        callee = inst.called_function
+        if callee is not None and callee.name.startswith(_MEMORY_INTRINSICS):
+            inst.arg_attributes = [["align 1" if _ALIGN_RE.match(a) else a for a in attrs]
+                                   for attrs in inst.arg_attributes]
 
 
-def _relax_alignment(line: str) -> str:
-    if " atomic " in line or not _VECTOR_ACCESS_RE.search(line):
-        return line
-    return _ALIGN_RE.sub("align 1", line)
-
-
-def _internal_alwaysinline(header: str) -> str:
-    """``define <linkage...> T @f(...) X`` -> ``define internal T @f(...) alwaysinline X``."""
-    words = header[len("define "):].split(" ")
-    while words and words[0] in _LINKAGES:
-        words.pop(0)
-    header = "define internal " + " ".join(words)
-    _, close = header_params(header)
-    rest = header[close + 1:]
-    m = re.match(r"(\s*(?:local_unnamed_addr|unnamed_addr))?", rest)
-    cut = close + 1 + (m.end() if m else 0)
-    return header[:cut] + " alwaysinline" + header[cut:]
-
-
-def retarget(mod: ModuleText, triple: str, datalayout: str) -> list[str]:
-    """Rewrite ``mod`` in place; returns the names of the kernel entry points."""
-    groups = attribute_groups(mod)
+def retarget(module: Module, triple: str, datalayout: str) -> list[str]:
+    """Rewrite ``module`` in place; returns the names of the kernel entry points."""
+    module.triple, module.data_layout = triple, datalayout
+    for group in module.attribute_groups:
+        group.attributes = [a for a in group.attributes if a not in ("noinline", "optnone")]
     kernels = []
-    for i, item in enumerate(mod.items):
-        if isinstance(item, str):
-            if item.startswith("target triple"):
-                mod.items[i] = f'target triple = "{triple}"'
-            elif item.startswith("target datalayout"):
-                mod.items[i] = f'target datalayout = "{datalayout}"'
-            elif item.startswith("attributes #"):
-                mod.items[i] = re.sub(r"\b(noinline|optnone) ", "", item)
-            else:
-                mod.items[i] = _strip_addrspaces(item.replace("spir_func ", "").replace("spir_kernel ", ""))
+    for f in module.functions:
+        kernel = is_kernel(f)
+        if f.calling_conv in SPIR_CONVENTIONS:
+            f.calling_conv = ""
+        if f.is_declaration:
             continue
-        kernel = is_kernel_header(item.header, groups)
-        header = _strip_addrspaces(item.header.replace("spir_kernel ", "").replace("spir_func ", ""))
         if kernel:
-            kernels.append(item.name)
+            kernels.append(f.name)
         else:
-            header = _internal_alwaysinline(header)
-        item.header = header
-        item.body = [_relax_alignment(_strip_addrspaces(line.replace("spir_func ", ""))) for line in item.body]
-    _drop_repeated_declarations(mod)
+            f.linkage, f.preemption, f.visibility, f.dll_storage = "internal", "", "", ""
+            f.attributes.insert(0, "alwaysinline")
+        for inst in f.instructions():
+            if isinstance(inst, I.CallInst) and inst.calling_conv in SPIR_CONVENTIONS:
+                inst.calling_conv = ""
+    flatten_address_spaces(module, SPIR_SPACES)
+    for f in module.functions:
+        for inst in f.instructions():
+            _relax_alignment(inst)
     return kernels
-
-
-def _drop_repeated_declarations(mod: ModuleText) -> None:
-    """Intrinsics that differed only in their address spaces (``llvm.memcpy.p0.p0`` and
-    ``llvm.memcpy.p1.p0``, as a by-value struct copied to a buffer has) are one function now."""
-    seen = set()
-    kept = []
-    for item in mod.items:
-        m = re.match(r"^declare [^@]*@([-\w$.]+)\(", item) if isinstance(item, str) else None
-        if m:
-            if m.group(1) in seen:
-                continue
-            seen.add(m.group(1))
-        kept.append(item)
-    mod.items = kept

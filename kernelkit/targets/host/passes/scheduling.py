@@ -3,50 +3,48 @@
 
 Each definition gets two trailing parameters, ``ptr %kk.wi`` (MuxWorkItemInfo) and ``ptr %kk.wg``
 (MuxWorkGroupInfo), and every call to a defined function or to a host-defined builtin passes
-them on. The metadata records their indices.
+them on. The metadata records their indices. Runs on :mod:`kernelkit.ir`.
 """
 
 from __future__ import annotations
 
-import re
-
-from kernelkit.targets.host.irtext import ModuleText, append_call_args, header_params, split_top_level
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+from kernelkit.ir.module import Argument, Module
+from kernelkit.ir.transforms.editing import append_call_args
+from kernelkit.ir.values import ConstantInt
 from kernelkit.targets.host.sched import SCHEDULING_PARAMS, WG_PARAM, WI_PARAM
 
-SCHED_ARGS = f"ptr {WI_PARAM}, ptr {WG_PARAM}"
 
-
-def next_metadata_id(mod: ModuleText) -> int:
-    best = -1
-    for item in mod.items:
-        if isinstance(item, str):
-            m = re.match(r"^!(\d+) = ", item)
-            if m:
-                best = max(best, int(m.group(1)))
-    return best + 1
-
-
-def add_scheduling_parameters(mod: ModuleText, extra_callees: set[str]) -> None:
-    """Give every definition the two parameters; calls to definitions and ``extra_callees`` pass them."""
-    callees = {f.name for f in mod.functions} | set(extra_callees)
-    md = next_metadata_id(mod)
-    names_md, fn_md = md, md + 1
-    for f in mod.functions:
-        start, end = header_params(f.header)
-        nparams = len(split_top_level(f.header[start:end]))
-        sep = ", " if f.header[start:end].strip() else ""
-        f.header = f.header[:end] + sep + f"ptr noalias {WI_PARAM}, ptr noalias {WG_PARAM}" + f.header[end:]
+def add_scheduling_parameters(module: Module, extra_callees: set[str], scheduled: set[str] = frozenset()) -> None:
+    """Give every definition (except ``scheduled``, which already take them) the two parameters;
+    calls to definitions and to ``extra_callees`` pass them (declarations of those grow to match)."""
+    defined = [f for f in module.functions if not f.is_declaration and f.name not in scheduled]
+    callees = {f.name for f in defined} | set(extra_callees)
+    nodes: dict[int, MDNode] = {}
+    params: dict[int, tuple[Argument, Argument]] = {}
+    for f in defined:
+        n = len(f.args)
+        wi = Argument(T.ptr, WI_PARAM[1:], 0, ["noalias"])
+        wg = Argument(T.ptr, WG_PARAM[1:], 0, ["noalias"])
+        old = f.function_type
+        f.set_signature(T.FunctionType(old.return_type, (*old.params, T.ptr, T.ptr), old.vararg), [*f.args, wi, wg])
+        params[id(f)] = (wi, wg)
         # !mux_scheduled_fn: indices of the work-item and work-group info parameters
-        f.header = f.header[:-1].rstrip() + f" !mux_scheduled_fn !kk.sched.{nparams} {{"
-        f.body = [append_call_args(line, callees, SCHED_ARGS) if "@" in line and "call" in line else line
-                  for line in f.body]
-    used = sorted({int(n) for f in mod.functions for n in re.findall(r"!kk\.sched\.(\d+)", f.header)})
-    ids = {}
-    for k, n in enumerate(used):
-        ids[n] = fn_md + k
-        mod.items.append(f"!{fn_md + k} = !{{i32 {n}, i32 {n + 1}}}")
-    for f in mod.functions:
-        f.header = re.sub(r"!kk\.sched\.(\d+)", lambda m: f"!{ids[int(m.group(1))]}", f.header)
-    names = ", ".join(f'!"{p}"' for p in SCHEDULING_PARAMS)
-    mod.items.append(f"!mux-scheduling-params = !{{!{names_md}}}")
-    mod.items.append(f"!{names_md} = !{{{names}}}")
+        if n not in nodes:
+            nodes[n] = MDNode([ValueAsMetadata(ConstantInt(T.i32, n)), ValueAsMetadata(ConstantInt(T.i32, n + 1))])
+        f.metadata["mux_scheduled_fn"] = nodes[n]
+    for f in defined:
+        wi, wg = params[id(f)]
+        for inst in f.instructions():
+            if isinstance(inst, I.CallInst):
+                callee = inst.called_function
+                if callee is not None and callee.name in callees:
+                    append_call_args(inst, (wi, wg))
+    for f in module.functions:
+        if f.is_declaration and f.name in extra_callees:
+            old = f.function_type
+            f.set_signature(T.FunctionType(old.return_type, (*old.params, T.ptr, T.ptr), old.vararg),
+                            [*f.args, Argument(T.ptr), Argument(T.ptr)])
+    module.add_named_metadata("mux-scheduling-params", [MDNode([MDString(p) for p in SCHEDULING_PARAMS])])

@@ -453,8 +453,7 @@ def add_wrapper_metadata(text: str, loops: dict[str, tuple[int, bool]]) -> str:
     """spec 003 ``!codeplay_ca_wrapper`` on each kernel's entry: ``!{main, tail}``, each loop
     ``!{i32 width, i1 scalable, i32 vectorised dimension, i1 predicated}`` and the tail ``null`` when
     there is none. ``loops``: kernel -> (work-items per call of its main loop, scalar tail present)."""
-    from kernelkit.targets.host.irtext import split_module
-    from kernelkit.targets.host.passes.scheduling import next_metadata_id
+    from kernelkit.targets.host.irtext import next_metadata_id, split_module
 
     mod = split_module(text)
     md = next_metadata_id(mod)
