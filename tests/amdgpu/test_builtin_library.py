@@ -62,6 +62,7 @@ def test_generic_pointer_casts_ask_the_hardware_apertures(monkeypatch):
     the library's weak __kk_generic_address_space, which says "global" for every pointer)."""
     from kernelkit.targets.amdhsa import codegen
 
+    monkeypatch.setenv("KERNELKIT_BUILD_IN_PROCESS", "1")  # the oracle watches this process's codegen
     seen: list[str] = []
     real = codegen._check_unresolved
     monkeypatch.setattr(codegen, "_check_unresolved", lambda text: (seen.append(text), real(text))[1])
