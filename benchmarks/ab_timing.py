@@ -36,3 +36,14 @@ def best_times(bench, launches: dict[Any, Launch], repeat: int,
 
 def geometric_mean(ratios: Sequence[float]) -> float:
     return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
+def parse_arguments(doc: str, repeat: int, argv: list[str] | None):
+    """The options both A/B benchmarks take: --quick, --only NAME, --repeat N."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="smaller sizes")
+    p.add_argument("--only", help="run the benchmarks whose name contains this")
+    p.add_argument("--repeat", type=int, default=repeat)
+    return p.parse_args(argv)

@@ -7,7 +7,6 @@ timed alternately in one process (best of ``--repeat`` runs each), as a ratio.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -41,11 +40,7 @@ def build(source: str, kernel: str, polls: bool):
 
 def main(argv: list[str] | None = None) -> int:
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="smaller sizes")
-    p.add_argument("--only", help="run the benchmarks whose name contains this")
-    p.add_argument("--repeat", type=int, default=9)
-    args = p.parse_args(argv)
+    args = ab_timing.parse_arguments(__doc__, 9, argv)
     print(f"{'benchmark':28} {'with polls':>11} {'without':>11} {'cost':>7}")
     ratios = []
     for b in host_vs_peers._benches(args.quick):

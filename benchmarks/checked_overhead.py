@@ -8,7 +8,6 @@ debugging mode: it is not vectorised, so the ratio includes the vectoriser's gai
 
 from __future__ import annotations
 
-import argparse
 import functools
 import sys
 from pathlib import Path
@@ -47,11 +46,7 @@ def _private_bench(quick: bool) -> host_vs_peers.Bench:
 def main(argv: list[str] | None = None) -> int:
     import kernelkit
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="smaller sizes")
-    p.add_argument("--only", help="run the benchmarks whose name contains this")
-    p.add_argument("--repeat", type=int, default=5)
-    args = p.parse_args(argv)
+    args = ab_timing.parse_arguments(__doc__, 5, argv)
     print(f"{'benchmark':28} {'checked':>11} {'unchecked':>11} {'ratio':>7}")
     ratios = []
     for b in host_vs_peers._benches(args.quick) + [_private_bench(args.quick)]:
