@@ -20,6 +20,7 @@ from kernelkit.errors import FormatError
 from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACES
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
 from kernelkit.formats.dwarf.frames import read_frames
+from kernelkit.formats.dwarf.sections import location_list_tables, string_offsets
 from kernelkit.formats.dwarf.tables import (
     LLVM_ATTRIBUTES,
     LLVM_EXPRESSION_ATTRIBUTES,
@@ -143,13 +144,20 @@ def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
         if not elf.has_dwarf_info():
             raise FormatError("no DWARF debug information (.debug_info); build with -g", field=".debug_info")
         dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
-        units = []
+        units, loclists = [], []
         for cu in dwarf.iter_CUs():
             reader = _UnitReader(dwarf, cu, wave_size)
-            units.append({"offset": cu.cu_offset, "version": cu.header.version,
-                          "address_size": cu.header.address_size, "die": reader.die(cu.get_top_DIE()),
-                          "lines": reader.lines()})
-        return {"units": units, "frames": read_frames(dwarf, wave_size), "wave_size": wave_size}
+            top = cu.get_top_DIE()
+            unit = {"offset": cu.cu_offset, "version": cu.header.version,
+                    "address_size": cu.header.address_size, "die": reader.die(top), "lines": reader.lines()}
+            base = top.attributes.get("DW_AT_str_offsets_base")
+            if base is not None and isinstance(base.value, int):
+                unit["str_offsets"] = string_offsets(dwarf, base.value)
+            units.append(unit)
+            if not loclists and dwarf.debug_loclists_sec is not None:
+                loclists = location_list_tables(dwarf, reader.exprs)
+        return {"units": units, "frames": read_frames(dwarf, wave_size), "loclists": loclists,
+                "wave_size": wave_size}
     except FormatError:
         raise
     except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError, TypeError,
