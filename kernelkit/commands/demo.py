@@ -4,7 +4,8 @@ For every example kernel (``examples/*.cl``): the ``kernelkit run`` command that
 host run, a few output values beside numpy's, the host's time beside numpy's; then one line per
 target kernelkit has — binary size, registers and argument-buffer size read back through
 ``kernelkit inspect``'s readers, or, where a target cannot compile OpenCL C yet, the argument
-buffer its ABI prescribes. ``--verbose`` adds the full listings. Exits non-zero when an example
+buffer its ABI prescribes; on the targets kernelkit simulates (AMD IL, vISA) the example also runs
+and is compared with numpy. ``--verbose`` adds the full listings. Exits non-zero when an example
 does not match numpy or when nothing ran.
 """
 
@@ -104,7 +105,9 @@ def _example(path: Path, verbose: bool, out) -> bool | None:
     result = _run_on_host(path, source, out)
     out.write("  targets:\n")
     for target, options in TARGETS:
-        _show_target(target, options, path, source, [s.name for s in sigs], verbose, out)
+        simulated = _run_simulated(target, path, source) if result is not None else None
+        _show_target(target, options, path, source, [s.name for s in sigs], verbose, out, simulated)
+        result = result if simulated is None or "DOES NOT MATCH" not in simulated else False
     return result
 
 
@@ -129,7 +132,6 @@ def _run_on_host(path: Path, source: str, out) -> bool | None:
 
     import kernelkit
     from kernelkit.commands.demo_checks import EXAMPLES
-    from kernelkit.commands.run import parse_argument
 
     example = EXAMPLES.get(path.stem)
     if example is None:
@@ -140,19 +142,14 @@ def _run_on_host(path: Path, source: str, out) -> bool | None:
         program = kernelkit.Program(source, filename=str(path)).build("host")
     kernel = program.kernel(example.kernel)
     build_time = time.perf_counter() - start
-    rng = np.random.default_rng(0)                     # `kernelkit run`'s default --seed
-    values = [parse_argument(text, a, rng) for text, a in zip(example.args, kernel.signature.args, strict=True)]
-    names = [a.name for a in kernel.signature.args]
-    inputs = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in zip(names, values, strict=True)}
-    expected = example.numpy(inputs)
+    values, inputs, expected = _inputs(example, kernel)
     sizes = {"global_size": example.global_size, "local_size": example.local_size}
     kernel(*values, **sizes)
-    got = values[names.index(example.output)].copy()
+    got = _output(example, kernel, values)
 
     host_time = _best_time(lambda: kernel(*values, **sizes))     # outputs already compared above
     numpy_time = _best_time(lambda: example.numpy(inputs))
-    ok = bool(np.allclose(got, expected, rtol=1e-5, atol=1e-5))
-    err = float(np.max(np.abs(np.asarray(got, np.float64) - np.asarray(expected, np.float64))))
+    ok, err = _compare(got, expected)
 
     command = ["kernelkit", "run", _display_path(path), "-k", example.kernel,
                "-g", ",".join(map(str, example.global_size))]
@@ -165,14 +162,63 @@ def _run_on_host(path: Path, source: str, out) -> bool | None:
     with np.printoptions(precision=4, suppress=True, threshold=8, edgeitems=2):
         out.write(f"  {example.output} = {np.array2string(np.asarray(got).ravel()[:4])} ...   "
                   f"numpy: {np.array2string(np.asarray(expected).ravel()[:4])} ...\n")
-    verdict = "matches numpy" if ok else "DOES NOT MATCH numpy"
-    out.write(f"  {verdict} (max |error| {err:.1e}); host {host_time * 1e3:.2f} ms, "
+    out.write(f"  {_verdict(ok, err)}; host {host_time * 1e3:.2f} ms, "
               f"numpy {numpy_time * 1e3:.2f} ms (best of {REPEATS}; build {build_time:.2f} s)\n")
     return ok
 
 
+def _inputs(example, kernel):
+    """The example's arguments as `kernelkit run` makes them, a copy of them, and numpy's output."""
+    import numpy as np
+
+    from kernelkit.commands.run import parse_argument
+
+    rng = np.random.default_rng(0)                     # `kernelkit run`'s default --seed
+    values = [parse_argument(text, a, rng) for text, a in zip(example.args, kernel.signature.args, strict=True)]
+    names = [a.name for a in kernel.signature.args]
+    inputs = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in zip(names, values, strict=True)}
+    return values, inputs, example.numpy(inputs)
+
+
+def _output(example, kernel, values):
+    return values[[a.name for a in kernel.signature.args].index(example.output)].copy()
+
+
+def _compare(got, expected) -> tuple[bool, float]:
+    import numpy as np
+
+    ok = bool(np.allclose(got, expected, rtol=1e-5, atol=1e-5))
+    return ok, float(np.max(np.abs(np.asarray(got, np.float64) - np.asarray(expected, np.float64))))
+
+
+def _verdict(ok: bool, err: float) -> str:
+    return f"{'matches numpy' if ok else 'DOES NOT MATCH numpy'} (max |error| {err:.1e})"
+
+
+def _run_simulated(target: str, path: Path, source: str) -> str | None:
+    """The example run once on the target's simulator (AMD IL, vISA) against numpy, as a few words;
+    None for targets that do not run here."""
+    import kernelkit
+    from kernelkit.commands.demo_checks import EXAMPLES
+    from kernelkit.runtime.simulated import SIMULATORS
+
+    example = EXAMPLES.get(path.stem)
+    if example is None or target.partition(":")[0] not in SIMULATORS:
+        return None
+    try:
+        with _step(f"running {path.name} on the {target} simulator"):
+            kernel = kernelkit.Program(source, filename=str(path)).build(target).kernel(example.kernel)
+            values, _, expected = _inputs(example, kernel)
+            start = time.perf_counter()
+            kernel(*values, global_size=example.global_size, local_size=example.local_size)
+            seconds = time.perf_counter() - start
+    except KernelkitError as exc:
+        return f"simulator: {str(exc).splitlines()[0]}"
+    return f"simulated: {_verdict(*_compare(_output(example, kernel, values), expected))}, {seconds:.2f} s"
+
+
 def _show_target(target: str, options: list[str], path: Path, source: str, kernels: list[str],
-                 verbose: bool, out) -> None:
+                 verbose: bool, out, simulated: str | None = None) -> None:
     from kernelkit.builder import build
     from kernelkit.commands.inspect import find_inspector
     from kernelkit.errors import FormatError
@@ -198,7 +244,8 @@ def _show_target(target: str, options: list[str], path: Path, source: str, kerne
     for k in info["kernels"]:
         res = k["resources"]
         regs = f"sgprs {res['sgprs']}, vgprs {res['vgprs']}" if res["sgprs"] is not None else "registers n/a"
-        out.write(f"    {target:<16} {len(binary):>6} B  {k['name']}: {regs}, kernarg {res['kernarg_size']} B\n")
+        ran = f"; {simulated}" if simulated and k["name"] == info["kernels"][0]["name"] else ""
+        out.write(f"    {target:<16} {len(binary):>6} B  {k['name']}: {regs}, kernarg {res['kernarg_size']} B{ran}\n")
     if verbose:
         out.writelines(f"      {line}\n" for line in reader.render(info).splitlines())
 

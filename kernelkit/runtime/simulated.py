@@ -133,8 +133,10 @@ class SimulatedKernel:
             else:
                 values.append(bytes(p.storage)[:a.size])
         dims = nd.work_dim
-        self.last_stats = self.program.launch(self.name, values, nd.global_size[:dims],
-                                              nd.local_size[:dims], nd.global_offset[:dims])
+        # no local size given: the simulator picks one within its device's and kernel's limits
+        chosen = nd.local_size[:dims] if local_size is not None or self.signature.reqd_work_group_size else None
+        self.last_stats = self.program.launch(self.name, values, nd.global_size[:dims], chosen,
+                                              nd.global_offset[:dims])
         output = format_printf(getattr(self.last_stats, "printf", None) or [])
         if output:
             sys.stdout.write(output)

@@ -41,6 +41,9 @@ def test_one_block_per_example_and_one_line_per_target(demo):
         for target in TARGETS:
             assert len(re.findall(rf"^    {re.escape(target)} ", block, re.M)) == 1, (name, target)
         assert re.search(r"^    gfx90a:xnack-\s+\d+ B  \w+: sgprs \d+, vgprs \d+, kernarg \d+ B$", block, re.M)
+        for target in ("amdil:juniper", "visa:tgllp"):     # the simulated targets run it too, against numpy
+            assert re.search(rf"^    {re.escape(target)} .*; simulated: matches numpy \(max \|error\| {NUMBER}\)",
+                             block, re.M), (name, target)
         assert len(block.splitlines()) <= 12, block        # short: no full dumps without --verbose
     assert "spec" not in demo.lower()
     assert demo.strip().splitlines()[-1].startswith(f"{len(examples)} example(s) ran on the host and matched numpy")

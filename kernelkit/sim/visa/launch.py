@@ -86,7 +86,8 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
     dims = len(global_size) if isinstance(global_size, list | tuple) else 1
     gsize = _triple(global_size, "global_size", 1)
     lsize = _triple(local_size, "local_size", 1) if local_size is not None else \
-        _triple([min(g, 16 if d == 0 else 1) for d, g in enumerate(gsize[:dims])], "local_size", 1)
+        _triple([max(c for c in range(1, min(g, 16 if d == 0 else 1) + 1) if g % c == 0)   # a divisor
+                 for d, g in enumerate(gsize[:dims])], "local_size", 1)
     offset = _triple(global_offset, "global_offset", 0)
     for d in range(3):
         if lsize[d] < 1 or gsize[d] < 1 or gsize[d] % lsize[d]:

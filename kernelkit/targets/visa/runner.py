@@ -36,7 +36,8 @@ def visa_program(source: str, options: Sequence[str], platform: str, filename: s
 
         for name, data in (k.segments or {}).items():
             segments.setdefault(name, np.frombuffer(data, np.uint8).copy())
-        return launch(programs[kernel], k.payload, list(args), list(global_size), list(local_size),
+        return launch(programs[kernel], k.payload, list(args), list(global_size),
+                      None if local_size is None else list(local_size),
                       list(global_offset), signature=k.signature, static_slm=k.static_slm,
                       segments={n: segments[n] for n in (k.segments or {})}, private_bytes=k.private_bytes)
     return binary, run
