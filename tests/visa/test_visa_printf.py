@@ -1,3 +1,4 @@
+# ruff: noqa: UP031  (C printf conversions, as Python's % operator applies them, are the oracle)
 """printf on vISA targets through IGC's printf buffer: the corpus printf kernels and every argument
 kind print what C's printf (Python's % formatting) prints for the inputs; GenX_IR finalizes the
 code; the buffer reader follows the record layout IGC 1.0.12504 writes (tags and sizes read from

@@ -75,7 +75,6 @@ class VisaBinary:
 
 def _uses_double(function) -> bool:
     from kernelkit.ir import types as T
-
     from kernelkit.targets.visa.printf import printf_only_fpext
 
     for block in function.blocks:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import struct
 
 from kernelkit import ir
+from kernelkit.abi.visa import GRF_BYTES
 from kernelkit.errors import CompileError
 from kernelkit.formats.visa.printf_buffer import PRINTF_BUFFER_BYTES, TAG_OF
 from kernelkit.ir import types as T
-from kernelkit.abi.visa import GRF_BYTES
 from kernelkit.targets.visa.vtypes import SIZES
 
 VECTOR_TAGS = {"i8": "vector_byte", "i16": "vector_short", "i32": "vector_int", "i64": "vector_long",
