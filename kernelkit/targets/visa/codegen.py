@@ -146,11 +146,11 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
                 return f"0x{(-1 if value.value & 1 else 0) & 0xFFFF:x}:{ty}"
             bits = SIZES[ty] * 8
             return f"0x{value.value & ((1 << bits) - 1):x}:{ty}"
-        if isinstance(value, ir.ConstantFP):
-            ty = vtype or vtype_of(value.type)
-            fmt = {"f": "<f", "df": "<d", "hf": "<e"}[ty]
-            raw = int.from_bytes(struct.pack(fmt, value.value), "little")
-            return f"0x{raw:x}:{ty}"
+        if isinstance(value, ir.ConstantFP):      # reinterpreted as ``vtype`` (bits kept) when given
+            own = vtype_of(value.type)
+            ty = vtype or own
+            raw = int.from_bytes(struct.pack({"f": "<f", "df": "<d", "hf": "<e"}[own], value.value), "little")
+            return f"0x{raw & ((1 << 8 * SIZES[ty]) - 1):x}:{ty}"
         if isinstance(value, ir.GlobalVariable) and value.addrspace == LOCAL_SPACE:
             return f"0x{self.static_slm[value.name]:x}:{vtype or 'ud'}"
         if isinstance(value, ir.GlobalVariable | ir.ConstantExpr):

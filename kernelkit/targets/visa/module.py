@@ -110,7 +110,7 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
     p = resolve_platform(platform)
     opts = list(options)
     own = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
-    module = with_builtin_library(own, opts, handles_call)
+    module = with_builtin_library(own, opts, handles_call, float_only=not p.fp64)
     own_functions = {f.name: f for f in own.functions}
     unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
     functions = {f.name: f for f in module.functions}
