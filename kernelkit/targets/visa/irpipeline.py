@@ -3,8 +3,9 @@ builtin library (``kernelkit.mux.clc``, portable math: no C library call) linked
 builtins the code generator does not emit itself, every non-kernel function inlined (the code
 generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers.
 
-On platforms without fp64 the float builtins that library computes in double come, where written,
-from ``float_geometric.cl`` (float only), linked first."""
+The float builtins that library computes in double come, where written, from
+``float_geometric.cl`` (float only), linked first: platforms without fp64 cannot run the double
+code, and SKL's finalizer lacks the f64 operations it needs (reduce.fmax, rnd* on df)."""
 
 from __future__ import annotations
 

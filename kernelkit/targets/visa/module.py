@@ -125,7 +125,7 @@ def compile_visa_ir(own: ir.Module, platform: str, options: Sequence[str] = (), 
     same program at -O0 (what IGC decides the implicit inputs from), else ``own`` stands for it."""
     p = resolve_platform(platform)
     opts = list(options)
-    module = with_builtin_library(own, opts, handles_call, float_only=not p.fp64)
+    module = with_builtin_library(own, opts, handles_call, float_only=True)
     own_functions = {f.name: f for f in own.functions}
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in (unoptimised or module).functions}
