@@ -21,7 +21,7 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.irtext import header_params, next_metadata_id, split_module
+from kernelkit.targets.host.irtext import next_metadata_id, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
@@ -202,102 +202,41 @@ def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local
     return mod.text()
 
 
-_INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
-_INDEX_LOAD_RE = re.compile(r"^(\s*)%index = load (i\d+), ptr %index\.addr, align \d+$")
-MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
-
-
-_SWITCH_CASE_RE = re.compile(r"^\s*i\d+ (-?\d+), label %")
-
-
-def _suspend_points(resume) -> int:
-    """The number of suspend indices the resume function's entry switch dispatches on."""
-    count, inside = 0, False
-    for line in resume.body:
-        if not inside:
-            inside = line.strip().startswith("switch ")
-            continue
-        if not _SWITCH_CASE_RE.match(line):
-            break
-        count += 1
-    return count
-
-
-def specialise_resume(mod, kernel: str, barriers_: int):
-    """Give ``<kernel>.resume`` the suspend index as a parameter (so a caller passing a constant
-    gets one region); returns the ResumeInfo, or None if CoroSplit's output has another shape."""
-    f = mod.function(f"{kernel}.resume")
-    if f is None or _suspend_points(f) > barriers_ + 1:
-        # the region driver runs every work-item of a group with work-item 0's suspend index, which
-        # needs one suspend point per barrier (barriers.to_coroutine makes them noduplicate);
-        # otherwise the generic rounds resume each work-item where it stopped
-        return None
-    offset = ty = None
-    for i, line in enumerate(f.body):
-        g = _INDEX_GEP_RE.match(line)
-        if g:
-            offset = int(g.group(1))
-        m = _INDEX_LOAD_RE.match(line)
-        if m and offset is not None:
-            ty = m.group(2)
-            conv = f"trunc i32 %kk.idx to {ty}" if int(ty[1:]) < 32 else f"zext i32 %kk.idx to {ty}"
-            if ty == "i32":
-                conv = "add i32 %kk.idx, 0"
-            f.body[i] = f"{m.group(1)}%index = {conv}"
-            break
-    if ty is None or int(ty[1:]) > 32:
-        return None
-    bits = int(ty[1:])
-    start, end = header_params(f.header)
-    f.header = f.header[:end] + ", i32 %kk.idx" + f.header[end:]
-    _, end = header_params(f.header)
-    f.header = f.header[:end + 1] + " alwaysinline" + f.header[end + 1:]
-    # suspend indices 0..barriers-1 are the barriers (the last index is the final suspend)
-    cases = barriers_ if barriers_ <= MAX_SPECIALISED_REGIONS else 0
-    if bits < 8:  # whole-byte index stores, which the loop vectoriser can handle (i2 it cannot)
-        ramp = mod.function(kernel)
-        for g in (f, ramp):
-            g.body = [_byte_index_store(line, bits) for line in g.body]
-        ty = "i8"
-    return wrapper.ResumeInfo(f.name, offset, ty, cases)
-
-
-_INDEX_STORE_RE = re.compile(r"^(\s*)store i(\d+) (-?\d+), ptr (%index\.addr[-\w$.]*)(.*)$")
-
-
-def _byte_index_store(line: str, bits: int) -> str:
-    m = _INDEX_STORE_RE.match(line)
-    if not m or int(m.group(2)) != bits:
-        return line
-    return f"{m.group(1)}store i8 {int(m.group(3)) % (1 << bits)}, ptr {m.group(4)}{m.group(5)}"
-
-
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                        serial: set[str] = frozenset(),
                        local_sizes: dict[str, tuple[int, int, int]] | None = None,
                        vectorised: dict[str, tuple[str, int]] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
-    from kernelkit.targets.host.passes import region_values, soa_frames
-    mod = split_module(text)
-    _declare_wrapper_needs(mod)
-    md_next = next_metadata_id(mod)
-    alloc = mod.function("kk_frame")
-    if alloc is not None:
-        alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
+    from kernelkit.targets.host.passes import region_values, resume_index, soa_frames
+    module = ir.parse(text)
+    alloc = module.get_function("kk_frame")
+    if alloc is not None and "noinline" in alloc.attributes:
+        alloc.attributes = ["alwaysinline" if a == "noinline" else a for a in alloc.attributes]
+    packet_kernels = {v[0] for v in (vectorised or {}).values() if v[0] in coroutines}
+    infos = {name: resume_index.specialise_resume(module, name, coroutines[name]) for name in packet_kernels}
     soa_needed = False
-    packets = {name: (*v, specialise_resume(mod, v[0], coroutines[v[0]]))
-               for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
-        if name in {v[0] for v in packets.values()}:
+        if name in packet_kernels:
             continue
-        f = mod.function(name)
-        resume_fn = mod.function(f"{name}.resume")
-        soa = resume_fn is not None and soa_frames.convert(f, resume_fn)
+        resume_fn = module.get_function(f"{name}.resume")
+        soa = resume_fn is not None and soa_frames.convert(module, module.get_function(name), resume_fn)
         soa_needed |= soa
-        info = specialise_resume(mod, name, count)
+        infos[name] = info = resume_index.specialise_resume(module, name, count)
         if info is not None and soa:
             info.soa = True   # (the index offset read from the resume function is already re-laid out)
+    if soa_needed:
+        add_definitions(module, soa_frames.allocator())
+    mod = split_module(str(module))
+    _declare_wrapper_needs(mod)
+    md_next = next_metadata_id(mod)
+    packets = {name: (*v, infos[v[0]]) for name, v in (vectorised or {}).items() if v[0] in coroutines}
+    for name in coroutines:
+        if name in packet_kernels:
+            continue
+        f = mod.function(name)
+        info = infos[name]
+        if info is not None and info.soa:
             info.values = region_values.analyse(f, mod.function(info.function))
             if info.values is not None:
                 region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
@@ -316,8 +255,6 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
         md_next = (base or md_next) + len(md) + 1
         mod.items.append(text_)
         mod.items += md
-    if soa_needed:
-        mod.items.append(soa_frames.allocator())
     return mod.text()
 
 
