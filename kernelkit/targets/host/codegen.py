@@ -225,6 +225,10 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
         infos[name] = info = resume_index.specialise_resume(module, name, count)
         if info is not None and soa:
             info.soa = True   # (the index offset read from the resume function is already re-laid out)
+            info.values = region_values.analyse(module.get_function(name), module.get_function(info.function))
+            if info.values is not None:
+                region_values.rewrite_resume(module.get_function(info.function), info.values, info.index_offset)
+                region_values.rewrite_ramp(module.get_function(name), info.values, info.index_offset)
     if soa_needed:
         add_definitions(module, soa_frames.allocator())
     mod = split_module(str(module))
@@ -236,11 +240,6 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             continue
         f = mod.function(name)
         info = infos[name]
-        if info is not None and info.soa:
-            info.values = region_values.analyse(f, mod.function(info.function))
-            if info.values is not None:
-                region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
-                region_values.rewrite_ramp(f, info.values, info.index_offset)
         base = None
         if (info is not None and name not in serial
                 and not any(" alloca " in line for line in mod.function(info.function).body)):
