@@ -53,7 +53,8 @@ class AmdilModule(Module):
         fp64 = device.hardware_fp64
         if attrs is not None and "fp64" in attrs.features:
             fp64 = attrs.features["fp64"]
-        opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
+        opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None,
+                       metadata30=bool(attrs and attrs.features.get("metadata30")))
         try:
             ir = in_worker(optimised_ir, str(self.finalized_llvm_module), self.options,   # LLVM: in a worker
                            target=f"amdil:{self.target.device}", kernels=self.kernel_names(), stage="passes")
