@@ -21,7 +21,6 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.irtext import next_metadata_id, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
@@ -149,15 +148,6 @@ def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     return str(m)
 
 
-def _declare_wrapper_needs(mod) -> None:
-    declared = mod.declared()
-    for decl in wrapper.WRAPPER_DECLS:
-        name = re.search(r"@([\w.]+)\(", decl).group(1)
-        if name not in declared:
-            mod.items.append(decl)
-            declared[name] = decl
-
-
 def lower_kernels(text: str, kernels: list[str],
                   vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
     """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
@@ -175,37 +165,38 @@ def lower_kernels(text: str, kernels: list[str],
     return (str(module) if changed or coroutines else text), coroutines, serial
 
 
+def _private_arrays(f) -> bool:
+    return any(isinstance(i, ir.AllocaInst) for i in f.instructions())
+
+
 def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                 vectorised: dict[str, tuple[str, int]] | None = None,
-                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
+                local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                loops: dict[str, tuple[int, bool]] | None = None) -> str:
     """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
-    after splitting, see :func:`add_region_drivers`)."""
-    mod = split_module(text)
-    _declare_wrapper_needs(mod)
-    md_next = next_metadata_id(mod)
+    after splitting, see :func:`add_region_drivers`); ``loops``: their ``!codeplay_ca_wrapper``."""
+    module = ir.parse(text)
     for name in kernels:
         if name in coroutines:
             continue
-        f = mod.function(name)
-        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics_text(f.body)
-        text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
+        f = module.get_function(name)
+        parallel = not (_private_arrays(f) or local_atomics.has_local_atomics(f))
+        text_, md = wrapper.work_item_loops(f, False, 0 if parallel else None,
                                             local_mem=(local_mem or {}).get(name, 0),
                                             vector=(vectorised or {}).get(name),
                                             local_size=(local_sizes or {}).get(name))
-        if md:
-            wrapper.mark_parallel_accesses(f, md_next)
-        md_next += len(md)
-        mod.items.append(text_)
-        mod.items += md
-        if "define internal" not in f.header:
-            f.header = f.header.replace("define ", "define internal ", 1)
-    return mod.text()
+        entry = wrapper.link_entry(module, text_, md, f if md else None)
+        if name in (loops or {}):
+            wrapper.add_wrapper_metadata(entry, *loops[name])
+        f.linkage = "internal"
+    return str(module)
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                        serial: set[str] = frozenset(),
                        local_sizes: dict[str, tuple[int, int, int]] | None = None,
-                       vectorised: dict[str, tuple[str, int]] | None = None) -> str:
+                       vectorised: dict[str, tuple[str, int]] | None = None,
+                       loops: dict[str, tuple[int, bool]] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, resume_index, soa_frames
@@ -231,30 +222,24 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
                 region_values.rewrite_ramp(module.get_function(name), info.values, info.index_offset)
     if soa_needed:
         add_definitions(module, soa_frames.allocator())
-    mod = split_module(str(module))
-    _declare_wrapper_needs(mod)
-    md_next = next_metadata_id(mod)
     packets = {name: (*v, infos[v[0]]) for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name in coroutines:
         if name in packet_kernels:
             continue
-        f = mod.function(name)
+        f = module.get_function(name)
         info = infos[name]
-        base = None
-        if (info is not None and name not in serial
-                and not any(" alloca " in line for line in mod.function(info.function).body)):
+        md, base, parallel = [], None, None
+        if info is not None and name not in serial and not _private_arrays(module.get_function(info.function)):
             # regions of different work-items are independent (their frames are disjoint, and
             # OpenCL orders their other memory accesses only at barriers)
-            info.access_group = md_next
-            mod.items.append(f"!{md_next} = distinct !{{}}")
-            wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
-            base = md_next + 1
-        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                            local_size=(local_sizes or {}).get(name), vector=packets.get(name))
-        md_next = (base or md_next) + len(md) + 1
-        mod.items.append(text_)
-        mod.items += md
-    return mod.text()
+            info.access_group, md, base = 0, ["!0 = distinct !{}"], 1
+            parallel = module.get_function(info.function)
+        text_, loop_md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
+                                                 local_size=(local_sizes or {}).get(name), vector=packets.get(name))
+        entry = wrapper.link_entry(module, text_, md + loop_md, parallel)
+        if name in (loops or {}):
+            wrapper.add_wrapper_metadata(entry, *loops[name])
+    return str(module)
 
 
 def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
@@ -339,11 +324,11 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
     text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
-    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes)
+    loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
+    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
-                                  local_sizes, wfv.widths)
-    text = wrapper.add_wrapper_metadata(text, _wrapper_loops(kernels, wfv.widths, local_sizes or {}))
+                                  local_sizes, wfv.widths, loops)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
