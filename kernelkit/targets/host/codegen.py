@@ -221,7 +221,7 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
                 region_values.rewrite_resume(module.get_function(info.function), info.values, info.index_offset)
                 region_values.rewrite_ramp(module.get_function(name), info.values, info.index_offset)
     if soa_needed:
-        add_definitions(module, soa_frames.allocator())
+        soa_frames.add_allocator(module)
     packets = {name: (*v, infos[v[0]]) for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name in coroutines:
         if name in packet_kernels:

@@ -90,13 +90,12 @@ def rewrite(frame: Value) -> None:
             use.user.set_operand(1, const_int(T.i64, soa_offset(off)))
 
 
-def allocator() -> str:
+def add_allocator(module: Module) -> Function:
     """``kk_frame_soa(wi, wg, size)``: ``base + lin * 8`` in a per-thread block of
     ``round_up(size, 8) * ROWS`` bytes (allocated once per thread, freed by the loop entry)."""
-    from kernelkit.targets.host.passes.barriers import frame_allocator
+    from kernelkit.targets.host.passes.barriers import add_frame_allocator
 
-    return ("declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)\n\n"
-            + frame_allocator("kk_frame_soa", row_items=ROW_ITEMS, attrs="alwaysinline"))
+    return add_frame_allocator(module, "kk_frame_soa", row_items=ROW_ITEMS, inline=True)
 
 
 def _drop_dereferenceable(attrs: list) -> list:

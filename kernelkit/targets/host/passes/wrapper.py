@@ -216,7 +216,7 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None, step
         md += [f"!{loop} = distinct !{{!{loop}, !{par}}}",
                f'!{par} = !{{!"llvm.loop.parallel_accesses", !{r.access_group}}}']
         loop_md = f", !llvm.loop !{loop}"
-    # frames are frame_stride apart in the thread's frame array (see barriers.frame_allocator)
+    # frames are frame_stride apart in the thread's frame array (see barriers.add_frame_allocator)
     out[-1:-1] = ["  %rframes = load ptr, ptr %frp",
                   "  %rstride = add i64 8, 0" if r.soa else "  %rstride = load i64, ptr %fsp"]
     for k in [*[str(i) for i in range(r.cases)], "any"]:
