@@ -90,7 +90,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
     sites, mutable program-scope __global variables)."""
     from kernelkit.targets.host.passes.checked import check_definition, instrument
-    from kernelkit.targets.host.passes.printf import alloc_definition, lower_printf
+    from kernelkit.targets.host.passes.printf import add_alloc_definition, lower_printf
 
     module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
@@ -112,7 +112,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
                               scheduled=helpers)
     if sites:
-        add_definitions(module, alloc_definition())
+        add_alloc_definition(module)
     add_definitions(module, "\n\n".join([shim_text, mux_text,
                                            "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
     return str(module), kernels, local_globals, sites, shared
