@@ -40,8 +40,8 @@ LLVM_ATTRIBUTES: dict[int, str] = {0x3e00: "DW_AT_LLVM_include_path", 0x3e01: "D
                                    0x3e10: "DW_AT_LLVM_address_space", 0x3e11: "DW_AT_LLVM_lanes",
                                    0x3e12: "DW_AT_LLVM_lane_pc", 0x3e13: "DW_AT_LLVM_vector_size",
                                    0x3e14: "DW_AT_LLVM_virtual_call_origin"}
-# attributes whose value is a DWARF expression
-LLVM_EXPRESSION_ATTRIBUTES = frozenset({"DW_AT_LLVM_lane_pc", "DW_AT_LLVM_lanes"})
+# attributes whose value is a DWARF expression (DW_AT_LLVM_lanes is a constant: the lanes per thread)
+LLVM_EXPRESSION_ATTRIBUTES = frozenset({"DW_AT_LLVM_lane_pc"})
 
 # spec 001 "Operation Expressions" names the DW_OP_LLVM_* operations; LLVM encodes them as
 # DW_OP_LLVM_user (0xe9) followed by a ULEB128 sub-opcode, then the operands listed here
@@ -60,6 +60,13 @@ LLVM_USER_OPS: dict[int, tuple[str, tuple[str, ...]]] = {
     0x0A: ("DW_OP_LLVM_piece_end", ()),
     0x0B: ("DW_OP_LLVM_extend", ("uleb", "uleb")),
     0x0C: ("DW_OP_LLVM_select_bit_piece", ("uleb", "uleb")),
+}
+
+# spec 001 "Call Frame Information" uses the address-space CFA rules of its DWARF extensions; LLVM
+# encodes them as these vendor CFA instructions (llvm/BinaryFormat/Dwarf.def): operands as above
+LLVM_CFA_OPS: dict[int, tuple[str, tuple[str, ...]]] = {
+    0x30: ("DW_CFA_LLVM_def_aspace_cfa", ("uleb", "uleb", "uleb")),
+    0x31: ("DW_CFA_LLVM_def_aspace_cfa_sf", ("uleb", "sleb", "uleb")),
 }
 
 # spec 001 "Call Frame Information": the CIE augmentation and factors AMDGPU uses

@@ -36,12 +36,17 @@ class TypeTable:
         if name == "TypeBool":
             return T.i1
         if name == "TypeInt":
+            if ops[1] not in S.INT_WIDTHS:
+                raise FormatError(f"integer width {ops[1]}", offset=inst.offset + 8, field="OpTypeInt width")
             return T.IntType(ops[1])
         if name == "TypeFloat":
             if ops[1] not in _FLOAT_TYPES:
                 raise FormatError(f"float width {ops[1]}", offset=inst.offset + 8, field="OpTypeFloat width")
             return _FLOAT_TYPES[ops[1]]
         if name == "TypeVector":
+            if ops[2] not in S.VECTOR_COUNTS:
+                raise FormatError(f"vector of {ops[2]} components", offset=inst.offset + 12,
+                                  field="OpTypeVector component count")
             return T.VectorType(self[ops[1]], ops[2])
         if name == "TypeArray":
             return T.ArrayType(self[ops[1]], self._module.constant_int(ops[2]))
@@ -84,9 +89,13 @@ class TypeTable:
         inst = self.defs[tid]
         return inst.operands[2]
 
-    def opencl_name(self, tid: int, signed: bool = True) -> str:
-        """The OpenCL C spelling of a type (integers signed unless told: SPIR-V has no signedness)."""
+    def opencl_name(self, tid: int, signed: bool = True, within: tuple[int, ...] = ()) -> str:
+        """The OpenCL C spelling of a type (integers signed unless told: SPIR-V has no signedness);
+        ``within``: the types being spelled that contain this one (a type containing itself is malformed)."""
         inst = self.defs[tid]
+        if tid in within:
+            raise FormatError(f"type %{tid} contains itself", offset=inst.offset, field="type id")
+        within = (*within, tid)
         ops, name = inst.operands, inst.name
         if name == "TypeInt":
             base = _INT_NAMES.get(ops[1], f"i{ops[1]}")
@@ -96,9 +105,9 @@ class TypeTable:
         if name == "TypeFloat":
             return _FLOAT_NAMES[ops[1]]
         if name == "TypeVector":
-            return f"{self.opencl_name(ops[1], signed)}{ops[2]}"
+            return f"{self.opencl_name(ops[1], signed, within)}{ops[2]}"
         if name == "TypePointer":
-            return self.opencl_name(ops[2], signed) + "*"
+            return self.opencl_name(ops[2], signed, within) + "*"
         if name == "TypeStruct":
             st = self.ir[tid]
             raw = st.name if isinstance(st, T.NamedStructType) else "struct"

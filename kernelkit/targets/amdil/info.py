@@ -199,7 +199,7 @@ class AmdilInfo(Info):
 
     def __init__(self, device: str = "juniper"):
         dev = resolve_device(device)
-        super().__init__(device_info(dev))
+        super().__init__(device_info(dev), supports_deferred_compilation=True)
         self.device = dev
 
     def devices(self) -> list[str]:

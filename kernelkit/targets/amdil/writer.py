@@ -32,6 +32,7 @@ from kernelkit.ir.values import (
 from kernelkit.targets.amdil import metadata30 as md30
 from kernelkit.targets.amdil.counters import MAX_COUNTERS
 from kernelkit.targets.amdil.debuginfo import DebugProgram
+from kernelkit.targets.amdil.debugtypes import parameters
 from kernelkit.targets.amdil.emitter import Emitter
 from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
@@ -494,7 +495,11 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
         if info is not None:
-            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", _source_place(fn, module)[0])
+            line = _source_place(fn, module)[0]
+            layout = allocate(sig, device.name,
+                              version_major=md30.VERSION_MAJOR if opts.metadata30 else 1)
+            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", line,
+                                       parameters(fn, sig, layout, line))
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
                               printf_base=sum(line.startswith(";printf_fmt:") for line in lines),
