@@ -207,6 +207,9 @@ def test_inspect_debug_lists_kernels_functions_and_frames(build, capsys):
     assert main(["inspect", "--debug", str(path)]) == 0
     listing = capsys.readouterr().out
     assert "kernel saxpy entry" in listing and f"frame base {', '.join(twice['frame_base']['expression'])}" in listing
+    for table in doc["loclists"]:
+        for e in table["entries"]:
+            assert f"{e['offset']:#010x}  {e['kind']} ({', '.join(f'{v:#x}' for v in e['operands'])})" in listing
 
 
 def test_llvm_user_operations_decode_as_llvm_prints_them():

@@ -39,5 +39,6 @@ def visa_program(source: str, options: Sequence[str], platform: str, filename: s
         return launch(programs[kernel], k.payload, list(args), list(global_size),
                       None if local_size is None else list(local_size),
                       list(global_offset), signature=k.signature, static_slm=k.static_slm,
-                      segments={n: segments[n] for n in (k.segments or {})}, private_bytes=k.private_bytes)
+                      segments={n: segments[n] for n in (k.segments or {})}, private_bytes=k.private_bytes,
+                      printf_strings=k.printf_strings, printf_arguments=k.printf_arguments)
     return binary, run
