@@ -5,8 +5,9 @@ LLVM's SPIR-V backend (clang 22 ``-target spirv64``, llvmlite's ``--emit spirv``
 uchar when the kernel indexes them by bytes (``OpPtrAccessChain`` on the uchar pointer, then
 ``OpBitcast`` to the element's pointer type). The OpenCL C source said ``float *``: the accesses say
 so too. ``accessed_pointee`` follows the parameter through access chains, bitcasts, copies, phis,
-selects and calls to the loads, stores and atomics that use it, and returns the one type they all
-access (None when there is none, or more than one, or it is the byte type itself).
+selects and calls of defined functions to the loads, stores and atomics that use it, and returns
+the one type they all access (None when there is none or more than one, when it is the byte type
+itself, or when any other use, such as a memory copy or ``vloadn``, leaves the element unsure).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def accessed_pointee(m: SpirvTranslator, pid: int) -> int | None:
         value = work.pop()
         for inst in uses.get(value, ()):
             ops = inst.operands
+            if inst.name not in ("Store", "AtomicStore") and len(ops) > 1 and ops[1] == value:
+                continue   # the instruction defining ``value``
             if inst.name in _FORWARDS and len(ops) > 2 and value in ops[2:]:
                 follow(ops[1])
             elif inst.name in _ACCESS_RESULT and len(ops) > 2 and ops[2] == value:
@@ -71,11 +74,13 @@ def accessed_pointee(m: SpirvTranslator, pid: int) -> int | None:
                 stored = ops[1] if inst.name == "Store" else ops[3]
                 if stored in m.value_types:
                     accessed.add(m.value_types[stored])
-            elif inst.name == "FunctionCall":
-                callee_params = params.get(ops[2], [])
+            elif inst.name == "FunctionCall" and ops[2] in params and params[ops[2]]:
+                callee_params = params[ops[2]]
                 for k, arg in enumerate(ops[3:]):
                     if arg == value and k < len(callee_params):
                         follow(callee_params[k])
+            else:   # a use that says nothing sure of the element (memcpy, vloadn, stored as a value...)
+                return None
     if len(accessed) != 1:
         return None
     (tid,) = accessed
