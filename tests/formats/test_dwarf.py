@@ -207,6 +207,9 @@ def test_inspect_debug_lists_kernels_functions_and_frames(build, capsys):
     assert main(["inspect", "--debug", str(path)]) == 0
     listing = capsys.readouterr().out
     assert "kernel saxpy entry" in listing and f"frame base {', '.join(twice['frame_base']['expression'])}" in listing
+    for table in doc["loclists"]:
+        for e in table["entries"]:
+            assert f"{e['offset']:#010x}  {e['kind']} ({', '.join(f'{v:#x}' for v in e['operands'])})" in listing
 
 
 def test_llvm_user_operations_decode_as_llvm_prints_them():
@@ -267,3 +270,27 @@ def test_inspect_debug_refuses_what_it_cannot_read(tmp_path, capsys):
     il = REFERENCE / "amdil" / "hlc-juniper" / "clear_memory.01.linked.il"
     assert main(["inspect", "--debug", str(il)]) == 1
     assert "AMDGPU code objects only" in capsys.readouterr().err
+
+
+def test_string_offsets_and_location_list_tables_are_llvm_dwarfdumps(build):
+    """.debug_str_offsets and .debug_loclists as stored (DWARF 5 only: DWARF 4 has neither)."""
+    path, wave = build
+    doc = _ours(path, wave)
+    theirs = [(int(at, 16), int(target, 16), text) for at, target, text in
+              re.findall(r'^0x([0-9a-f]{8}): ([0-9a-f]{8}) "(.*)"$', _dwarfdump(path, "--debug-str-offsets"), re.M)]
+    ours = [(e["offset"], e["string_offset"], e["string"]) for unit in doc["units"] for e in unit.get("str_offsets", [])]
+    assert ours == theirs and (len(ours) > 10) == (DWARF_VERSION[path] == 5)
+    dump = _dwarfdump(path, "--debug-loclists")
+    counts = [int(n, 16) for n in re.findall(r"offset_entry_count = 0x([0-9a-f]+)", dump)]
+    offsets = re.findall(r"^offsets: \[\n(.*?)^\]", dump, re.M | re.S)
+    entries = [(kind, [int(v, 16) for v in re.findall(r"0x[0-9a-f]+", operands)], _normalise(expr, wave) if expr else None)
+               for kind, operands, expr in re.findall(r"^\s+(DW_LLE_\w+)\s+\(([^)]*)\)(?:: (.*))?$", dump, re.M)]
+    tables = doc["loclists"]
+    assert [t["offset_entry_count"] for t in tables] == counts
+    # llvm-dwarfdump prints each offset as stored: relative to the end of the table's 12-byte header
+    assert [[o - t["offset"] - 12 for o in t["offsets"]] for t in tables] == \
+        [[int(v, 16) for v in block.split()] for block in offsets]
+    assert [(e["kind"], e["operands"], ", ".join(e["expression"]) if "expression" in e else None)
+            for t in tables for e in t["entries"] if e["kind"] != "DW_LLE_end_of_list"] == entries
+    if path in OPTIMISED and DWARF_VERSION[path] == 5:
+        assert entries and all(e["entries"][-1]["kind"] == "DW_LLE_end_of_list" for e in tables)

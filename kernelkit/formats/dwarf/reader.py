@@ -13,6 +13,7 @@ from io import BytesIO
 
 from elftools.common.exceptions import DWARFError, ELFError
 from elftools.construct.core import ConstructError
+from elftools.dwarf.enums import ENUM_DW_AT
 from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr
 from elftools.elf.elffile import ELFFile
 
@@ -20,12 +21,18 @@ from kernelkit.errors import FormatError
 from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACES
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
 from kernelkit.formats.dwarf.frames import read_frames
+from kernelkit.formats.dwarf.sections import location_list_tables, string_offsets
+from kernelkit.formats.dwarf.tables import ADDRESS_SPACES as DWARF_ADDRESS_SPACES
 from kernelkit.formats.dwarf.tables import (
     LLVM_ATTRIBUTES,
     LLVM_EXPRESSION_ATTRIBUTES,
     MEMORY_SPACES,
 )
 
+ENUM_DW_AT_NAMES = {code: name for name, code in ENUM_DW_AT.items()}
+# pyelftools' own names of LLVM's attribute codes where they differ from LLVM's (0x3e02: DW_AT_LLVM_isysroot)
+_RENAMED = {ENUM_DW_AT_NAMES[code]: name for code, name in LLVM_ATTRIBUTES.items()
+            if ENUM_DW_AT_NAMES.get(code, name) != name}
 DW_LNS_NEGATE_STMT = 6            # DWARF 5 6.2.5.2 standard opcode
 _ADDRESS_CLASS_NAMES = {v: k for k, v in LLVM_ADDRESS_SPACES.items()}
 _EXPRESSION_ATTRIBUTES = {"DW_AT_location", "DW_AT_frame_base", "DW_AT_data_member_location",
@@ -51,7 +58,7 @@ class _UnitReader:
     def die(self, die) -> dict:
         attrs = {}
         for key, attr in die.attributes.items():
-            name = LLVM_ATTRIBUTES.get(key, key) if isinstance(key, int) else key
+            name = LLVM_ATTRIBUTES.get(key, key) if isinstance(key, int) else _RENAMED.get(key, key)
             attrs[name] = self.value(name, attr, die)
         out = {"offset": die.offset, "tag": die.tag, "attributes": attrs}
         children = [self.die(child) for child in die.iter_children()]
@@ -61,8 +68,8 @@ class _UnitReader:
 
     def value(self, name: str, attr, die):
         form, value = attr.form, attr.value
-        if name in _EXPRESSION_ATTRIBUTES and form == "DW_FORM_exprloc" or (
-                name in _EXPRESSION_ATTRIBUTES and form.startswith("DW_FORM_block")):
+        # an exprloc is an expression whatever the attribute (llvm-dwarfdump decodes every one)
+        if form == "DW_FORM_exprloc" or (name in _EXPRESSION_ATTRIBUTES and form.startswith("DW_FORM_block")):
             return {"expression": [op.text() for op in self.exprs.decode(value)]}
         if name in _EXPRESSION_ATTRIBUTES and form in _LOCATION_LIST_FORMS:
             return {"location_list": self.location_list(attr, die)}
@@ -72,6 +79,8 @@ class _UnitReader:
             return value.decode("utf-8", "replace")
         if name == "DW_AT_address_class":
             return {"value": value, "address_space": _ADDRESS_CLASS_NAMES.get(value)}
+        if name == "DW_AT_LLVM_address_space":
+            return {"value": value, "dwarf_address_space": DWARF_ADDRESS_SPACES.get(value, (None,))[0]}
         if name == "DW_AT_LLVM_memory_space":
             return {"value": value, "memory_space": MEMORY_SPACES.get(value)}
         if name == "DW_AT_high_pc" and form != "DW_FORM_addr":
@@ -143,13 +152,20 @@ def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
         if not elf.has_dwarf_info():
             raise FormatError("no DWARF debug information (.debug_info); build with -g", field=".debug_info")
         dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
-        units = []
+        units, loclists = [], []
         for cu in dwarf.iter_CUs():
             reader = _UnitReader(dwarf, cu, wave_size)
-            units.append({"offset": cu.cu_offset, "version": cu.header.version,
-                          "address_size": cu.header.address_size, "die": reader.die(cu.get_top_DIE()),
-                          "lines": reader.lines()})
-        return {"units": units, "frames": read_frames(dwarf, wave_size), "wave_size": wave_size}
+            top = cu.get_top_DIE()
+            unit = {"offset": cu.cu_offset, "version": cu.header.version,
+                    "address_size": cu.header.address_size, "die": reader.die(top), "lines": reader.lines()}
+            base = top.attributes.get("DW_AT_str_offsets_base")
+            if base is not None and isinstance(base.value, int):
+                unit["str_offsets"] = string_offsets(dwarf, base.value)
+            units.append(unit)
+            if not loclists and dwarf.debug_loclists_sec is not None:
+                loclists = location_list_tables(dwarf, reader.exprs)
+        return {"units": units, "frames": read_frames(dwarf, wave_size), "loclists": loclists,
+                "wave_size": wave_size}
     except FormatError:
         raise
     except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError, TypeError,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import tables as S
 from kernelkit.ir import types as T
 from kernelkit.ir.metadata import MDString, ValueAsMetadata, md_tuple
@@ -109,6 +110,9 @@ def _is_byval(m: SpirvTranslator, pid: int) -> bool:
 def _params(m: SpirvTranslator, fn: Function) -> list[tuple[int, int]]:
     out = []
     for arg in fn.args:
-        pid = next(k for k, v in m.values.items() if v is arg)
+        pid = next((k for k, v in m.values.items() if v is arg), None)
+        if pid is None:   # its result id was defined again by a later instruction
+            raise FormatError(f"kernel {fn.name}: parameter {arg.index} has no result id of its own",
+                              field="OpFunctionParameter")
         out.append((pid, m.value_types[pid]))
     return out
