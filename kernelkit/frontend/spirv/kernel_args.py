@@ -52,8 +52,7 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
                     words.append("restrict")
                 if dec == S.DEC_VOLATILE:
                     words.append("volatile")
-        name = written[i] if written and i < len(written) else (
-            m.types.opencl_name(m.types.pointee(tid)) if _is_byval(m, pid) else m.types.opencl_name(tid))
+        name = written[i] if written and i < len(written) else _type_name(m, pid, tid)
         if inst.name == "TypeImage":   # images are global memory objects (OpenCL C frontend: space 1)
             from kernelkit.frontend.spirv.images import access_qualifier
 
@@ -85,6 +84,22 @@ def _vec_type_hint(code: int):
     ty, width = kinds.get(code & 0xFFFF, T.i32), code >> 16
     vt = ty if width <= 1 else T.VectorType(ty, width)
     return md_tuple([ValueAsMetadata(poison(vt)), ValueAsMetadata(const_int(T.i32, 1))])
+
+
+def _type_name(m: SpirvTranslator, pid: int, tid: int) -> str:
+    """The OpenCL C type of parameter ``pid`` read from the SPIR-V types; a pointer to bytes by the
+    type the kernel accesses through it (``pointee.accessed_pointee``)."""
+    if _is_byval(m, pid):
+        return m.types.opencl_name(m.types.pointee(tid))
+    inst = m.types.defs[tid]
+    if inst.name == "TypePointer" and m.types.defs[inst.operands[2]].name == "TypeInt" \
+            and m.types.defs[inst.operands[2]].operands[1] == 8:
+        from kernelkit.frontend.spirv.pointee import accessed_pointee
+
+        element = accessed_pointee(m, pid)
+        if element is not None:
+            return m.types.opencl_name(element) + "*"
+    return m.types.opencl_name(tid)
 
 
 def _is_byval(m: SpirvTranslator, pid: int) -> bool:
