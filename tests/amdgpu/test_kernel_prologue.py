@@ -1,5 +1,5 @@
 """What clang's amdgcn compile decides from the source beyond the argument metadata: hidden
-arguments and the frame pointer. clang 22 (ziglang) compiling the same source with ``-nogpulib`` is
+arguments, the frame pointer and the f32 denormal mode. clang 22 (ziglang) compiling the same source with ``-nogpulib`` is
 the oracle: its kernels call the OpenCL builtins as external functions, so a kernel reaching such a
 call keeps every hidden argument and a kernel reaching none keeps none (above -O0); its driver keeps
 frame pointers at -O0 only. llvm-objdump reads both objects."""
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 
 import pytest
 from conftest import require_tool
 
-from amdgpu.clang_oracle import _run_clang, source_metadata
+from amdgpu.clang_oracle import HEADER, _run_clang, source_metadata
 from kernelkit.formats.amdgpu.codeobject import CodeObject
 from kernelkit.mux.registry import build_binary
 
@@ -76,3 +77,22 @@ def test_no_frame_pointer_above_O0_as_clang(tmp_path):
     ours0, theirs0 = _objects(tmp_path, 5, "-O0")
     for objects in (_instructions(ours0), _instructions(theirs0)):
         assert objects["no_calls"][0] == "s_mov_b32 s33, 0"
+
+
+@pytest.mark.parametrize("mcpu,options", [("gfx700", ()), ("gfx803", ()), ("gfx900", ()),
+                                          ("gfx900", ("-cl-denorms-are-zero",))])
+def test_float_mode_is_clangs(tmp_path, mcpu, options):
+    """The kernel descriptor's float mode equals clang's: f32 denormals flushed on GFX7/GFX8 (no fast
+    f32 denormals) and with -cl-denorms-are-zero, kept on GFX9."""
+    src = tmp_path / "k.cl"
+    src.write_text(SOURCE)
+    ours = CodeObject.parse(build_binary(SOURCE, mcpu, ["-cl-std=CL2.0", *options], filename=str(src)))
+    theirs = tmp_path / "theirs.o"
+    subprocess.run([sys.executable, "-m", "ziglang", "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-nostdinc",
+                    "-Xclang", "-fdeclare-opencl-builtins", "-include", str(HEADER), "-target", "amdgcn-amd-amdhsa",
+                    f"-mcpu={mcpu}", "-nogpulib", "-O2", *options, "-c", str(src), "-o", str(theirs)], check=True)
+    clang = CodeObject.parse(theirs.read_bytes())
+    for name in ("no_calls", "with_id"):
+        mine, ref = ours.descriptor(ours.metadata.kernel(name)), clang.descriptor(clang.metadata.kernel(name))
+        assert {k: v for k, v in mine.rsrc1().items() if "FLOAT" in k} == \
+            {k: v for k, v in ref.rsrc1().items() if "FLOAT" in k}

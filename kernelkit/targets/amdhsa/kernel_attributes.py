@@ -14,14 +14,19 @@ Two more things clang's amdgcn compile decides from the source:
 * ``"frame-pointer"``: clang's driver keeps frame pointers for amdgcn at ``-O0`` only, while the
   frontend's SPIR IR says ``"all"`` at every level; with ``"all"`` LLVM sets up a frame pointer
   (``s_mov_b32 s33, 0``) in every kernel. Above ``-O0`` the attribute goes.
+* f32 denormals: clang flushes them (``"denormal-fp-math-f32"="preserve-sign,preserve-sign"``, the
+  kernel descriptor's FLOAT_DENORM_MODE_32 = 0) with ``-cl-denorms-are-zero`` and, by default, on
+  GFX6-GFX8, which have no fast f32 denormals (AMD's CL2 driver does the same on Bonaire:
+  reference/amdcl2); GFX9 and later keep them (``flushes_f32_denormals``).
 * hidden (implicit) arguments: clang's kernels call the OpenCL builtins as external functions
   (``-nogpulib``), so LLVM's AMDGPU attributor keeps every hidden argument of a kernel that reaches
   a call it cannot see into, and none (above ``-O0``) of a kernel that reaches no such call
-  (``kernels_reaching_unknown_calls``).
+  (``kernels_without_unknown_calls``).
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -34,6 +39,15 @@ SOURCE_ATTRIBUTES = (FLAT_WORK_GROUP_SIZE, "amdgpu-waves-per-eu", "amdgpu-num-sg
 OPENCL_DEFAULT_MAX_FLAT_WORK_GROUP_SIZE = 256
 SOURCE_MARKER = "amdgpu_"       # every such source attribute's spelling starts with it
 FRAME_POINTER = "frame-pointer"
+F32_DENORMAL_MODE = "denormal-fp-math-f32"
+FLUSHED = "preserve-sign,preserve-sign"
+DENORMS_ARE_ZERO = "-cl-denorms-are-zero"
+_WITHOUT_FAST_F32_DENORMALS = re.compile(r"gfx[678][0-9a-f]{2}")     # GFX6, GFX7, GFX8
+
+
+def flushes_f32_denormals(processor: str, options) -> bool:
+    """Whether clang's OpenCL compile for ``processor`` flushes f32 denormals."""
+    return DENORMS_ARE_ZERO in options or bool(_WITHOUT_FAST_F32_DENORMALS.fullmatch(processor))
 
 
 def default_flat_work_group_size(reqd: tuple[int, int, int] | None) -> str:
@@ -95,10 +109,10 @@ def set_kernel_attributes(module, program_info, source_attributes: dict[str, dic
             set_attribute(fn, key, value)
 
 
-def kernels_reaching_unknown_calls(module) -> frozenset[str]:
-    """The kernels that reach (through the functions the module defines) a call of a function it
-    only declares (not an LLVM intrinsic) or an indirect call: the kernels of clang's ``-nogpulib``
-    compile that keep all their hidden arguments. Inline assembly is no unknown callee to LLVM."""
+def kernels_without_unknown_calls(module) -> frozenset[str]:
+    """The kernels that reach (through the functions the module defines) no call of a function it
+    only declares (but LLVM intrinsics) and no indirect call: the kernels of clang's ``-nogpulib``
+    compile that keep none of their hidden arguments. Inline assembly is no unknown callee to LLVM."""
     from kernelkit.ir.instructions import CallInst
     from kernelkit.ir.values import InlineAsm
 
@@ -125,4 +139,4 @@ def kernels_reaching_unknown_calls(module) -> frozenset[str]:
             if name not in unknown and called & unknown:
                 unknown.add(name)
                 changed = True
-    return frozenset(fn.name for fn in module.kernels() if fn.name in unknown)
+    return frozenset(fn.name for fn in module.kernels() if fn.name not in unknown)

@@ -56,7 +56,7 @@ class AmdhsaModule(Module):
         clang's attributes (kernel_attributes), in a compiler worker process."""
         from kernelkit.targets.amdhsa.codegen import opt_level
         from kernelkit.targets.amdhsa.kernel_attributes import (
-            kernels_reaching_unknown_calls,
+            kernels_without_unknown_calls,
             set_kernel_attributes,
         )
 
@@ -64,11 +64,11 @@ class AmdhsaModule(Module):
             self.finalize()
         set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes,
                               opt_level(self.options))
-        implicit = kernels_reaching_unknown_calls(self.finalized_llvm_module) if opt_level(self.options) else None
+        no_implicit = kernels_without_unknown_calls(self.finalized_llvm_module) if opt_level(self.options) else frozenset()
         return in_worker(step, str(self.finalized_llvm_module), self.target.target_id,
                          self.code_object_version, self.options,
                          features=self.backend_options.features(self.target.target_id.processor),
-                         implicit_arg_kernels=implicit, target=self.target.device, kernels=self.kernel_names())
+                         no_implicit_arg_kernels=no_implicit, target=self.target.device, kernels=self.kernel_names())
 
     def _create_kernel(self, name: str):
         from kernelkit.targets.amdhsa.kernel import AmdhsaKernel
