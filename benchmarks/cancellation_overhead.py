@@ -7,14 +7,12 @@ timed alternately in one process (best of ``--repeat`` runs each), as a ratio.
 
 from __future__ import annotations
 
-import argparse
-import math
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ab_timing  # noqa: E402
 import host_vs_peers  # noqa: E402
 
 
@@ -41,35 +39,23 @@ def build(source: str, kernel: str, polls: bool):
 
 
 def main(argv: list[str] | None = None) -> int:
-    import kernelkit
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="smaller sizes")
-    p.add_argument("--only", help="run the benchmarks whose name contains this")
-    p.add_argument("--repeat", type=int, default=9)
-    args = p.parse_args(argv)
+    args = ab_timing.parse_arguments(__doc__, 9, argv)
     print(f"{'benchmark':28} {'with polls':>11} {'without':>11} {'cost':>7}")
     ratios = []
     for b in host_vs_peers._benches(args.quick):
         if args.only and args.only not in b.name:
             continue
         kernels = {polls: build(b.source, b.kernel, polls) for polls in (True, False)}
-        values = b.make()
-        call = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in values]
-        best = {True: math.inf, False: math.inf}
-        for _ in range(args.repeat + 1):        # the first round warms up
-            for polls, k in kernels.items():
-                if b.reset:
-                    b.reset(values)
-                t0 = time.perf_counter()
-                k(*call, global_size=b.global_size, local_size=b.local_size)
-                best[polls] = min(best[polls], time.perf_counter() - t0)
+        launches = {polls: (lambda call, b, k=k: k(*call, global_size=b.global_size, local_size=b.local_size))
+                    for polls, k in kernels.items()}
+        best = ab_timing.best_times(b, launches, args.repeat)
         ratio = best[True] / best[False]
         ratios.append(ratio)
         print(f"{b.name:28} {best[True] * 1e3:9.2f}ms {best[False] * 1e3:9.2f}ms {100 * (ratio - 1):+6.1f}%",
               flush=True)
     if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        geo = ab_timing.geometric_mean(ratios)
         print(f"geometric mean cost of the polls: {100 * (geo - 1):+.1f}% over {len(ratios)} benchmarks")
     return 0
 

@@ -8,16 +8,15 @@ debugging mode: it is not vectorised, so the ratio includes the vectoriser's gai
 
 from __future__ import annotations
 
-import argparse
-import math
+import functools
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ab_timing  # noqa: E402
 import host_vs_peers  # noqa: E402
 
 PRIVATE = r"""
@@ -47,35 +46,26 @@ def _private_bench(quick: bool) -> host_vs_peers.Bench:
 def main(argv: list[str] | None = None) -> int:
     import kernelkit
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="smaller sizes")
-    p.add_argument("--only", help="run the benchmarks whose name contains this")
-    p.add_argument("--repeat", type=int, default=5)
-    args = p.parse_args(argv)
+    args = ab_timing.parse_arguments(__doc__, 5, argv)
     print(f"{'benchmark':28} {'checked':>11} {'unchecked':>11} {'ratio':>7}")
     ratios = []
     for b in host_vs_peers._benches(args.quick) + [_private_bench(args.quick)]:
         if args.only and args.only not in b.name:
             continue
         kernel = kernelkit.Program(b.source, ["-cl-std=CL1.2"]).build().kernel(b.kernel)
-        values = b.make()
-        call = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in values]
-        best = {True: math.inf, False: math.inf}
-        for _ in range(args.repeat + 1):        # the first round warms up (and builds the checked twin)
-            for check in (True, False):
-                if b.reset:
-                    b.reset(values)
-                t0 = time.perf_counter()
-                kernel(*call, global_size=b.global_size, local_size=b.local_size, check=check)
-                best[check] = min(best[check], time.perf_counter() - t0)
-                if not b.check(values):
-                    print(f"{b.name}: wrong result {'checked' if check else 'unchecked'}", file=sys.stderr)
-                    return 1
+
+        def launch(call, b, kernel=kernel, check=False):
+            kernel(*call, global_size=b.global_size, local_size=b.local_size, check=check)
+
+        def verify(check, values, b=b):
+            return None if b.check(values) else f"wrong result {'checked' if check else 'unchecked'}"
+        launches = {check: functools.partial(launch, check=check) for check in (True, False)}
+        best = ab_timing.best_times(b, launches, args.repeat, verify)
         ratio = best[True] / best[False]
         ratios.append(ratio)
         print(f"{b.name:28} {best[True] * 1e3:9.2f}ms {best[False] * 1e3:9.2f}ms {ratio:6.2f}x", flush=True)
     if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        geo = ab_timing.geometric_mean(ratios)
         print(f"geometric mean checked/unchecked: {geo:.2f}x over {len(ratios)} benchmarks")
     return 0
 

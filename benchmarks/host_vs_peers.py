@@ -5,8 +5,9 @@ Each benchmark runs on kernelkit and on every peer, is checked against numpy, an
 time of a few runs, kernelkit's throughput (GB/s or GFLOP/s) and, per peer, the speedup peer time /
 kernelkit time; the geometric mean of each peer's speedups closes the table. Times are wall-clock
 times of one launch as a program sees it (enqueue to completion for the peers; the kernel call,
-argument checks and threads included, for kernelkit), the best of ``--repeat`` runs after a
-warm-up run.
+argument checks and threads included, for kernelkit), the best of ``--repeat`` rounds after a
+warm-up run; each round runs kernelkit and every peer once, one after the other, so that on a
+shared machine they meet the same load.
 
 Peers (installed by nobody here; a peer that is missing is left out with a note):
   PoCL    Debian's pocl-opencl-icd (/etc/OpenCL/vendors/pocl.icd);
@@ -51,27 +52,9 @@ kernel void sgemm(int n, global const float *A, global const float *B, global fl
 
 SGEMM_TILED = (Path(__file__).resolve().parent / "kernels" / "sgemm_tiled.cl").read_text()
 
-SGEMM_GUARDED = """
-#define TS 16
-kernel void sgemm_guarded(int M, int N, int K, global const float *A, global const float *B,
-                          global float *C) {
-  local float As[TS][TS];
-  local float Bs[TS][TS];
-  int tx = get_local_id(0), ty = get_local_id(1);
-  int col = get_global_id(0), row = get_global_id(1);
-  float acc = 0.0f;
-  for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-    int ka = t * TS + tx, kb = t * TS + ty;
-    As[ty][tx] = (row < M && ka < K) ? A[row * K + ka] : 0.0f;
-    Bs[ty][tx] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < TS; ++k)
-      acc += As[ty][k] * Bs[k][tx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (row < M && col < N)
-    C[row * N + col] = acc;
-}"""
+# The bounds-guarded tiled sgemm of the divergence tests (tests/host/divergent_barriers.cl), 16x16 tiles.
+SGEMM_GUARDED = (Path(__file__).resolve().parents[1] / "tests" / "host" / "divergent_barriers.cl").read_text()
+SGEMM_GUARDED_OPTIONS = ("-DTS=16",)
 
 # The work-group reduction is the README example (examples/reduce.cl, kernel reduce_sum).
 REDUCE = (Path(__file__).resolve().parents[1] / "examples" / "reduce.cl").read_text()
@@ -146,6 +129,7 @@ class Bench:
     work: float                  # bytes or flops per run
     unit: str                    # "GB/s" | "GFLOP/s"
     reset: object = None         # (args) -> None, before each run
+    options: tuple = ()          # more build options (kernelkit and peers alike)
     results: dict = field(default_factory=dict)
 
 
@@ -178,7 +162,8 @@ def _benches(quick: bool) -> list[Bench]:
     out.append(Bench(f"sgemm guarded tiled {g}", SGEMM_GUARDED, "sgemm_guarded",
                      lambda: [np.int32(g), np.int32(g - 5), np.int32(g + 3), A, B, np.zeros((g, g - 5), np.float32)],
                      ((g - 5 + 15) // 16 * 16, (g + 15) // 16 * 16), (16, 16),
-                     lambda a: np.allclose(a[5], gref, rtol=1e-4), 2.0 * g * (g - 5) * (g + 3), "GFLOP/s"))
+                     lambda a: np.allclose(a[5], gref, rtol=1e-4), 2.0 * g * (g - 5) * (g + 3), "GFLOP/s",
+                     options=SGEMM_GUARDED_OPTIONS))
     m = (1 << 20) if quick else (1 << 24)
     data = rng.random(m, dtype=np.float32)
     out.append(Bench("reduce (barriers)", REDUCE, "reduce_sum",
@@ -221,40 +206,32 @@ def _benches(quick: bool) -> list[Bench]:
     return out
 
 
-def _time(fn, repeat: int, setup=None) -> float:
-    if setup:
-        setup()
-    fn()  # warm-up (JIT, page faults)
-    best = math.inf
-    for _ in range(repeat):
-        if setup:
-            setup()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def run_kernelkit(b: Bench, repeat: int, wfv: str = "auto") -> tuple[float, bool]:
+def prepare_kernelkit(b: Bench, wfv: str = "auto"):
+    """(run once -> seconds, check -> bool) for kernelkit, built and warmed up (JIT, page faults)."""
     import kernelkit
 
-    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2", f"-cl-wfv={wfv}"]).build()
+    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2", f"-cl-wfv={wfv}", *b.options]).build()
     kern = prog.kernel(b.kernel)
     args = b.make()
     call_args = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in args]
 
-    def go():
+    def go() -> float:
+        if b.reset:
+            b.reset(args)
+        t0 = time.perf_counter()
         kern(*call_args, global_size=b.global_size, local_size=b.local_size)
-    t = _time(go, repeat, (lambda: b.reset(args)) if b.reset else None)
-    return t, bool(b.check(args))
+        return time.perf_counter() - t0
+    go()
+    return go, lambda: bool(b.check(args))
 
 
-def run_peer(platform, b: Bench, repeat: int) -> tuple[float, bool]:
+def prepare_peer(platform, b: Bench):
+    """(run once -> seconds, check -> bool) for an OpenCL platform, built and warmed up."""
     import pyopencl as cl
 
     ctx = cl.Context(platform.get_devices())
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
-    prog = cl.Program(ctx, b.source).build(options=["-cl-std=CL1.2"])
+    prog = cl.Program(ctx, b.source).build(options=["-cl-std=CL1.2", *b.options])
     kern = getattr(prog, b.kernel)
     args = b.make()
     mf = cl.mem_flags
@@ -269,21 +246,34 @@ def run_peer(platform, b: Bench, repeat: int) -> tuple[float, bool]:
         else:
             cl_args.append(a)
 
-    def go():
+    def go() -> float:
         if b.reset:
             b.reset(args)
             for buf, a in bufs:
                 cl.enqueue_copy(queue, buf, a)
+            queue.finish()
         t0 = time.perf_counter()
         ev = kern(queue, b.global_size, b.local_size, *cl_args)
         ev.wait()
         return time.perf_counter() - t0
+
+    def check() -> bool:
+        for buf, a in bufs:
+            cl.enqueue_copy(queue, a, buf)
+        queue.finish()
+        return bool(b.check(args))
     go()
-    best = min(go() for _ in range(repeat))
-    for buf, a in bufs:
-        cl.enqueue_copy(queue, a, buf)
-    queue.finish()
-    return best, bool(b.check(args))
+    return go, check
+
+
+def best_times(runners: dict, repeat: int) -> dict:
+    """Best time of each runner over ``repeat`` rounds; a round runs every runner once, one after
+    the other, so that all of them meet the same load of a shared machine."""
+    best = dict.fromkeys(runners, math.inf)
+    for _ in range(repeat):
+        for label, go in runners.items():
+            best[label] = min(best[label], go())
+    return best
 
 
 PEERS = (("PoCL", "Portable Computing Language"), ("Intel", "Intel(R) OpenCL"))
@@ -369,20 +359,25 @@ def main(argv: list[str] | None = None) -> int:
     for b in _benches(args.quick):
         if args.only and args.only not in b.name:
             continue
-        kt, kok = run_kernelkit(b, args.repeat, args.wfv)
+        runners, checks, failed = {}, {}, set()
+        runners["kernelkit"], checks["kernelkit"] = prepare_kernelkit(b, args.wfv)
+        for label, platform in peers:
+            try:
+                runners[label], checks[label] = prepare_peer(platform, b)
+            except Exception as exc:  # noqa: BLE001 - report and go on
+                print(f"{b.name:28} {label} failed: {exc}", file=sys.stderr)
+                failed.add(label)
+        best = best_times(runners, args.repeat)
+        kt, kok = best["kernelkit"], checks["kernelkit"]()
         row = f"{b.name:28} {kt * 1e3:9.2f}ms {b.work / kt * 1e-9:6.2f} {b.unit:<4}"
         flags = [] if kok else ["WRONG(kernelkit)"]
         all_ok &= kok
-        for label, platform in peers:
-            try:
-                pt, pok = run_peer(platform, b, args.repeat)
-            except Exception as exc:  # noqa: BLE001 - report and go on
-                print(f"{b.name:28} {label} failed: {exc}", file=sys.stderr)
-                pt, pok = math.nan, False
+        for label, _ in peers:
+            pt = math.nan if label in failed else best[label]
+            if label in failed or not checks[label]():
+                flags.append(f"WRONG({label})")
             if not math.isnan(pt):
                 ratios[label].append(pt / kt)
-            if not pok:
-                flags.append(f"WRONG({label})")
             row += f" {pt * 1e3:9.2f}ms {pt / kt:6.2f}x"
         print(row + "  " + (" ".join(flags) or "ok"), flush=True)
     print("-" * (len(head) + 4))

@@ -250,6 +250,51 @@ def read_dwarf(data: bytes) -> object:
     return json.dumps(info)
 
 
+# ----------------------------------------------------------------------------------- SPIR-V
+SPIRV_SOURCES = (("examples/saxpy.cl", "CL1.2", 64), ("examples/reduce.cl", "CL1.2", 32),
+                 ("tests/corpus/address_spaces.cl", "CL1.2", 64), ("tests/corpus/atomics.cl", "CL1.2", 32),
+                 ("tests/corpus/atomics_c11.cl", "CL2.0", 64), ("tests/corpus/constant_data.cl", "CL1.2", 64),
+                 ("tests/corpus/control_flow.cl", "CL1.2", 64), ("tests/corpus/conversions.cl", "CL1.2", 64),
+                 ("tests/corpus/generic_cl30.cl", "CL2.0", 64), ("tests/corpus/images.cl", "CL1.2", 64),
+                 ("tests/corpus/images_cl20.cl", "CL2.0", 32), ("tests/corpus/math.cl", "CL1.2", 64),
+                 ("tests/corpus/struct_args.cl", "CL1.2", 32), ("tests/corpus/workgroup_cl20.cl", "CL2.0", 64))
+
+
+@cache
+def spirv_seeds() -> list[bytes]:
+    """SPIR-V modules of example and corpus kernels made by kernelkit's own ``build --emit spirv`` (clang +
+    LLVM's SPIR-V backend, in a worker; spirv64 and spirv32), and the hand-written assembly of the SPIR-V
+    tests (spec constants, OpCopyMemory) when spirv-as is installed."""
+    import shutil
+    import subprocess
+
+    from kernelkit.builder import build_spirv
+
+    out = []
+    for rel, std, bits in SPIRV_SOURCES:
+        path = ROOT / rel
+        out.append(build_spirv(path.read_text(), [f"-cl-std={std}"], filename=str(path), bits=bits).binary)
+    assembler = shutil.which("spirv-as")
+    for asm in sorted((ROOT / "tests" / "frontend" / "spirv_asm").glob("*.spvasm")) if assembler else ():
+        out.append(subprocess.run([assembler, "--target-env", "opencl2.0", str(asm), "-o", "-"], check=True,
+                                  capture_output=True).stdout)
+    return out
+
+
+def read_spirv(data: bytes) -> object:
+    """As ``kernelkit signature k.spv`` and a build of a SPIR-V module read it: the module translated to
+    kernelkit IR, printed, and each kernel's signature."""
+    from kernelkit.abi.signature import signatures_from_ir
+    from kernelkit.commands.signature import render
+    from kernelkit.frontend.spirv import translate
+
+    module = translate(data)
+    str(module)
+    signatures = signatures_from_ir(module)
+    render(signatures)
+    return json.dumps({"kernels": [s.to_json() for s in signatures]})
+
+
 TARGETS: dict[str, Target] = {t.name: t for t in [
     Target("elf", read_elf, elf_seeds),
     Target("amdgpu-v2", _inspect("kernelkit.formats.amdgpu.inspect"), v2_seeds),
@@ -269,6 +314,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in [
            lambda: _files("visa/*/*.visaasm") + _files("visa/*.visaasm"), text=True),
     Target("kkhost", read_kkhost, kkhost_seeds, structured=mutate_kkhost_body),
     Target("dwarf", read_dwarf, dwarf_seeds),
+    Target("spirv", read_spirv, spirv_seeds),
 ]}
 
 

@@ -95,7 +95,8 @@ def allocate(signature, device: str, *, version_major: int = 1) -> AmdilLayout:
             slot = ArgSlot(kind="counter", slots=1, record=r.Counter(a.name, bits, nth, 1, offset),
                            **common)
         elif tname == "sema_t":
-            nth = sum(1 for s in slots if s.kind == "sema")    # AMD's compiler counts from 0
+            # AMD's compiler numbers semaphores from 1 (counters from 0): id 0 is not a semaphore
+            nth = 1 + sum(1 for s in slots if s.kind == "sema")
             slot = ArgSlot(kind="sema", slots=1, record=r.Sema(a.name, nth, 1, offset), **common)
         elif a.kind in ("scalar", "vector"):
             mtype, bits = _element_type(a.element or "int", version_major)

@@ -42,7 +42,12 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     # 5.8.6.6 argument info (always on in kernelkit) and 5.8.6.7 debugging
     "-cl-kernel-arg-info": (),
     "-g": ("-g",),
+    # clang's -gdwarf-N: -g with DWARF version N (spec 001 "DWARF Debug Information": AMDGPU's DWARF
+    # is DWARF 4 or 5); without it clang writes DWARF 5
+    "-gdwarf-4": ("-gdwarf-4",),
+    "-gdwarf-5": ("-gdwarf-5",),
 }
+DEBUG_OPTIONS = frozenset({"-g", "-gdwarf-4", "-gdwarf-5"})   # the options that ask for debug information
 OPT_LEVELS = {"-O0": 0, "-O1": 1, "-O2": 2, "-O3": 3}
 
 
@@ -72,6 +77,11 @@ class BuildOptions:
         for ext in self.extensions:
             args += ["-Xclang", f"-cl-ext={ext}"]
         return args
+
+    @property
+    def debug(self) -> bool:
+        """Whether debug information was asked for (-g, -gdwarf-4 or -gdwarf-5)."""
+        return any(flag in DEBUG_OPTIONS for flag in self.flags)
 
     def canonical(self) -> list[str]:
         """A normalised option list (for cache keys and logs)."""
@@ -138,6 +148,6 @@ def parse_options(options: str | Sequence[str]) -> BuildOptions:
                                "are OpenCL build options)")
         else:
             raise CompileError(f"unknown build option {opt!r} (expected -D, -I, -cl-std=CL1.2|CL2.0|CL3.0, "
-                               "-O0..-O3, -w, -Werror, -g or one of the -cl-* options of the OpenCL spec)")
+                               "-O0..-O3, -w, -Werror, -g, -gdwarf-4, -gdwarf-5 or one of the -cl-* options of the OpenCL spec)")
         i += 1
     return out

@@ -67,13 +67,10 @@ def _amdil(source: str, options, target: str, filename: str, spirv: bytes | None
 
 def _visa(source: str, options, target: str, filename: str, spirv: bytes | None = None) -> SimulatedProgram:
     from kernelkit.mux.registry import resolve_target
-
-    if spirv is not None:
-        raise KernelkitError("visa targets compile OpenCL C source; they take no SPIR-V")
     from kernelkit.targets.visa.runner import visa_program
 
     _, device = resolve_target(target)
-    binary, run = visa_program(source, options, device, filename)
+    binary, run = visa_program(source, options, device, filename, spirv)
     return SimulatedProgram(target, binary.isa_of_built(), [k.signature for k in binary.kernels], run)
 
 

@@ -360,15 +360,17 @@ def test_kernel_info_json_gives_the_same_records_and_dispatch_bytes(reference, c
     assert words(cb0)[0:4] == (64, 4, 1, 2)
 
 
-def test_semaphores_and_counters_number_from_zero():
-    """AMD's compiler numbers ;counter: and ;sema: arguments from 0 in argument order."""
+def test_counters_number_from_zero_and_semaphores_from_one():
+    """AMD's compiler numbers ;counter: arguments from 0 in argument order (the Catalyst block of
+    alltypes.cl: its one counter32_t is ``;counter:v70:32:0:...``) and ;sema: arguments from 1
+    (AMD's AMDIL backend, AMDILKernelManager: counters start at 0, semaphores at 1)."""
     def opaque(i, name, tname):
         return KernelArg(i, name, f"{tname}*", f"{tname}*", "global", size=4, kind="pointer",
                          pointee=tname)
     sig = KernelSignature("k", [opaque(0, "s0", "sema_t"), opaque(1, "c0", "counter32_t"),
                                 opaque(2, "s1", "sema_t"), opaque(3, "c1", "counter64_t")])
     lines = [rec.to_line() for rec in allocate(sig, "cayman").metadata_records()]
-    assert lines == [";sema:s0:0:1:0", ";counter:c0:32:0:1:16", ";sema:s1:1:1:32",
+    assert lines == [";sema:s0:1:1:0", ";counter:c0:32:0:1:16", ";sema:s1:2:1:32",
                      ";counter:c1:64:1:1:48"]
 
 

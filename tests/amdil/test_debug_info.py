@@ -165,3 +165,64 @@ def test_the_dwarf_reads_back_with_each_source_line_at_its_label(reference):
         assert table[n + 1] == line, (n, line)
         assert 1 <= line <= len(source)
     assert rows[0] == (1, 2)          # ;.tmp0: the first kernel's declaration line
+
+
+def _type_text(die) -> str:
+    """A DIE's type as text, following typedefs: ``uint=unsigned int/7/4``, ``pointer/4``."""
+    if die.tag == "DW_TAG_pointer_type":
+        return f"pointer/{die.attributes['DW_AT_byte_size'].value}"
+    name = die.attributes["DW_AT_name"].value.decode()
+    if die.tag == "DW_TAG_typedef":       # without DW_AT_type: an incomplete type
+        under = die.attributes.get("DW_AT_type")
+        return f"{name}={_type_text(die.get_DIE_from_attribute('DW_AT_type'))}" if under else name
+    return f"{name}/{die.attributes['DW_AT_encoding'].value}/{die.attributes['DW_AT_byte_size'].value}"
+
+
+def parameters_of(text: str) -> dict[str, list[tuple]]:
+    closing = sections(text)[-1]
+    dwarf = read_dwarf(assemble(closing[closing.index(";.section_end1:") + 1:]))
+    (cu,) = list(dwarf.iter_CUs())
+    out = {}
+    for sub in cu.get_top_DIE().iter_children():
+        if sub.tag != "DW_TAG_subprogram":
+            continue
+        out[sub.attributes["DW_AT_name"].value.decode()] = [
+            (p.attributes["DW_AT_name"].value.decode(), _type_text(p.get_DIE_from_attribute("DW_AT_type")),
+             p.attributes["DW_AT_decl_line"].value, p.attributes["DW_AT_location"].value)
+            for p in sub.iter_children() if p.tag == "DW_TAG_formal_parameter"]
+    return out
+
+
+def test_kernel_parameters_carry_names_types_and_registers(reference):
+    driver = parameters_of(reference.joinpath(*DRIVER).read_text())
+    text = build_binary(RECONSTRUCTED, "amdil:juniper", ["-g"]).decode()
+    ours = parameters_of(text)
+    assert list(ours) == list(driver)
+    for kernel, params in ours.items():
+        # names and types as the driver's (uint a typedef of unsigned int, ulong of unsigned
+        # long, pointers 4 bytes)
+        assert [(n, t) for n, t, _, _ in params] == [(n, t) for n, t, _, _ in driver[kernel]]
+        # declared on the source line that names them
+        source = RECONSTRUCTED.split("\n")
+        for name, _, line, _ in params:
+            assert re.search(rf"\b{name}\b", source[line - 1]), (name, line)
+        # in the register the wrapper copies the argument's cb1 slot into (DW_OP_reg<n>),
+        # as the driver's first two (dst in r1, final_x_size in r2)
+        block = parse_program(text).find_kernel(kernel[len("__OpenCL_"):-len("_kernel")])
+        assert [loc for *_, loc in params] == [[0x50 + 1 + a.offset // 16] for a in block.arguments]
+    assert [loc for *_, loc in driver["__OpenCL_test_thread_dimension_atomic_kernel"]][:2] == [[0x51], [0x52]]
+
+
+def test_parameters_past_register_31_and_of_other_types():
+    src = ("kernel void k(float16 a, float16 b, float16 c, float16 d, float16 e, float16 f,\n"
+           "              float16 g, float16 h, read_only image2d_t im, global float *o, short s)\n"
+           "{ o[0] = a.x + h.y + s + read_imagef(im, (int2)(0, 0)).x; }")
+    text = build_binary(src, "amdil:cayman", ["-g"]).decode()
+    (params,) = parameters_of(text).values()
+    block = parse_program(text).find_kernel("k")
+    regs = [1 + a.offset // 16 for a in block.arguments]           # the wrapper's copies
+    assert regs[-2:] == [33 + 2, 33 + 3] and regs[0] == 1           # 8 x 4 slots, image 2 slots
+    assert [loc for *_, loc in params] == [[0x50 + n] if n < 32 else [0x90, n] for n in regs]
+    assert [t for _, t, _, _ in params] == ["float16"] * 8 + ["image2d_t", "pointer/4",
+                                                               "short/5/2"]
+    assert [line for _, _, line, _ in params] == [1] * 6 + [2] * 5

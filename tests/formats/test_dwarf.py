@@ -1,6 +1,7 @@
-"""DWARF of AMDGPU code objects (`kernelkit inspect --debug`) against llvm-dwarfdump on -g builds
-for gfx90a (wave64), gfx1030 and gfx1100 (wave32) at code object V4-V6: the same line rows, the
-same DIE tree, the same decoded expressions; spec 001's DWARF tables against its text."""
+"""DWARF of AMDGPU code objects (`kernelkit inspect --debug`) against llvm-dwarfdump (LLVM 22) on -g builds
+for gfx90a (wave64), gfx1030 and gfx1100 (wave32), each at code object V4, V5 and V6 with DWARF 4 and 5,
+and clang's own DWARF 4 build: the same line rows, the same DIE tree, the same decoded expressions and
+location lists; spec 001's DWARF tables against its text."""
 
 from __future__ import annotations
 
@@ -42,35 +43,65 @@ kernel void saxpy(float a, global const float *x, global float *y, local float *
     y[i] = t;
 }
 """
-BUILDS = [("kernelkit", "gfx90a:xnack-", 4, 64), ("kernelkit", "gfx1030", 5, 32), ("kernelkit", "gfx1100", 6, 32),
-          ("clang-dwarf4", "gfx1030", 5, 32)]
+# every processor of the issue at code object V4, V5 and V6, each with DWARF 4 (-O0: frame-base locations)
+# and DWARF 5 (-O2: .debug_loclists, .debug_str_offsets, .debug_addr, inlined subroutines)
+MATRIX = [(target, version, dwarf) for target in ("gfx90a:xnack-", "gfx1030", "gfx1100") for version in (4, 5, 6)
+          for dwarf in (4, 5)]
+WAVE = {"gfx90a:xnack-": 64, "gfx1030": 32, "gfx1100": 32}
+BUILDS = [("kernelkit", *m) for m in MATRIX] + [("clang", "gfx1030", 5, 4)]
+_BUILT: dict = {}
+OPTIMISED: set = set()          # the builds at -O2
+DWARF_VERSION: dict = {}        # path -> the DWARF version asked for (-gdwarf-N)
 
 
-@pytest.fixture(scope="module", params=BUILDS, ids=[f"{b}-{t}-v{v}" for b, t, v, _ in BUILDS])
+def _kernelkit_builds(folder) -> None:
+    """All kernelkit builds of the matrix at once, in parallel workers (one library per processor and version)."""
+    from kernelkit.builder import BuildJob, build_many
+
+    jobs = [BuildJob(SOURCE, target, [f"-O{0 if dwarf == 4 else 2}", f"-gdwarf-{dwarf}",
+                                      f"-mcode-object-version={version}"], str(folder / "k.cl"))
+            for target, version, dwarf in MATRIX]
+    for key, outcome in zip(MATRIX, build_many(jobs, workers=2), strict=True):
+        if isinstance(outcome, BaseException):
+            raise outcome
+        path = folder / f"{key[0].replace(':', '_')}-v{key[1]}-dwarf{key[2]}.hsaco"
+        path.write_bytes(outcome.binary)
+        _BUILT[("kernelkit", *key)] = path
+        DWARF_VERSION[path] = key[2]
+        if key[2] == 5:
+            OPTIMISED.add(path)
+
+
+@pytest.fixture(scope="module", params=BUILDS, ids=[f"{b}-{t}-v{v}-dwarf{d}" for b, t, v, d in BUILDS])
 def build(request, tmp_path_factory):
-    builder, target, version, wave = request.param
+    builder, target, version, dwarf = request.param
+    if builder == "kernelkit":
+        if request.param not in _BUILT:
+            _kernelkit_builds(tmp_path_factory.mktemp("dwarf"))
+        return _BUILT[request.param], WAVE[target]
     folder = tmp_path_factory.mktemp("dwarf")
     src = folder / "k.cl"
     out = folder / "k.hsaco"
-    if builder == "kernelkit":
-        src.write_text(SOURCE)
-        assert main(["build", str(src), "-t", target, "--code-object-version", str(version), "-O0",
-                     "--option=-g", "-o", str(out)]) == 0
-    else:
-        src.write_text(CLANG_SOURCE)
-        zig = [sys.executable, "-m", "ziglang"]
-        subprocess.run([*zig, "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-target", "amdgcn-amd-amdhsa",
-                        f"-mcpu={target}", "-nogpulib", "-O2", "-g", "-gdwarf-4", "-c", str(src), "-o",
-                        str(folder / "k.o")], check=True, capture_output=True)
-        subprocess.run([*zig, "ld.lld", "--no-undefined", "-shared", str(folder / "k.o"), "-o", str(out)],
-                       check=True, capture_output=True)
-    return out, wave
+    src.write_text(CLANG_SOURCE)
+    zig = [sys.executable, "-m", "ziglang"]
+    subprocess.run([*zig, "clang", "-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "-target", "amdgcn-amd-amdhsa",
+                    f"-mcpu={target}", f"-mcode-object-version={version}", "-nogpulib", "-O2", "-g",
+                    f"-gdwarf-{dwarf}", "-c", str(src), "-o", str(folder / "k.o")], check=True, capture_output=True)
+    subprocess.run([*zig, "ld.lld", "--no-undefined", "-shared", str(folder / "k.o"), "-o", str(out)],
+                   check=True, capture_output=True)
+    OPTIMISED.add(out)
+    DWARF_VERSION[out] = dwarf
+    return out, WAVE[target]
+
+
+# the newest llvm-dwarfdump Debian has (package llvm-22): Debian's default one (LLVM 14) misnames SGPRs
+DWARFDUMP = "llvm-dwarfdump-22"
 
 
 def _dwarfdump(path, *options) -> str:
     from conftest import require_tool
 
-    return subprocess.run([require_tool("llvm-dwarfdump"), *options, str(path)], capture_output=True, text=True,
+    return subprocess.run([require_tool(DWARFDUMP), *options, str(path)], capture_output=True, text=True,
                           check=True).stdout
 
 
@@ -86,6 +117,8 @@ def test_line_rows_are_llvm_dwarfdumps(build):
     ours = [(r["address"], r["line"], r["column"], r["is_stmt"], r["end_sequence"])
             for unit in _ours(path, wave)["units"] for r in unit["lines"]]
     assert ours == theirs and len(ours) > 10
+    headers = re.findall(r"Compile Unit: .*version = 0x(\d+)", _dwarfdump(path, "--debug-info"))
+    assert [u["version"] for u in _ours(path, wave)["units"]] == [int(v) for v in headers] == [DWARF_VERSION[path]]
 
 
 def _walk(die):
@@ -95,11 +128,11 @@ def _walk(die):
 
 
 def _normalise(expression: str, wave: int) -> str:
-    """llvm-dwarfdump 14 names a DWARF register by the first LLVM register mapped to its number,
-    for SGPRs the 16-bit low half (DWARF 65 -> "SGPR33_LO16"), and prints the wave32 vector
-    registers by number (DWARF 1536 -> "0x600"); spec 001's table names them."""
-    expression = re.sub(r"_LO16\b", "", expression)
-    return re.sub(r"(DW_OP_b?regx) (0x[0-9a-f]+)", lambda m: f"{m[1]} {T.register_name(int(m[2], 16), wave)}",
+    """llvm-dwarfdump (22 as 14) prints the wave32 vector registers by number (DWARF 1536 -> "0x600"):
+    LLVM maps a register number to one name only, the wave64 one; spec 001's table names them."""
+    expression = re.sub(r"(DW_OP_bregx) (0x[0-9a-f]+) ", lambda m: f"{m[1]} {T.register_name(int(m[2], 16), wave)}",
+                        expression)
+    return re.sub(r"(DW_OP_regx) (0x[0-9a-f]+)", lambda m: f"{m[1]} {T.register_name(int(m[2], 16), wave)}",
                   expression)
 
 
@@ -144,7 +177,10 @@ def test_die_tree_and_expressions_are_llvm_dwarfdumps(build):
                 assert attrs[name] == f'"{value}"', (offset, name)
             elif isinstance(value, dict) and "address_space" in value:
                 assert int(attrs[name], 16) == value["value"] and value["address_space"] in ("global", "local")
-    assert expressions + lists >= 6
+    if path in OPTIMISED:       # -O2: variables in registers over pc ranges, location lists
+        assert expressions >= 2 and lists >= 1
+    else:                       # -O0: every parameter and variable at a frame-base offset
+        assert expressions + lists >= 6
     subprograms = [d for d in ours.values() if d["tag"] == "DW_TAG_subprogram"]
     assert {s["attributes"].get("DW_AT_name") for s in subprograms} >= {"saxpy", "twice"}
 
@@ -171,6 +207,9 @@ def test_inspect_debug_lists_kernels_functions_and_frames(build, capsys):
     assert main(["inspect", "--debug", str(path)]) == 0
     listing = capsys.readouterr().out
     assert "kernel saxpy entry" in listing and f"frame base {', '.join(twice['frame_base']['expression'])}" in listing
+    for table in doc["loclists"]:
+        for e in table["entries"]:
+            assert f"{e['offset']:#010x}  {e['kind']} ({', '.join(f'{v:#x}' for v in e['operands'])})" in listing
 
 
 def test_llvm_user_operations_decode_as_llvm_prints_them():
@@ -231,3 +270,27 @@ def test_inspect_debug_refuses_what_it_cannot_read(tmp_path, capsys):
     il = REFERENCE / "amdil" / "hlc-juniper" / "clear_memory.01.linked.il"
     assert main(["inspect", "--debug", str(il)]) == 1
     assert "AMDGPU code objects only" in capsys.readouterr().err
+
+
+def test_string_offsets_and_location_list_tables_are_llvm_dwarfdumps(build):
+    """.debug_str_offsets and .debug_loclists as stored (DWARF 5 only: DWARF 4 has neither)."""
+    path, wave = build
+    doc = _ours(path, wave)
+    theirs = [(int(at, 16), int(target, 16), text) for at, target, text in
+              re.findall(r'^0x([0-9a-f]{8}): ([0-9a-f]{8}) "(.*)"$', _dwarfdump(path, "--debug-str-offsets"), re.M)]
+    ours = [(e["offset"], e["string_offset"], e["string"]) for unit in doc["units"] for e in unit.get("str_offsets", [])]
+    assert ours == theirs and (len(ours) > 10) == (DWARF_VERSION[path] == 5)
+    dump = _dwarfdump(path, "--debug-loclists")
+    counts = [int(n, 16) for n in re.findall(r"offset_entry_count = 0x([0-9a-f]+)", dump)]
+    offsets = re.findall(r"^offsets: \[\n(.*?)^\]", dump, re.M | re.S)
+    entries = [(kind, [int(v, 16) for v in re.findall(r"0x[0-9a-f]+", operands)], _normalise(expr, wave) if expr else None)
+               for kind, operands, expr in re.findall(r"^\s+(DW_LLE_\w+)\s+\(([^)]*)\)(?:: (.*))?$", dump, re.M)]
+    tables = doc["loclists"]
+    assert [t["offset_entry_count"] for t in tables] == counts
+    # llvm-dwarfdump prints each offset as stored: relative to the end of the table's 12-byte header
+    assert [[o - t["offset"] - 12 for o in t["offsets"]] for t in tables] == \
+        [[int(v, 16) for v in block.split()] for block in offsets]
+    assert [(e["kind"], e["operands"], ", ".join(e["expression"]) if "expression" in e else None)
+            for t in tables for e in t["entries"] if e["kind"] != "DW_LLE_end_of_list"] == entries
+    if path in OPTIMISED and DWARF_VERSION[path] == 5:
+        assert entries and all(e["entries"][-1]["kind"] == "DW_LLE_end_of_list" for e in tables)

@@ -1,7 +1,9 @@
 // Barrier kernels whose work-items take different paths around the barriers (issue 10, point 1):
 // every work-item of a group reaches every barrier, but bounds tests, tree steps and per-item
 // loops send them different ways in between. OpenCL C 2.0: the last group may be smaller.
-#define TS 8
+#ifndef TS
+#define TS 8   // the tile (benchmarks/host_vs_peers.py builds it with -DTS=16)
+#endif
 
 kernel void sgemm_guarded(int M, int N, int K, global const float *A, global const float *B,
                           global float *C) {

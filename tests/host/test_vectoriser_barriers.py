@@ -6,6 +6,7 @@ regions inside them take BOSCC's paths (all lanes, no lane, some lanes of a pack
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,40 +16,10 @@ from kernelkit.targets.host.passes.vectorise import host_vector_width
 
 W = host_vector_width()
 
-REDUCE = """
-kernel void reduce(global const float *in, global float *partial, local float *scratch) {
-  size_t lid = get_local_id(0), n = get_local_size(0);
-  scratch[lid] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (lid < s)
-      scratch[lid] += scratch[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0)
-    partial[get_group_id(0)] = scratch[0];
-}"""
-
-GUARDED_SGEMM = """
-#define TS 8
-kernel void sgemm(int M, int N, int K, global const float *A, global const float *B, global float *C) {
-  local float As[TS][TS];
-  local float Bs[TS][TS];
-  int tx = get_local_id(0), ty = get_local_id(1);
-  int col = get_global_id(0), row = get_global_id(1);
-  float acc = 0.0f;
-  for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-    int ka = t * TS + tx, kb = t * TS + ty;
-    As[ty][tx] = (row < M && ka < K) ? A[row * K + ka] : 0.0f;
-    Bs[ty][tx] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < TS; ++k)
-      acc += As[ty][k] * Bs[k][tx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (row < M && col < N)
-    C[row * N + col] = acc;
-}"""
+HERE = Path(__file__).resolve().parent
+# the README's work-group reduction and the bounds-guarded 8x8-tiled sgemm of the divergence tests
+REDUCE = (HERE.parents[1] / "examples" / "reduce.cl").read_text()
+GUARDED_SGEMM = (HERE / "divergent_barriers.cl").read_text()
 
 # values live across barriers in both directions, a packet-varying loop bound between barriers
 SCAN = """
@@ -73,7 +44,7 @@ def program(src: str, mode: str) -> kernelkit.Program:
 
 
 def test_barrier_kernels_are_vectorised():
-    for src, name in ((REDUCE, "reduce"), (GUARDED_SGEMM, "sgemm"), (SCAN, "scan")):
+    for src, name in ((REDUCE, "reduce_sum"), (GUARDED_SGEMM, "sgemm_guarded"), (SCAN, "scan")):
         prog = program(src, "auto")
         assert prog._binary.kernel(name).vector_width == W, prog.build_log
         assert prog._binary.kernel(name).coroutine
@@ -85,8 +56,8 @@ def test_reduce(local):
     groups = 5
     data = np.random.default_rng(local).random(groups * local, dtype=np.float32)
     out = np.zeros(groups, np.float32)
-    program(REDUCE, "auto").kernel("reduce")(data, out, kernelkit.LocalMemory(4 * local),
-                                             global_size=(groups * local,), local_size=(local,))
+    program(REDUCE, "auto").kernel("reduce_sum")(data, out, kernelkit.LocalMemory(4 * local),
+                                                 global_size=(groups * local,), local_size=(local,))
     # the tree adds pairs n/2 apart: for n not a power of two it sums only part of the group
     ref = data.reshape(groups, local).astype(np.float64)
     n = local
@@ -104,8 +75,8 @@ def test_guarded_sgemm_with_partial_tiles(M, N, K):
     B = rng.random((K, N), dtype=np.float32)
     C = np.zeros((M, N), np.float32)
     gx, gy = -(-N // 8) * 8, -(-M // 8) * 8
-    program(GUARDED_SGEMM, "auto").kernel("sgemm")(np.int32(M), np.int32(N), np.int32(K), A, B, C,
-                                                  global_size=(gx, gy), local_size=(8, 8))
+    program(GUARDED_SGEMM, "auto").kernel("sgemm_guarded")(np.int32(M), np.int32(N), np.int32(K), A, B, C,
+                                                          global_size=(gx, gy), local_size=(8, 8))
     np.testing.assert_allclose(C, A.astype(np.float64) @ B.astype(np.float64), rtol=1e-5)
 
 

@@ -33,9 +33,13 @@ class Operation:
         words = ["DW_OP_LLVM_user", self.name] if self.llvm_user else [self.name]
         operands = list(self.operands)
         if self.register is not None:
-            words.append(self.register)
             if self.name in _REGISTER_OPS:
                 operands = operands[1:]
+            if _NUMBERED_REGISTER.fullmatch(self.name) or self.name == "DW_OP_bregx":
+                if self.name.startswith("DW_OP_breg") and operands:     # llvm-dwarfdump: "SGPR33+8"
+                    return " ".join([*words, f"{self.register}{operands[0]:+d}",
+                                     *(f"{v:#x}" for v in operands[1:])])
+            words.append(self.register)
         if self.name.startswith("DW_OP_breg") or self.name in ("DW_OP_fbreg", "DW_OP_bregx",
                                                                 "DW_OP_consts"):
             words += [f"{v:+d}" for v in operands]

@@ -42,4 +42,14 @@ def render_debug(doc: dict) -> str:
         else:
             out.append(f"FDE at {frame['offset']:#x}: pc [{frame['initial_location']:#x}, "
                        f"{frame['initial_location'] + frame['address_range']:#x}), {len(frame['rows'])} rule rows")
+            for row in frame["rows"]:
+                rules = ", ".join(f"{reg}={rule}" for reg, rule in row["rules"].items())
+                out.append(f"  {_pc(row['pc'])}: CFA={row['cfa'] or '?'}" + (f": {rules}" if rules else ""))
+    for table in doc.get("loclists", []):
+        out.append(f".debug_loclists table at {table['offset']:#x}: version {table['version']}, "
+                   f"{table['offset_entry_count']} offsets")
+        for entry in table["entries"]:
+            operands = ", ".join(f"{v:#x}" for v in entry["operands"])
+            expression = f": {', '.join(entry['expression'])}" if "expression" in entry else ""
+            out.append(f"  {entry['offset']:#010x}  {entry['kind']} ({operands}){expression}")
     return "\n".join(out) + "\n"

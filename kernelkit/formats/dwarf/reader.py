@@ -19,11 +19,12 @@ from elftools.elf.elffile import ELFFile
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACES
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
+from kernelkit.formats.dwarf.frames import read_frames
+from kernelkit.formats.dwarf.sections import location_list_tables, string_offsets
 from kernelkit.formats.dwarf.tables import (
     LLVM_ATTRIBUTES,
     LLVM_EXPRESSION_ATTRIBUTES,
     MEMORY_SPACES,
-    register_name,
 )
 
 DW_LNS_NEGATE_STMT = 6            # DWARF 5 6.2.5.2 standard opcode
@@ -136,34 +137,6 @@ def _file_path(header, entry) -> str:
     return f"{dirs[index].decode('utf-8', 'replace').rstrip('/')}/{name}"
 
 
-def _frames(dwarf, wave_size: int | None) -> list[dict]:
-    if not dwarf.has_CFI():
-        return []
-    out = []
-    for entry in dwarf.CFI_entries():
-        header = entry.header
-        if "CIE_id" in header and "initial_location" not in header:
-            out.append({"kind": "CIE", "offset": entry.offset,
-                        "augmentation": header.get("augmentation", b"").decode("utf-8", "replace"),
-                        "code_alignment_factor": header.get("code_alignment_factor"),
-                        "data_alignment_factor": header.get("data_alignment_factor"),
-                        "return_address_register": register_name(header.get("return_address_register", 0),
-                                                                 wave_size)})
-            continue
-        rows = []
-        decoded = entry.get_decoded()
-        for row in decoded.table:
-            rules = {register_name(reg, wave_size): f"{rule.type} {rule.arg}" for reg, rule in row.items()
-                     if isinstance(reg, int)}
-            cfa = row.get("cfa")
-            rows.append({"pc": row["pc"], "cfa": None if cfa is None else
-                         (f"{register_name(cfa.reg, wave_size)}+{cfa.offset}" if cfa.expr is None else "expression"),
-                         "rules": rules})
-        out.append({"kind": "FDE", "offset": entry.offset, "initial_location": header["initial_location"],
-                    "address_range": header["address_range"], "rows": rows})
-    return out
-
-
 def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
     """Every unit's DIE tree and line rows, and the call frame information, as JSON-ready data."""
     try:
@@ -171,13 +144,20 @@ def read_debug_info(data: bytes, wave_size: int | None = None) -> dict:
         if not elf.has_dwarf_info():
             raise FormatError("no DWARF debug information (.debug_info); build with -g", field=".debug_info")
         dwarf = elf.get_dwarf_info(relocate_dwarf_sections=False)
-        units = []
+        units, loclists = [], []
         for cu in dwarf.iter_CUs():
             reader = _UnitReader(dwarf, cu, wave_size)
-            units.append({"offset": cu.cu_offset, "version": cu.header.version,
-                          "address_size": cu.header.address_size, "die": reader.die(cu.get_top_DIE()),
-                          "lines": reader.lines()})
-        return {"units": units, "frames": _frames(dwarf, wave_size), "wave_size": wave_size}
+            top = cu.get_top_DIE()
+            unit = {"offset": cu.cu_offset, "version": cu.header.version,
+                    "address_size": cu.header.address_size, "die": reader.die(top), "lines": reader.lines()}
+            base = top.attributes.get("DW_AT_str_offsets_base")
+            if base is not None and isinstance(base.value, int):
+                unit["str_offsets"] = string_offsets(dwarf, base.value)
+            units.append(unit)
+            if not loclists and dwarf.debug_loclists_sec is not None:
+                loclists = location_list_tables(dwarf, reader.exprs)
+        return {"units": units, "frames": read_frames(dwarf, wave_size), "loclists": loclists,
+                "wave_size": wave_size}
     except FormatError:
         raise
     except (ELFError, DWARFError, KeyError, IndexError, ValueError, AttributeError, TypeError,

@@ -62,6 +62,13 @@ LLVM_USER_OPS: dict[int, tuple[str, tuple[str, ...]]] = {
     0x0C: ("DW_OP_LLVM_select_bit_piece", ("uleb", "uleb")),
 }
 
+# spec 001 "Call Frame Information" uses the address-space CFA rules of its DWARF extensions; LLVM
+# encodes them as these vendor CFA instructions (llvm/BinaryFormat/Dwarf.def): operands as above
+LLVM_CFA_OPS: dict[int, tuple[str, tuple[str, ...]]] = {
+    0x30: ("DW_CFA_LLVM_def_aspace_cfa", ("uleb", "uleb", "uleb")),
+    0x31: ("DW_CFA_LLVM_def_aspace_cfa_sf", ("uleb", "sleb", "uleb")),
+}
+
 # spec 001 "Call Frame Information": the CIE augmentation and factors AMDGPU uses
 CIE_AUGMENTATION = "[amd:v0.0]"
 CU_AUGMENTATION = "[amdgpu:v0.0]"

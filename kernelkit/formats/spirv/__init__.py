@@ -6,7 +6,9 @@ from kernelkit.formats.spirv.module import (
     Instruction,
     SpirvModule,
     decode_string,
+    malformed_operands,
     read_module,
 )
 
-__all__ = ["HEADER_WORDS", "MAGIC", "Instruction", "SpirvModule", "decode_string", "read_module"]
+__all__ = ["HEADER_WORDS", "MAGIC", "Instruction", "SpirvModule", "decode_string", "malformed_operands",
+           "read_module"]

@@ -7,6 +7,8 @@ module raises FormatError naming the byte offset and the field.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from kernelkit.errors import FormatError
@@ -40,6 +42,19 @@ class SpirvModule:
     bound: int
     schema: int
     instructions: list[Instruction] = field(default_factory=list)
+
+
+@contextmanager
+def malformed_operands(inst: Instruction) -> Iterator[None]:
+    """Reading ``inst``: operands that do not fit its opcode (too few words, an id naming nothing or the
+    wrong kind of thing) are a FormatError at the instruction's offset."""
+    try:
+        yield
+    except FormatError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise FormatError(f"Op{inst.name}: {type(exc).__name__}: {exc}", offset=inst.offset,
+                          field="operands") from None
 
 
 def decode_string(words: tuple[int, ...], start: int, offset: int = 0) -> tuple[str, int]:

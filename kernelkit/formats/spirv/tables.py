@@ -52,6 +52,9 @@ OPCODES: dict[int, str] = {
 }
 OPCODE_OF = {name: code for code, name in OPCODES.items()}
 
+# OpenCL SPIR-V Environment spec §2.3 "Data Types": integer widths and vector component counts
+INT_WIDTHS = (8, 16, 32, 64)
+VECTOR_COUNTS = (2, 3, 4, 8, 16)
 # §3.3 "Addressing Model"
 ADDRESSING_PHYSICAL32, ADDRESSING_PHYSICAL64 = 1, 2
 # §3.4 "Memory Model"

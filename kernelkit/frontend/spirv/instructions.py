@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.spirv import Instruction
+from kernelkit.formats.spirv import Instruction, malformed_operands
 from kernelkit.formats.spirv import tables as S
 from kernelkit.ir import IRBuilder
 from kernelkit.ir import types as T
@@ -65,7 +65,8 @@ class FunctionTranslator:
     def run(self) -> None:
         for inst in self.body:
             if inst.name == "Label":
-                self.blocks[inst.operands[0]] = self.fn.append_block(self.m.names.get(inst.operands[0], ""))
+                with malformed_operands(inst):
+                    self.blocks[inst.operands[0]] = self.fn.append_block(self.m.names.get(inst.operands[0], ""))
         if not self.blocks:
             raise FormatError("function body has no OpLabel", offset=self.body[0].offset, field="OpLabel")
         self.entry = next(iter(self.blocks.values()))
@@ -77,17 +78,13 @@ class FunctionTranslator:
                 continue
             if inst.name not in _NO_RESULT and len(inst.operands) >= 2:
                 self.m.value_types[inst.operands[1]] = inst.operands[0]
-            try:
+            with malformed_operands(inst):
                 self.instruction(inst)
-            except FormatError:
-                raise
-            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-                raise FormatError(f"Op{inst.name}: {type(exc).__name__}: {exc}", offset=inst.offset,
-                                  field="operands") from None
         for phi, inst in self.phis:
             ops = inst.operands
-            for k in range(2, len(ops), 2):
-                phi.add_incoming(self.v(ops[k]), self.blocks[ops[k + 1]])
+            with malformed_operands(inst):
+                for k in range(2, len(ops), 2):
+                    phi.add_incoming(self.v(ops[k]), self.blocks[ops[k + 1]])
 
     def set(self, inst: Instruction, value) -> None:
         self.values[inst.operands[1]] = value

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 
 from kernelkit.errors import FormatError
-from kernelkit.formats.spirv import Instruction, read_module
+from kernelkit.formats.spirv import Instruction, malformed_operands, read_module
 from kernelkit.formats.spirv import tables as S
 from kernelkit.frontend.spirv.extinst import OPENCL_STD, builtin_name
 from kernelkit.frontend.spirv.instructions import FunctionTranslator
@@ -54,6 +54,7 @@ class SpirvTranslator:
         self.pointer_bits = 64
         self.types = TypeTable(self.names, self)
         self.ocl_version = (1, 2)
+        self.function_heads: dict[int, Instruction] = {}
 
     # -- helpers used by the instruction translator -----------------------------------------
     def constant_int(self, cid: int) -> int:
@@ -80,14 +81,16 @@ class SpirvTranslator:
         i = 0
         while i < len(insts):
             inst = insts[i]
-            if inst.name == "Function":
-                i = self._function(insts, i)
-                continue
-            self._global(inst)
+            with malformed_operands(inst):
+                if inst.name == "Function":
+                    i = self._function(insts, i)
+                    continue
+                self._global(inst)
             i += 1
         for fid, fn in list(self.values.items()):
             if isinstance(fn, Function) and fid in self.entry_points:
-                add_kernel_metadata(self, fid, fn)
+                with malformed_operands(self.function_heads[fid]):
+                    add_kernel_metadata(self, fid, fn)
         ver = md_tuple([ValueAsMetadata(const_int(T.i32, v)) for v in self.ocl_version])
         self.ir.add_named_metadata("opencl.ocl.version", [ver])
         self.ir.add_named_metadata("opencl.spir.version", [ver])
@@ -245,6 +248,10 @@ class SpirvTranslator:
         fn.calling_conv = "spir_kernel" if fid in self.entry_points else "spir_func"
         self.ir.add_function(fn)
         self.values[fid] = fn
+        self.function_heads[fid] = head
+        if len(params) != len(fn.args):
+            raise FormatError(f"function %{fid} has {len(params)} OpFunctionParameter for a type of {len(fn.args)}",
+                              offset=head.offset, field="OpFunctionParameter")
         for p, arg in zip(params, fn.args, strict=True):
             self.values[p.operands[1]] = arg
             self.value_types[p.operands[1]] = p.operands[0]

@@ -36,12 +36,17 @@ class TypeTable:
         if name == "TypeBool":
             return T.i1
         if name == "TypeInt":
+            if ops[1] not in S.INT_WIDTHS:
+                raise FormatError(f"integer width {ops[1]}", offset=inst.offset + 8, field="OpTypeInt width")
             return T.IntType(ops[1])
         if name == "TypeFloat":
             if ops[1] not in _FLOAT_TYPES:
                 raise FormatError(f"float width {ops[1]}", offset=inst.offset + 8, field="OpTypeFloat width")
             return _FLOAT_TYPES[ops[1]]
         if name == "TypeVector":
+            if ops[2] not in S.VECTOR_COUNTS:
+                raise FormatError(f"vector of {ops[2]} components", offset=inst.offset + 12,
+                                  field="OpTypeVector component count")
             return T.VectorType(self[ops[1]], ops[2])
         if name == "TypeArray":
             return T.ArrayType(self[ops[1]], self._module.constant_int(ops[2]))

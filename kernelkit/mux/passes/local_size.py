@@ -27,18 +27,31 @@ LOCAL_SIZE_BUILTINS = ("__mux_get_local_size", "__mux_get_enqueued_local_size")
 UNIFORM_WORK_GROUP_SIZE = "uniform-work-group-size"   # clang's attribute for -cl-uniform-work-group-size
 
 
+# the frontend's OpenCL builtins (clang's mangling) that targets compiling frontend IR read the local size with
+OPENCL_LOCAL_SIZE_BUILTINS = ("_Z14get_local_sizej", "_Z23get_enqueued_local_sizej")
+
+
+def _kernels(module: Module) -> list:
+    """The mux kernels (``mux-kernel``), or in frontend IR the ``spir_kernel`` functions."""
+    return kernels(module) or [f for f in module.functions
+                               if not f.is_declaration and f.calling_conv == "spir_kernel"]
+
+
 def _only_kernel(module: Module, kernel: str) -> Module:
     """A copy of ``module`` without the kernels other than ``kernel`` that nothing calls."""
+    entries = _kernels(module)
     keep = [f for f in module.functions
-            if f.name == kernel or f not in kernels(module) or any(True for _ in f.uses)]
-    if module.get_function(kernel) is None or module.get_function(kernel) not in kernels(module):
+            if f.name == kernel or f not in entries or any(True for _ in f.uses)]
+    if module.get_function(kernel) is None or module.get_function(kernel) not in entries:
         raise MuxError(Result.INVALID_VALUE, f"no kernel named {kernel!r} in the module")
     module.functions = keep
     return parse(str(module))   # fresh use lists
 
 
-def specialise_local_size(module: Module, kernel: str, local_size: Sequence[int]) -> tuple[Module, int]:
-    """The specialised copy of ``module`` and the number of local-size reads folded."""
+def specialise_local_size(module: Module, kernel: str, local_size: Sequence[int],
+                          builtins: Sequence[str] = LOCAL_SIZE_BUILTINS) -> tuple[Module, int]:
+    """The specialised copy of ``module`` and the number of local-size reads folded (calls of
+    ``builtins``: the mux ones, or OPENCL_LOCAL_SIZE_BUILTINS in frontend IR)."""
     sizes = [int(v) for v in local_size]
     if len(sizes) != 3 or any(v <= 0 for v in sizes):
         raise MuxError(Result.INVALID_VALUE, f"local size {tuple(local_size)} is not three positive sizes")
@@ -54,7 +67,7 @@ def specialise_local_size(module: Module, kernel: str, local_size: Sequence[int]
     for fn in out.functions:
         for inst in list(fn.instructions()):
             callee = inst.called_function if isinstance(inst, CallInst) else None
-            if callee is None or callee.name not in LOCAL_SIZE_BUILTINS:
+            if callee is None or callee.name not in builtins:
                 continue
             dim = inst.args[0]
             if not isinstance(dim, ConstantInt):

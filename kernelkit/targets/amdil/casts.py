@@ -4,6 +4,8 @@ part of ``KernelSelector``."""
 
 from __future__ import annotations
 
+from functools import partialmethod
+
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.targets.amdil.emitter import Operand
@@ -34,12 +36,6 @@ class CastOps:
         else:
             self.em.mov(out, lows)
 
-    def sel_zext(self, inst) -> None:
-        self.extend_cast(inst, signed=False)
-
-    def sel_sext(self, inst) -> None:
-        self.extend_cast(inst, signed=True)
-
     def extend_cast(self, inst, signed: bool) -> None:
         src = inst.operands[0]
         sbits = int_bits(src.type)
@@ -52,18 +48,24 @@ class CastOps:
                                         else o & 1)
             else:
                 low = self.extend(o, sbits, signed)
-            if per == 2:
-                high = (self.em.one("ishr", low, 31) if not isinstance(low, int) else
-                        (ALL if low & SIGN else 0)) if signed else 0
-                self.em.mov(out[2 * i:2 * i + 2], [low, high])
-            else:
-                self.em.mov([out[i]], [low])
+            self.put_int32(out, i, per, low, signed)
 
-    def sel_fptosi(self, inst) -> None:
-        self.float_to_int(inst, signed=True)
+    sel_zext = partialmethod(extend_cast, signed=False)
+    sel_sext = partialmethod(extend_cast, signed=True)
 
-    def sel_fptoui(self, inst) -> None:
-        self.float_to_int(inst, signed=False)
+    def put_int32(self, out, i: int, per: int, value: Operand, signed: bool) -> None:
+        """Element ``i`` of ``out`` = a 32-bit integer; with ``per`` == 2 slots per element it is
+        widened to the (lo, hi) pair of a 64-bit integer (sign- or zero-extended)."""
+        if per == 1:
+            self.em.mov([out[i]], [value])
+            return
+        if not signed:
+            high: Operand = 0
+        elif isinstance(value, int):
+            high = ALL if value & SIGN else 0
+        else:
+            high = self.em.one("ishr", value, 31)
+        self.em.mov(out[2 * i:2 * i + 2], [value, high])
 
     def float_to_int(self, inst, signed) -> None:
         src = inst.operands[0]
@@ -85,17 +87,10 @@ class CastOps:
                 v = self.em.wide("d2i" if signed else "d2u", self.em.temp_slots(1)[0], e)
             else:
                 v = self.em.one("ftoi" if signed else "ftou", e[0])
-            if per == 2:
-                high = self.em.one("ishr", v, 31) if signed else 0
-                self.em.mov(out[2 * i:2 * i + 2], [v, high])
-            else:
-                self.em.mov([out[i]], [v])
+            self.put_int32(out, i, per, v, signed)
 
-    def sel_sitofp(self, inst) -> None:
-        self.int_to_float(inst, signed=True)
-
-    def sel_uitofp(self, inst) -> None:
-        self.int_to_float(inst, signed=False)
+    sel_fptosi = partialmethod(float_to_int, signed=True)
+    sel_fptoui = partialmethod(float_to_int, signed=False)
 
     def int_to_float(self, inst, signed) -> None:
         src = inst.operands[0]
@@ -122,6 +117,9 @@ class CastOps:
                 em.op("i2d" if signed else "u2d", out[2 * i:2 * i + 2], [v, v])
             else:
                 em.op("itof" if signed else "utof", [out[i]], [v])
+
+    sel_sitofp = partialmethod(int_to_float, signed=True)
+    sel_uitofp = partialmethod(int_to_float, signed=False)
 
     def sel_fpext(self, inst) -> None:
         out = self.result(inst)

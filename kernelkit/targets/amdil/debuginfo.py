@@ -6,7 +6,7 @@ assembler text inside IL comments:
   ``;.func_begin<i>:`` and first ``;.tmp<n>:`` label;
 - between kernels: ``;.func_end<i>:`` of the previous one, the next one's symbol and labels;
 - at the end: ``;.func_end``, the text/data/section end labels, then ``.debug_info`` (a compile
-  unit and one subprogram per kernel), ``.debug_abbrev``, ``.debug_line`` (one row per
+  unit, one subprogram per kernel with its formal parameters, their types: ``debugtypes.py``), ``.debug_abbrev``, ``.debug_line`` (one row per
   ``;.tmp<n>:`` label the bodies carry where the source line changes), ``.debug_pubnames``,
   ``.debug_pubtypes`` and the empty sections.
 
@@ -20,6 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from elftools.dwarf.enums import ENUM_DW_AT, ENUM_DW_FORM, ENUM_DW_TAG
+
+from kernelkit.targets.amdil.debugtypes import (
+    POINTER_SIZE,
+    BaseType,
+    DebugType,
+    Parameter,
+    PointerType,
+    Typedef,
+    type_closure,
+)
 
 PRODUCER = "kernelkit"
 DW_LANG_C89 = 1                     # what the driver's compile units say
@@ -54,6 +64,7 @@ class Kernel:
     symbol: str
     line: int
     begin: int          # index of its func_begin label
+    params: list[Parameter] = field(default_factory=list)
 
 
 @dataclass
@@ -71,10 +82,10 @@ class DebugProgram:
         self.rows.append((n, line))
         return f";.tmp{n}:"
 
-    def kernel_start(self, symbol: str, line: int) -> list[str]:
+    def kernel_start(self, symbol: str, line: int, params: list[Parameter] = ()) -> list[str]:
         """The section in front of a kernel's wrapper."""
         index = len(self.kernels)
-        self.kernels.append(Kernel(symbol, line, index))
+        self.kernels.append(Kernel(symbol, line, index, list(params)))
         out = [";DEBUGSTART"]
         if index == 0:
             for name in SECTIONS:
@@ -114,8 +125,8 @@ class DebugProgram:
 
     # -- .debug_info / .debug_abbrev -----------------------------------------------------------
     def _line_form(self) -> str:
-        return "DW_FORM_data1" if max((k.line for k in self.kernels), default=0) < 256 \
-            else "DW_FORM_data2"
+        lines = [k.line for k in self.kernels] + [p.line for k in self.kernels for p in k.params]
+        return "DW_FORM_data1" if max(lines, default=0) < 256 else "DW_FORM_data2"
 
     def _abbreviations(self) -> list[tuple[str, bool, list[tuple[str, str]]]]:
         return [
@@ -123,12 +134,28 @@ class DebugProgram:
                 ("DW_AT_producer", "DW_FORM_string"), ("DW_AT_language", "DW_FORM_data1"),
                 ("DW_AT_name", "DW_FORM_string"), ("DW_AT_entry_pc", "DW_FORM_addr"),
                 ("DW_AT_stmt_list", "DW_FORM_data4"), ("DW_AT_comp_dir", "DW_FORM_string")]),
-            ("DW_TAG_subprogram", False, [
+            ("DW_TAG_subprogram", True, [
                 ("DW_AT_name", "DW_FORM_string"), ("DW_AT_MIPS_linkage_name", "DW_FORM_string"),
                 ("DW_AT_decl_file", "DW_FORM_data1"), ("DW_AT_decl_line", self._line_form()),
                 ("DW_AT_prototyped", "DW_FORM_flag"), ("DW_AT_external", "DW_FORM_flag"),
                 ("DW_AT_low_pc", "DW_FORM_addr"), ("DW_AT_high_pc", "DW_FORM_addr"),
                 ("DW_AT_frame_base", "DW_FORM_block1")]),
+            ("DW_TAG_formal_parameter", False, [
+                ("DW_AT_name", "DW_FORM_string"), ("DW_AT_decl_file", "DW_FORM_data1"),
+                ("DW_AT_decl_line", self._line_form()), ("DW_AT_type", "DW_FORM_ref4"),
+                ("DW_AT_location", "DW_FORM_block1")]),
+            ("DW_TAG_base_type", False, [
+                ("DW_AT_encoding", "DW_FORM_data1"), ("DW_AT_name", "DW_FORM_string"),
+                ("DW_AT_byte_size", "DW_FORM_data1")]),
+            ("DW_TAG_pointer_type", False, [
+                ("DW_AT_byte_size", "DW_FORM_data1"), ("DW_AT_type", "DW_FORM_ref4")]),
+            ("DW_TAG_pointer_type", False, [("DW_AT_byte_size", "DW_FORM_data1")]),
+            ("DW_TAG_typedef", False, [
+                ("DW_AT_type", "DW_FORM_ref4"), ("DW_AT_name", "DW_FORM_string"),
+                ("DW_AT_decl_file", "DW_FORM_data1"), ("DW_AT_decl_line", "DW_FORM_data1")]),
+            ("DW_TAG_typedef", False, [
+                ("DW_AT_name", "DW_FORM_string"), ("DW_AT_decl_file", "DW_FORM_data1"),
+                ("DW_AT_decl_line", "DW_FORM_data1")]),
         ]
 
     def _abbrev(self) -> list[str]:
@@ -162,6 +189,7 @@ class DebugProgram:
         string(self.directory, "DW_AT_comp_dir")
         line_size = 1 if self._line_form() == "DW_FORM_data1" else 2
         offsets = []
+        refs: list[tuple[int, DebugType]] = []     # DW_AT_type entries, filled once types are placed
         for k in self.kernels:
             offsets.append(offset + sum(b[3] for b in body))
             body.append((".byte", 2, f"Abbrev [2] 0x{offsets[-1]:x} DW_TAG_subprogram", 1))
@@ -176,6 +204,43 @@ class DebugProgram:
             body.append((".long", f";.func_end{k.begin}", "DW_AT_high_pc", 4))
             body.append((".byte", 1, "DW_AT_frame_base", 1))
             body.append((".byte", 80, None, 1))           # DW_OP_reg0
+            for p in k.params:
+                here = offset + sum(b[3] for b in body)
+                body.append((".byte", 3, f"Abbrev [3] 0x{here:x} DW_TAG_formal_parameter", 1))
+                string(p.name, "DW_AT_name")
+                body.append((".byte", 1, "DW_AT_decl_file", 1))
+                body.append((".byte" if line_size == 1 else ".short", p.line, "DW_AT_decl_line",
+                             line_size))
+                refs.append((len(body), p.type))
+                body.append((".long", None, "DW_AT_type", 4))
+                location = _register_location(p.register)
+                body.append((".byte", len(location), "DW_AT_location", 1))
+                body += [(".byte", b, None, 1) for b in location]
+            body.append((".byte", 0, "End Of Children Mark", 1))
+        where: dict[DebugType, int] = {}
+        for t in type_closure([p for k in self.kernels for p in k.params]):
+            where[t] = here = offset + sum(b[3] for b in body)
+            if isinstance(t, BaseType):
+                body.append((".byte", 4, f"Abbrev [4] 0x{here:x} DW_TAG_base_type", 1))
+                body.append((".byte", t.encoding, "DW_AT_encoding", 1))
+                string(t.name, "DW_AT_name")
+                body.append((".byte", t.size, "DW_AT_byte_size", 1))
+            elif isinstance(t, PointerType):
+                code = 5 if t.type is not None else 6
+                body.append((".byte", code, f"Abbrev [{code}] 0x{here:x} DW_TAG_pointer_type", 1))
+                body.append((".byte", POINTER_SIZE, "DW_AT_byte_size", 1))
+                if t.type is not None:
+                    body.append((".long", where[t.type], "DW_AT_type", 4))
+            elif isinstance(t, Typedef):
+                code = 7 if t.type is not None else 8
+                body.append((".byte", code, f"Abbrev [{code}] 0x{here:x} DW_TAG_typedef", 1))
+                if t.type is not None:
+                    body.append((".long", where[t.type], "DW_AT_type", 4))
+                string(t.name, "DW_AT_name")
+                body.append((".byte", 1, "DW_AT_decl_file", 1))
+                body.append((".byte", 0, "DW_AT_decl_line", 1))
+        for at, t in refs:
+            body[at] = (".long", where[t], "DW_AT_type", 4)
         body.append((".byte", 0, "End Of Children Mark", 1))
         body.append((".byte", 0, "4 extra padding bytes for GDB", 1))
         body += [(".byte", 0, None, 1)] * 3
@@ -231,6 +296,11 @@ class DebugProgram:
                 asm(".byte", 0, "DW_LNE_end_sequence"), asm(".byte", 1), asm(".byte", 1),
                 _label("line_end")]
         return out
+
+
+def _register_location(register: int) -> list[int]:
+    """DW_OP_reg<n> (0x50 + n) for n < 32, else DW_OP_regx (0x90) n."""
+    return [0x50 + register] if register < 32 else [0x90, *_uleb128(register)]
 
 
 def _uleb_lines(value: int, comment: str) -> list[str]:

@@ -81,6 +81,12 @@ FEATURES: dict[str, FeatureRule] = {
 }
 
 
+# not in spec 000: a feature of AMD's later AMDIL compiler (AMDILBase.td), see metadata30.py
+BACKEND_FEATURES: dict[str, FeatureRule] = {
+    "metadata30": FeatureRule("metadata version 3.x (reflection and constarg records)"),
+}
+
+
 def resolve_device(name: str) -> AmdilDevice:
     device = DEVICES_BY_NAME.get(name)
     if device is None:
@@ -144,13 +150,13 @@ def parse_mattr(text: str, device: str | AmdilDevice) -> Attributes:
         if m:
             attrs.cal = int(m.group(1))
             continue
-        if item[:1] in "+-" and item[1:] in FEATURES:
+        if item[:1] in "+-" and (item[1:] in FEATURES or item[1:] in BACKEND_FEATURES):
             attrs.features[item[1:]] = item[0] == "+"
             continue
         raise _bad(f"unknown attribute {item!r} (mwgs-#d-#1-#2-#3, +cal=N, "
-                   f"[+/-]{'|'.join(FEATURES)})")
+                   f"[+/-]{'|'.join([*FEATURES, *BACKEND_FEATURES])})")
     for name, enabled in attrs.features.items():
-        rule = FEATURES[name]
+        rule = FEATURES.get(name) or BACKEND_FEATURES[name]
         if not enabled:
             continue
         if rule.min_family and not family_at_least(dev.family, rule.min_family):
@@ -193,7 +199,7 @@ class AmdilInfo(Info):
 
     def __init__(self, device: str = "juniper"):
         dev = resolve_device(device)
-        super().__init__(device_info(dev))
+        super().__init__(device_info(dev), supports_deferred_compilation=True)
         self.device = dev
 
     def devices(self) -> list[str]:

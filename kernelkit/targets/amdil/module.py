@@ -43,21 +43,27 @@ class AmdilModule(Module):
         super().compile_opencl_c(source, rest, **kwargs)
 
     def create_binary(self) -> bytes:
+        if self.finalized_llvm_module is None or self.program_info is None:
+            self.finalize()
+        return self.program_bytes(self.finalized_llvm_module, self.program_info.kernels)
+
+    def program_bytes(self, mux_ir, signatures) -> bytes:
+        """The AMD IL program of finalized mux IR ``mux_ir`` whose kernels have ``signatures``."""
         from kernelkit.targets.amdil.irpipeline import optimised_ir
         from kernelkit.targets.amdil.writer import Options, write_program
 
-        if self.finalized_llvm_module is None or self.program_info is None:
-            self.finalize()
         device = self.target.device_record
         attrs = getattr(self, "attributes", None)
         fp64 = device.hardware_fp64
         if attrs is not None and "fp64" in attrs.features:
             fp64 = attrs.features["fp64"]
-        opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None)
+        opts = Options(fp64=fp64, max_work_group=attrs.max_work_group_size if attrs else None,
+                       metadata30=bool(attrs and attrs.features.get("metadata30")))
         try:
-            ir = in_worker(optimised_ir, str(self.finalized_llvm_module), self.options,   # LLVM: in a worker
-                           target=f"amdil:{self.target.device}", kernels=self.kernel_names(), stage="passes")
-            text = write_program(ir, self.program_info.kernels, device, opts,
+            ir = in_worker(optimised_ir, str(mux_ir), self.options,   # LLVM: in a worker
+                           target=f"amdil:{self.target.device}", kernels=[s.name for s in signatures],
+                           stage="passes")
+            text = write_program(ir, signatures, device, opts,
                                  debug="-g" in self.options)
             self._metadata_messages(text)
             return text.encode()
@@ -69,6 +75,11 @@ class AmdilModule(Module):
             message = f"amdil: internal error selecting instructions: {type(exc).__name__}: {exc}"
             self.add_build_error(message)
             raise CompileError(message) from exc
+
+    def _create_kernel(self, name: str):
+        from kernelkit.targets.amdil.kernel import AmdilKernel
+
+        return AmdilKernel(self, name)
 
     def _metadata_messages(self, text: str) -> None:
         """spec 000 "Error Token"/"Warning Token": the runtime logs a kernel's warnings and fails

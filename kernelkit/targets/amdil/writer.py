@@ -29,8 +29,10 @@ from kernelkit.ir.values import (
     ConstantSimple,
     ConstantSplat,
 )
+from kernelkit.targets.amdil import metadata30 as md30
 from kernelkit.targets.amdil.counters import MAX_COUNTERS
 from kernelkit.targets.amdil.debuginfo import DebugProgram
+from kernelkit.targets.amdil.debugtypes import parameters
 from kernelkit.targets.amdil.emitter import Emitter
 from kernelkit.targets.amdil.info import FAMILY_7XX
 from kernelkit.targets.amdil.isel import KernelSelector
@@ -56,6 +58,7 @@ DEFAULT_MAX_THREADS = 256
 class Options:
     fp64: bool
     max_work_group: tuple[int, int, int] | None = None
+    metadata30: bool = False      # the 3.x metadata dialect (metadata30.py)
 
 
 def prolog() -> list[str]:
@@ -203,7 +206,9 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
         raise CompileError(f"amdil: kernel {fn.name} uses double, which {device.name} does not "
                            f"support (double precision needs cypress, cayman or rv770, or "
                            f"-mattr=+fp64)")
-    layout = allocate(sig, device.name)
+    layout = allocate(sig, device.name, version_major=md30.VERSION_MAJOR if opts.metadata30 else 1)
+    if opts.metadata30:
+        md30.check_arguments(fn, layout)
     lits = Literals()
     em = Emitter(lits, Registers())
 
@@ -233,7 +238,10 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     sel = KernelSelector(fn, em, device, {"args": args_info, "globals": globals_,
                                           "fp64": opts.fp64, "printf_base": printf_base,
                                           "debug": debug,
-                                          "functions": functions or {}})
+                                          "functions": functions or {},
+                                          # AMD's compiler lists every sampler argument, used or not
+                                          "sampler_args": [a.index for a in sig.args
+                                                           if a.kind == "sampler"]})
     private = place_allocas(fn, sel, private)
     if stats is not None:
         stats["private"] = private
@@ -281,16 +289,19 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
             out.append(f"mov r{1 + a.offset // 16 + k}, cb1[{a.offset // 16 + k}]")
     out += [f"call {body_id} ; {name}", "ret", f"endfunc ; __OpenCL_{name}_kernel"]
 
-    records: list[r.Record] = [r.Version(*METADATA_VERSION), r.Device(device.name),
+    version = md30.VERSION if opts.metadata30 else METADATA_VERSION
+    records: list[r.Record] = [r.Version(*version), r.Device(device.name),
                                r.UniqueId(wrapper_id), r.Memory("hwprivate", private)]
     records.append(r.Memory("local" if device.family == "7XX" else "hwlocal", static_local))
+    if opts.metadata30:
+        records += md30.memory_records(device)
     if compiler_write:
         records.append(r.Memory("compilerwrite"))
     if uses_data:
         records.append(r.Memory("datareqd"))
     if reqd:
         records.append(r.GroupSize("cws", *reqd))
-    records += layout.metadata_records()
+    records += md30.argument_records(sig, layout) if opts.metadata30 else layout.metadata_records()
     # AMD's compiler: on 7XX a barrier synchronises one wavefront only, so a kernel with a
     # barrier limits its work-group size (the runtime keeps it to a wavefront) and warns
     limit = bool(sel.barriers) and device.family == FAMILY_7XX
@@ -310,6 +321,8 @@ def kernel_lines(fn, sig, device, opts: Options, wrapper_id: int, body_id: int, 
     if any(len(ops) > 1 for ops in sel.counter_uses.values()):
         records.append(message("E023"))
     records.append(r.ResourceId("uavid", 1))
+    if opts.metadata30:
+        records += md30.closing_records(sig)
     out += [f";ARGSTART:__OpenCL_{name}_kernel"] + [x.to_line() for x in records] + \
         [f";ARGEND:__OpenCL_{name}_kernel"]
     out += [f"func {body_id} ; {name}"] + body + [f"endfunc ; {name}"]
@@ -482,7 +495,11 @@ def write_program(module, signatures, device, opts: Options, debug: bool = False
         if sig is None:
             raise CompileError(f"amdil: kernel {fn.name} has no signature")
         if info is not None:
-            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", _source_place(fn, module)[0])
+            line = _source_place(fn, module)[0]
+            layout = allocate(sig, device.name,
+                              version_major=md30.VERSION_MAJOR if opts.metadata30 else 1)
+            lines += info.kernel_start(f"__OpenCL_{fn.name}_kernel", line,
+                                       parameters(fn, sig, layout, line))
         lines += kernel_lines(fn, sig, device, opts, FIRST_UNIQUE_ID + i,
                               FIRST_UNIQUE_ID + n + i, module, places,
                               printf_base=sum(line.startswith(";printf_fmt:") for line in lines),

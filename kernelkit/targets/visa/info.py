@@ -28,7 +28,7 @@ class VisaInfo(Info):
                                     image_support=False, local_memory_size=SLM_BYTES,
                                     max_work_group_size=(MAX_WORK_GROUP_SIZE,) * 3,
                                     extra={"genx_platform": p.genx, "fp64": p.fp64, "lsc": p.lsc}),
-                         compilation_options=VISA_COMPILATION_OPTIONS)
+                         compilation_options=VISA_COMPILATION_OPTIONS, supports_deferred_compilation=True)
 
     def devices(self) -> list[str]:
         return [p.name for p in PLATFORMS]

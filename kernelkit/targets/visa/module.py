@@ -99,14 +99,28 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
                  filename: str = "<source>") -> VisaBinary:
     from kernelkit.frontend import compile_opencl
 
-    p = resolve_platform(platform)
     opts = list(options)
     own = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
+    return compile_visa_ir(own, platform, opts, simd=simd, filename=filename, unoptimised=unoptimised)
+
+
+def compile_visa_ir_text(text: str, platform: str, options: Sequence[str] = (), *, simd: int | None = None,
+                         filename: str = "<source>") -> VisaBinary:
+    """vISA from a frontend's IR text that has no -O0 twin (SPIR-V input, a specialised kernel)."""
+    return compile_visa_ir(ir.parse(text), platform, options, simd=simd, filename=filename)
+
+
+def compile_visa_ir(own: ir.Module, platform: str, options: Sequence[str] = (), *, simd: int | None = None,
+                    filename: str = "<source>", unoptimised: ir.Module | None = None) -> VisaBinary:
+    """vISA from the frontend's IR (OpenCL builtins as clang emits them); ``unoptimised`` is the
+    same program at -O0 (what IGC decides the implicit inputs from), else ``own`` stands for it."""
+    p = resolve_platform(platform)
+    opts = list(options)
     module = with_builtin_library(own, opts, handles_call)
     own_functions = {f.name: f for f in own.functions}
-    unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
     functions = {f.name: f for f in module.functions}
-    at_o0 = {f.name: f for f in unoptimised.functions}
+    at_o0 = {f.name: f for f in (unoptimised or module).functions}
     static, offset = {}, 0
     for g in module.globals:
         if g.addrspace == LOCAL_SPACE:

@@ -9,14 +9,21 @@ from kernelkit.targets.visa.module import VisaBinary, compile_visa
 from kernelkit.targets.visa.target import split_simd_option
 
 
-def visa_program(source: str, options: Sequence[str], platform: str, filename: str
-                 ) -> tuple[VisaBinary, Callable]:
-    """The compiled program and ``run(kernel, args, global, local, offset) -> LaunchStats``."""
+def visa_program(source: str, options: Sequence[str], platform: str, filename: str,
+                 spirv: bytes | None = None) -> tuple[VisaBinary, Callable]:
+    """The compiled program (from ``source``, or from the SPIR-V module ``spirv``) and
+    ``run(kernel, args, global, local, offset) -> LaunchStats``."""
     from kernelkit.formats.visa import parse_visaasm
     from kernelkit.sim.visa import decode, launch
 
     simd, rest = split_simd_option(options)
-    binary = compile_visa(source, platform, rest, simd=simd, filename=filename)
+    if spirv is not None:
+        from kernelkit.frontend.spirv import translate
+        from kernelkit.targets.visa.module import compile_visa_ir_text
+
+        binary = compile_visa_ir_text(str(translate(spirv)), platform, rest, simd=simd, filename=filename)
+    else:
+        binary = compile_visa(source, platform, rest, simd=simd, filename=filename)
     programs: dict[str, object] = {}
     # program-scope variables keep their values from launch to launch (OpenCL 2.0 program scope)
     segments: dict[str, object] = {}

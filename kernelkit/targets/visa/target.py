@@ -46,9 +46,10 @@ class VisaModule(Module):
         self.frontend_options = rest
 
     def compile_spirv(self, code, spirv_device_info=None, spirv_spec_info=None):
-        from kernelkit.mux.result import unsupported
-
-        raise unsupported("SPIR-V input on visa targets (the vISA code generator compiles OpenCL C source)")
+        """SPIR-V goes through the SPIR-V frontend's IR (the same shape as the OpenCL C frontend's)."""
+        result = super().compile_spirv(code, spirv_device_info, spirv_spec_info)
+        self.source, self.simd, self.frontend_options, self.filename = None, None, [], "<spirv>"
+        return result
 
     def finalize(self) -> ProgramInfo:
         from kernelkit.abi.signature import signatures_from_ir
@@ -62,15 +63,25 @@ class VisaModule(Module):
     def create_binary(self) -> bytes:
         return self.visa_binary().isa()
 
-    def visa_binary(self):
+    def _create_kernel(self, name: str):
+        from kernelkit.targets.visa.kernel import VisaDeferredKernel
+
+        return VisaDeferredKernel(self, name)
+
+    def visa_binary(self, program_ir=None):
+        """The program's VisaBinary; ``program_ir`` (frontend IR) stands for the module's program."""
         from kernelkit.errors import CompileError
         from kernelkit.llvm_binding import in_worker
-        from kernelkit.targets.visa.module import compile_visa
+        from kernelkit.targets.visa.module import compile_visa, compile_visa_ir_text
 
+        # the program is OpenCL C source, or (from SPIR-V) the frontend's IR
+        build, program = (compile_visa, self.source) if self.source is not None and program_ir is None else \
+            (compile_visa_ir_text, str(program_ir if program_ir is not None else self.llvm_module))
         try:   # LLVM (the optimiser) in a worker process: its aborting is a CompileError
-            return in_worker(compile_visa, self.source, self.target.device, self.frontend_options, simd=self.simd,
+            return in_worker(build, program, self.target.device, self.frontend_options, simd=self.simd,
                              filename=self.filename, target=f"visa:{self.target.device}",
-                             kernels=self.kernel_names())
+                             kernels=self.kernel_names() if program_ir is None else
+                             [f.name for f in program_ir.functions if f.calling_conv == "spir_kernel"])
         except CompileError as exc:
             self.add_build_error(str(exc))
             raise MuxError(Result.FINALIZE_PROGRAM_FAILURE, str(exc)) from exc
