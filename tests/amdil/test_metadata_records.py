@@ -162,3 +162,15 @@ def test_counter_instructions_the_metadata_does_not_bind_are_refused():
         launch(broken, "take", [out, counter], 64)
     with pytest.raises(LaunchError, match="counter32_t: pass a numpy array"):
         launch(text, "take", [out, 3], 64)
+
+
+def test_semaphore_arguments_are_numbered_from_one():
+    """AMD's front end types semaphores as ``struct _sema_t`` pointers; its AMDIL backend
+    (AMDILKernelManager) numbers ``;sema:`` records from 1 in argument order, counters from 0."""
+    src = ("#pragma OPENCL EXTENSION cl_ext_atomic_counters_32 : enable\n"
+           "typedef struct _sema_t sema_t;\n"
+           "kernel void k(global int *o, global sema_t *s, counter32_t c, global sema_t *t) {\n"
+           "    o[get_global_id(0)] = atomic_inc(c); }")
+    block = kernel_block(build_binary(src, "amdil:cayman").decode(), "k")
+    assert [a.to_line() for a in block.arguments] == [
+        ";pointer:o:i32:1:1:0:uav:1:4", ";sema:s:1:1:16", ";counter:c:32:0:1:32", ";sema:t:2:1:48"]

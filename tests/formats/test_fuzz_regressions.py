@@ -200,3 +200,27 @@ def test_yaml_libyaml_reads_like_pyyaml():
     assert texts
     for text in texts:
         assert llvm_yaml.load(text) == yaml.load(text, Loader=yaml.SafeLoader)
+
+
+def test_v2_kernel_without_code_props_is_a_format_error():
+    """A V2 code object whose kernel lost its CodeProps mapping (fuzz: TypeError building the model)."""
+    from fuzz.targets import v2_seeds
+    from kernelkit.formats import elf as E
+    from kernelkit.formats.amdgpu.codeobject import CodeObject
+
+    data = v2_seeds()[0]
+    CodeObject.parse(data)                         # the undamaged seed reads
+    elf = E.ElfFile.parse(data)
+    sec = elf.sections_of_type(E.SHT_NOTE)[0]
+    notes = []
+    for n in elf.notes(sec):
+        if n.type == 10:                           # NT_AMD_HSA_METADATA (spec 001, V2 notes)
+            doc = yaml.safe_load(n.desc.rstrip(b"\0"))
+            for kernel in doc["Kernels"]:
+                del kernel["CodeProps"]
+            n = E.Note(n.owner, n.type, yaml.safe_dump(doc).encode(), n.owner_raw)
+        notes.append(n)
+    sec.data = E.encode_notes(notes, sec.addralign, little=elf.little)
+    elf.layout()
+    with pytest.raises(FormatError, match="missing 'CodeProps'"):
+        CodeObject.parse(elf.to_bytes())

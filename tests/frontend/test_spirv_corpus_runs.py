@@ -27,7 +27,8 @@ KERNELS = ("scalar_args", "integer_ops", "small_int_ops", "vec_char", "vec_ushor
            "math_float", "math_vector", "fixed_group", "all_attributes", "calibrate", "generic_pointers",
            "conversions", "reinterpret", "math_integer", "c11_flags", "wg_reduce", "wg_scan", "wg_vote_broadcast",
            "half_double_args", "vec_uchar", "vec_short", "vec_int", "vec_uint", "vec_long", "vec_ulong",
-           "const_value_args", "math_double", "hinted", "vec_hinted", "uint_hinted", "sub_group_sized", "count_calls")
+           "const_value_args", "math_double", "hinted", "vec_hinted", "uint_hinted", "sub_group_sized", "count_calls",
+           "horner", "nested_loops", "blur5")
 CASES = [c for c in cases() if c.name in KERNELS]
 
 

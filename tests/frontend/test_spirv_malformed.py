@@ -1,5 +1,5 @@
 """Malformed SPIR-V modules the fuzzing harness (fuzz/, target ``spirv``) found escaping the SPIR-V
-reader as other exceptions than FormatError (KeyError, IndexError, ValueError, OverflowError) or running
+reader as other exceptions than FormatError (KeyError, IndexError, ValueError, OverflowError, StopIteration, RecursionError) or running
 for ever (a vector of 2**31 components), rebuilt by hand from a valid module. Oracle: spirv-val accepts
 the base module and rejects every damaged one (but one it does not check); the reader must refuse each with a FormatError."""
 
@@ -47,7 +47,7 @@ BASE = """
 """
 
 OP_EXECUTION_MODE, OP_TYPE_INT, OP_TYPE_VECTOR, OP_CONSTANT, OP_CONSTANT_COMPOSITE = 16, 21, 23, 43, 44
-OP_TYPE_FUNCTION = 33
+OP_TYPE_FUNCTION, OP_TYPE_POINTER, OP_FUNCTION_PARAMETER, OP_UNDEF, OP_TYPE_FLOAT = 33, 32, 55, 1, 22
 
 
 def _assemble(text: str) -> bytes:
@@ -73,7 +73,19 @@ def _edit(data: bytes, opcode: int, change, nth: int = 0) -> bytes:
     return struct.pack(f"<{len(words)}I", *words)
 
 
+def _operand(data: bytes, opcode: int, index: int) -> int:
+    found = []
+    _edit(data, opcode, lambda ops: found.append(ops[index]) or ops)
+    return found[0]
+
+
 DAMAGE = {
+    # RecursionError: a pointer type whose pointee is itself
+    "pointer-to-itself": lambda d: _edit(d, OP_TYPE_POINTER, lambda ops: [ops[0], ops[1], ops[0]], nth=1),
+    # StopIteration: a kernel parameter's result id defined again by a later instruction
+    # (an OpUndef after the function, of the parameter's id)
+    "parameter-id-redefined": lambda d: d + struct.pack("<3I", 3 << 16 | OP_UNDEF, _operand(d, OP_TYPE_FLOAT, 0),
+                                                        _operand(d, OP_FUNCTION_PARAMETER, 1)),
     # IndexError at the module level: OpExecutionMode without its mode
     "execution-mode-without-mode": lambda d: _edit(d, OP_EXECUTION_MODE, lambda ops: ops[:1]),
     # KeyError: a composite constant naming an id nothing defines

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import kernelkit
-from kernelkit.targets.host.passes.vectorise import host_vector_width
+from kernelkit.targets.host.passes.vectorise import host_vector_width, packet_width
 
-W = host_vector_width()
+W = packet_width(host_vector_width(), has_barriers=True, uses_sub_groups=False)
 
 HERE = Path(__file__).resolve().parent
 # the README's work-group reduction and the bounds-guarded 8x8-tiled sgemm of the divergence tests
@@ -41,6 +41,14 @@ kernel void scan(global const int *in, global int *out, local int *tmp) {
 @functools.cache
 def program(src: str, mode: str) -> kernelkit.Program:
     return kernelkit.Program(src, ["-cl-std=CL2.0", f"-cl-wfv={mode}"]).build()
+
+
+def test_packet_width():
+    """Below AVX-512, kernels with barriers get two registers per lane vector; sub-group kernels keep
+    the native width (their sub-group size)."""
+    assert packet_width(8, True, False) == 16 and packet_width(4, True, False) == 8
+    assert packet_width(16, True, False) == 16
+    assert packet_width(8, True, True) == 8 and packet_width(8, False, False) == 8
 
 
 def test_barrier_kernels_are_vectorised():

@@ -90,6 +90,8 @@ def validate_document_v2(doc: Any) -> list[str]:
             continue
         if "CodeProps" in k:
             check(k["CodeProps"], "code_props", where + ".CodeProps")
+        else:   # the model (like V3's kernel map) needs the code properties' required keys
+            errors.append(f"{where}: missing 'CodeProps' (its {', '.join(V2_REQUIRED['code_props'])})")
         if "Attrs" in k:
             check(k["Attrs"], "attrs", where + ".Attrs")
         for j, a in enumerate(k.get("Args") or []):

@@ -13,6 +13,7 @@ from io import BytesIO
 
 from elftools.common.exceptions import DWARFError, ELFError
 from elftools.construct.core import ConstructError
+from elftools.dwarf.enums import ENUM_DW_AT
 from elftools.dwarf.locationlists import BaseAddressEntry, LocationEntry, LocationExpr
 from elftools.elf.elffile import ELFFile
 
@@ -21,12 +22,17 @@ from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACE
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
 from kernelkit.formats.dwarf.frames import read_frames
 from kernelkit.formats.dwarf.sections import location_list_tables, string_offsets
+from kernelkit.formats.dwarf.tables import ADDRESS_SPACES as DWARF_ADDRESS_SPACES
 from kernelkit.formats.dwarf.tables import (
     LLVM_ATTRIBUTES,
     LLVM_EXPRESSION_ATTRIBUTES,
     MEMORY_SPACES,
 )
 
+ENUM_DW_AT_NAMES = {code: name for name, code in ENUM_DW_AT.items()}
+# pyelftools' own names of LLVM's attribute codes where they differ from LLVM's (0x3e02: DW_AT_LLVM_isysroot)
+_RENAMED = {ENUM_DW_AT_NAMES[code]: name for code, name in LLVM_ATTRIBUTES.items()
+            if ENUM_DW_AT_NAMES.get(code, name) != name}
 DW_LNS_NEGATE_STMT = 6            # DWARF 5 6.2.5.2 standard opcode
 _ADDRESS_CLASS_NAMES = {v: k for k, v in LLVM_ADDRESS_SPACES.items()}
 _EXPRESSION_ATTRIBUTES = {"DW_AT_location", "DW_AT_frame_base", "DW_AT_data_member_location",
@@ -52,7 +58,7 @@ class _UnitReader:
     def die(self, die) -> dict:
         attrs = {}
         for key, attr in die.attributes.items():
-            name = LLVM_ATTRIBUTES.get(key, key) if isinstance(key, int) else key
+            name = LLVM_ATTRIBUTES.get(key, key) if isinstance(key, int) else _RENAMED.get(key, key)
             attrs[name] = self.value(name, attr, die)
         out = {"offset": die.offset, "tag": die.tag, "attributes": attrs}
         children = [self.die(child) for child in die.iter_children()]
@@ -62,8 +68,8 @@ class _UnitReader:
 
     def value(self, name: str, attr, die):
         form, value = attr.form, attr.value
-        if name in _EXPRESSION_ATTRIBUTES and form == "DW_FORM_exprloc" or (
-                name in _EXPRESSION_ATTRIBUTES and form.startswith("DW_FORM_block")):
+        # an exprloc is an expression whatever the attribute (llvm-dwarfdump decodes every one)
+        if form == "DW_FORM_exprloc" or (name in _EXPRESSION_ATTRIBUTES and form.startswith("DW_FORM_block")):
             return {"expression": [op.text() for op in self.exprs.decode(value)]}
         if name in _EXPRESSION_ATTRIBUTES and form in _LOCATION_LIST_FORMS:
             return {"location_list": self.location_list(attr, die)}
@@ -73,6 +79,8 @@ class _UnitReader:
             return value.decode("utf-8", "replace")
         if name == "DW_AT_address_class":
             return {"value": value, "address_space": _ADDRESS_CLASS_NAMES.get(value)}
+        if name == "DW_AT_LLVM_address_space":
+            return {"value": value, "dwarf_address_space": DWARF_ADDRESS_SPACES.get(value, (None,))[0]}
         if name == "DW_AT_LLVM_memory_space":
             return {"value": value, "memory_space": MEMORY_SPACES.get(value)}
         if name == "DW_AT_high_pc" and form != "DW_FORM_addr":

@@ -40,8 +40,8 @@ LLVM_ATTRIBUTES: dict[int, str] = {0x3e00: "DW_AT_LLVM_include_path", 0x3e01: "D
                                    0x3e10: "DW_AT_LLVM_address_space", 0x3e11: "DW_AT_LLVM_lanes",
                                    0x3e12: "DW_AT_LLVM_lane_pc", 0x3e13: "DW_AT_LLVM_vector_size",
                                    0x3e14: "DW_AT_LLVM_virtual_call_origin"}
-# attributes whose value is a DWARF expression
-LLVM_EXPRESSION_ATTRIBUTES = frozenset({"DW_AT_LLVM_lane_pc", "DW_AT_LLVM_lanes"})
+# attributes whose value is a DWARF expression (DW_AT_LLVM_lanes is a constant: the lanes per thread)
+LLVM_EXPRESSION_ATTRIBUTES = frozenset({"DW_AT_LLVM_lane_pc"})
 
 # spec 001 "Operation Expressions" names the DW_OP_LLVM_* operations; LLVM encodes them as
 # DW_OP_LLVM_user (0xe9) followed by a ULEB128 sub-opcode, then the operands listed here

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import tables as S
 from kernelkit.ir import types as T
 from kernelkit.ir.metadata import MDString, ValueAsMetadata, md_tuple
@@ -51,8 +52,7 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
                     words.append("restrict")
                 if dec == S.DEC_VOLATILE:
                     words.append("volatile")
-        name = written[i] if written and i < len(written) else (
-            m.types.opencl_name(m.types.pointee(tid)) if _is_byval(m, pid) else m.types.opencl_name(tid))
+        name = written[i] if written and i < len(written) else _type_name(m, pid, tid)
         if inst.name == "TypeImage":   # images are global memory objects (OpenCL C frontend: space 1)
             from kernelkit.frontend.spirv.images import access_qualifier
 
@@ -86,6 +86,22 @@ def _vec_type_hint(code: int):
     return md_tuple([ValueAsMetadata(poison(vt)), ValueAsMetadata(const_int(T.i32, 1))])
 
 
+def _type_name(m: SpirvTranslator, pid: int, tid: int) -> str:
+    """The OpenCL C type of parameter ``pid`` read from the SPIR-V types; a pointer to bytes by the
+    type the kernel accesses through it (``pointee.accessed_pointee``)."""
+    if _is_byval(m, pid):
+        return m.types.opencl_name(m.types.pointee(tid))
+    inst = m.types.defs[tid]
+    if inst.name == "TypePointer" and m.types.defs[inst.operands[2]].name == "TypeInt" \
+            and m.types.defs[inst.operands[2]].operands[1] == 8:
+        from kernelkit.frontend.spirv.pointee import accessed_pointee
+
+        element = accessed_pointee(m, pid)
+        if element is not None:
+            return m.types.opencl_name(element) + "*"
+    return m.types.opencl_name(tid)
+
+
 def _is_byval(m: SpirvTranslator, pid: int) -> bool:
     return any(dec == S.DEC_FUNC_PARAM_ATTR and args[0] == S.PARAM_BYVAL
                for dec, args, _ in m.decorations.get(pid, ()))
@@ -94,6 +110,9 @@ def _is_byval(m: SpirvTranslator, pid: int) -> bool:
 def _params(m: SpirvTranslator, fn: Function) -> list[tuple[int, int]]:
     out = []
     for arg in fn.args:
-        pid = next(k for k, v in m.values.items() if v is arg)
+        pid = next((k for k, v in m.values.items() if v is arg), None)
+        if pid is None:   # its result id was defined again by a later instruction
+            raise FormatError(f"kernel {fn.name}: parameter {arg.index} has no result id of its own",
+                              field="OpFunctionParameter")
         out.append((pid, m.value_types[pid]))
     return out

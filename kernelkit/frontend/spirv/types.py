@@ -89,9 +89,13 @@ class TypeTable:
         inst = self.defs[tid]
         return inst.operands[2]
 
-    def opencl_name(self, tid: int, signed: bool = True) -> str:
-        """The OpenCL C spelling of a type (integers signed unless told: SPIR-V has no signedness)."""
+    def opencl_name(self, tid: int, signed: bool = True, within: tuple[int, ...] = ()) -> str:
+        """The OpenCL C spelling of a type (integers signed unless told: SPIR-V has no signedness);
+        ``within``: the types being spelled that contain this one (a type containing itself is malformed)."""
         inst = self.defs[tid]
+        if tid in within:
+            raise FormatError(f"type %{tid} contains itself", offset=inst.offset, field="type id")
+        within = (*within, tid)
         ops, name = inst.operands, inst.name
         if name == "TypeInt":
             base = _INT_NAMES.get(ops[1], f"i{ops[1]}")
@@ -101,9 +105,9 @@ class TypeTable:
         if name == "TypeFloat":
             return _FLOAT_NAMES[ops[1]]
         if name == "TypeVector":
-            return f"{self.opencl_name(ops[1], signed)}{ops[2]}"
+            return f"{self.opencl_name(ops[1], signed, within)}{ops[2]}"
         if name == "TypePointer":
-            return self.opencl_name(ops[2], signed) + "*"
+            return self.opencl_name(ops[2], signed, within) + "*"
         if name == "TypeStruct":
             st = self.ir[tid]
             raw = st.name if isinstance(st, T.NamedStructType) else "struct"

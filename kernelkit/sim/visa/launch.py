@@ -24,6 +24,7 @@ import numpy as np
 from kernelkit.abi.visa import GRF_BYTES, Payload
 from kernelkit.errors import LaunchError
 from kernelkit.formats.visa.model import Routine
+from kernelkit.formats.visa.printf_buffer import FIRST_RECORD, PRINTF_BUFFER_BYTES, read_printf_buffer
 from kernelkit.sim.visa.decode import DONE, Program, decode
 from kernelkit.sim.visa.executor import Executor
 from kernelkit.sim.visa.memory import Memory
@@ -42,6 +43,7 @@ class LaunchStats:
     work_groups: int
     hardware_threads: int
     lane_operations: int
+    printf: list | None = None        # the printf records written: [(format, [(type, bytes)])]
 
 
 class Geometry:
@@ -80,7 +82,8 @@ def _triple(value, name: str, fill: int) -> tuple[int, int, int]:
 
 def launch(routine: Routine | Program, payload: Payload, args: list, global_size, local_size=None,
            global_offset=None, *, signature=None, static_slm: int = 0, slm_bytes: int | None = None,
-           segments: dict | None = None, private_bytes: int = 0) -> LaunchStats:
+           segments: dict | None = None, private_bytes: int = 0, printf_strings: list | None = None,
+           printf_arguments: dict | None = None) -> LaunchStats:
     program = routine if isinstance(routine, Program) else decode(routine)
     name = program.name
     dims = len(global_size) if isinstance(global_size, list | tuple) else 1
@@ -108,6 +111,11 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
         private = np.zeros(max(8, PRIVATE_THREADS * simd * private_bytes), np.uint8)
         values["private_base"] = np.array([memory.add(private, "private memory")], "<u8").view(np.uint8)
         per_batch_limit = max(1, PRIVATE_THREADS // tpg)
+    printf_buffer = None
+    if payload.implicit("printf_buffer") is not None:
+        printf_buffer = np.zeros(PRINTF_BUFFER_BYTES, np.uint8)
+        printf_buffer[:4] = np.array([FIRST_RECORD], "<u4").view(np.uint8)
+        values["printf_buffer"] = np.array([memory.add(printf_buffer, "printf buffer")], "<u8").view(np.uint8)
     needed = values.pop("__slm__")
     slm_bytes = needed if slm_bytes is None else max(slm_bytes, needed)
     table = values.pop("__bti__")
@@ -131,7 +139,10 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
         ex.lane_pc[:, :simd] = np.where(lin < group_items, 0, DONE)
         ex.run()
         lane_ops += ex.lane_ops
-    return LaunchStats(math.prod(gsize), len(all_groups), len(all_groups) * tpg, lane_ops)
+    records = None
+    if printf_buffer is not None:
+        records = read_printf_buffer(printf_buffer.tobytes(), list(printf_strings or []), dict(printf_arguments or {}))
+    return LaunchStats(math.prod(gsize), len(all_groups), len(all_groups) * tpg, lane_ops, records)
 
 
 def _argument_values(payload: Payload, args: list, memory: Memory, signature, static_slm: int, kernel: str) -> dict:

@@ -21,7 +21,6 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.irtext import header_params, next_metadata_id, split_module
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
@@ -91,7 +90,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
     sites, mutable program-scope __global variables)."""
     from kernelkit.targets.host.passes.checked import check_definition, instrument
-    from kernelkit.targets.host.passes.printf import alloc_definition, lower_printf
+    from kernelkit.targets.host.passes.printf import add_alloc_definition, lower_printf
 
     module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
@@ -113,7 +112,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
     add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
                               scheduled=helpers)
     if sites:
-        add_definitions(module, alloc_definition())
+        add_alloc_definition(module)
     add_definitions(module, "\n\n".join([shim_text, mux_text,
                                            "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
     return str(module), kernels, local_globals, sites, shared
@@ -149,15 +148,6 @@ def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     return str(m)
 
 
-def _declare_wrapper_needs(mod) -> None:
-    declared = mod.declared()
-    for decl in wrapper.WRAPPER_DECLS:
-        name = re.search(r"@([\w.]+)\(", decl).group(1)
-        if name not in declared:
-            mod.items.append(decl)
-            declared[name] = decl
-
-
 def lower_kernels(text: str, kernels: list[str],
                   vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
     """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
@@ -175,150 +165,81 @@ def lower_kernels(text: str, kernels: list[str],
     return (str(module) if changed or coroutines else text), coroutines, serial
 
 
+def _private_arrays(f) -> bool:
+    return any(isinstance(i, ir.AllocaInst) for i in f.instructions())
+
+
 def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                 vectorised: dict[str, tuple[str, int]] | None = None,
-                local_sizes: dict[str, tuple[int, int, int]] | None = None) -> str:
+                local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                loops: dict[str, tuple[int, bool]] | None = None) -> str:
     """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
-    after splitting, see :func:`add_region_drivers`)."""
-    mod = split_module(text)
-    _declare_wrapper_needs(mod)
-    md_next = next_metadata_id(mod)
+    after splitting, see :func:`add_region_drivers`); ``loops``: their ``!codeplay_ca_wrapper``."""
+    module = ir.parse(text)
     for name in kernels:
         if name in coroutines:
             continue
-        f = mod.function(name)
-        private_arrays = any(" alloca " in line for line in f.body) or local_atomics.has_local_atomics_text(f.body)
-        text_, md = wrapper.work_item_loops(f, False, None if private_arrays else md_next,
+        f = module.get_function(name)
+        parallel = not (_private_arrays(f) or local_atomics.has_local_atomics(f))
+        text_, md = wrapper.work_item_loops(f, False, 0 if parallel else None,
                                             local_mem=(local_mem or {}).get(name, 0),
                                             vector=(vectorised or {}).get(name),
                                             local_size=(local_sizes or {}).get(name))
-        if md:
-            wrapper.mark_parallel_accesses(f, md_next)
-        md_next += len(md)
-        mod.items.append(text_)
-        mod.items += md
-        if "define internal" not in f.header:
-            f.header = f.header.replace("define ", "define internal ", 1)
-    return mod.text()
-
-
-_INDEX_GEP_RE = re.compile(r"^\s*%index\.addr = getelementptr inbounds (?:nuw )?i8, ptr %[-\w$.]+, i64 (\d+)$")
-_INDEX_LOAD_RE = re.compile(r"^(\s*)%index = load (i\d+), ptr %index\.addr, align \d+$")
-MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
-
-
-_SWITCH_CASE_RE = re.compile(r"^\s*i\d+ (-?\d+), label %")
-
-
-def _suspend_points(resume) -> int:
-    """The number of suspend indices the resume function's entry switch dispatches on."""
-    count, inside = 0, False
-    for line in resume.body:
-        if not inside:
-            inside = line.strip().startswith("switch ")
-            continue
-        if not _SWITCH_CASE_RE.match(line):
-            break
-        count += 1
-    return count
-
-
-def specialise_resume(mod, kernel: str, barriers_: int):
-    """Give ``<kernel>.resume`` the suspend index as a parameter (so a caller passing a constant
-    gets one region); returns the ResumeInfo, or None if CoroSplit's output has another shape."""
-    f = mod.function(f"{kernel}.resume")
-    if f is None or _suspend_points(f) > barriers_ + 1:
-        # the region driver runs every work-item of a group with work-item 0's suspend index, which
-        # needs one suspend point per barrier (barriers.to_coroutine makes them noduplicate);
-        # otherwise the generic rounds resume each work-item where it stopped
-        return None
-    offset = ty = None
-    for i, line in enumerate(f.body):
-        g = _INDEX_GEP_RE.match(line)
-        if g:
-            offset = int(g.group(1))
-        m = _INDEX_LOAD_RE.match(line)
-        if m and offset is not None:
-            ty = m.group(2)
-            conv = f"trunc i32 %kk.idx to {ty}" if int(ty[1:]) < 32 else f"zext i32 %kk.idx to {ty}"
-            if ty == "i32":
-                conv = "add i32 %kk.idx, 0"
-            f.body[i] = f"{m.group(1)}%index = {conv}"
-            break
-    if ty is None or int(ty[1:]) > 32:
-        return None
-    bits = int(ty[1:])
-    start, end = header_params(f.header)
-    f.header = f.header[:end] + ", i32 %kk.idx" + f.header[end:]
-    _, end = header_params(f.header)
-    f.header = f.header[:end + 1] + " alwaysinline" + f.header[end + 1:]
-    # suspend indices 0..barriers-1 are the barriers (the last index is the final suspend)
-    cases = barriers_ if barriers_ <= MAX_SPECIALISED_REGIONS else 0
-    if bits < 8:  # whole-byte index stores, which the loop vectoriser can handle (i2 it cannot)
-        ramp = mod.function(kernel)
-        for g in (f, ramp):
-            g.body = [_byte_index_store(line, bits) for line in g.body]
-        ty = "i8"
-    return wrapper.ResumeInfo(f.name, offset, ty, cases)
-
-
-_INDEX_STORE_RE = re.compile(r"^(\s*)store i(\d+) (-?\d+), ptr (%index\.addr[-\w$.]*)(.*)$")
-
-
-def _byte_index_store(line: str, bits: int) -> str:
-    m = _INDEX_STORE_RE.match(line)
-    if not m or int(m.group(2)) != bits:
-        return line
-    return f"{m.group(1)}store i8 {int(m.group(3)) % (1 << bits)}, ptr {m.group(4)}{m.group(5)}"
+        entry = wrapper.link_entry(module, text_, md, f if md else None)
+        if name in (loops or {}):
+            wrapper.add_wrapper_metadata(entry, *loops[name])
+        f.linkage = "internal"
+    return str(module)
 
 
 def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                        serial: set[str] = frozenset(),
                        local_sizes: dict[str, tuple[int, int, int]] | None = None,
-                       vectorised: dict[str, tuple[str, int]] | None = None) -> str:
+                       vectorised: dict[str, tuple[str, int]] | None = None,
+                       loops: dict[str, tuple[int, bool]] | None = None) -> str:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
-    from kernelkit.targets.host.passes import region_values, soa_frames
-    mod = split_module(text)
-    _declare_wrapper_needs(mod)
-    md_next = next_metadata_id(mod)
-    alloc = mod.function("kk_frame")
-    if alloc is not None:
-        alloc.header = alloc.header.replace(" noinline ", " alwaysinline ")
+    from kernelkit.targets.host.passes import region_values, resume_index, soa_frames
+    module = ir.parse(text)
+    alloc = module.get_function("kk_frame")
+    if alloc is not None and "noinline" in alloc.attributes:
+        alloc.attributes = ["alwaysinline" if a == "noinline" else a for a in alloc.attributes]
+    packet_kernels = {v[0] for v in (vectorised or {}).values() if v[0] in coroutines}
+    infos = {name: resume_index.specialise_resume(module, name, coroutines[name]) for name in packet_kernels}
     soa_needed = False
-    packets = {name: (*v, specialise_resume(mod, v[0], coroutines[v[0]]))
-               for name, v in (vectorised or {}).items() if v[0] in coroutines}
     for name, count in coroutines.items():
-        if name in {v[0] for v in packets.values()}:
+        if name in packet_kernels:
             continue
-        f = mod.function(name)
-        resume_fn = mod.function(f"{name}.resume")
-        soa = resume_fn is not None and soa_frames.convert(f, resume_fn)
+        resume_fn = module.get_function(f"{name}.resume")
+        soa = resume_fn is not None and soa_frames.convert(module, module.get_function(name), resume_fn)
         soa_needed |= soa
-        info = specialise_resume(mod, name, count)
+        infos[name] = info = resume_index.specialise_resume(module, name, count)
         if info is not None and soa:
             info.soa = True   # (the index offset read from the resume function is already re-laid out)
-            info.values = region_values.analyse(f, mod.function(info.function))
+            info.values = region_values.analyse(module.get_function(name), module.get_function(info.function))
             if info.values is not None:
-                region_values.rewrite_resume(mod.function(info.function), info.values, info.index_offset)
-                region_values.rewrite_ramp(f, info.values, info.index_offset)
-        base = None
-        if (info is not None and name not in serial
-                and not any(" alloca " in line for line in mod.function(info.function).body)):
+                region_values.rewrite_resume(module.get_function(info.function), info.values, info.index_offset)
+                region_values.rewrite_ramp(module.get_function(name), info.values, info.index_offset)
+    if soa_needed:
+        soa_frames.add_allocator(module)
+    packets = {name: (*v, infos[v[0]]) for name, v in (vectorised or {}).items() if v[0] in coroutines}
+    for name in coroutines:
+        if name in packet_kernels:
+            continue
+        f = module.get_function(name)
+        info = infos[name]
+        md, base, parallel = [], None, None
+        if info is not None and name not in serial and not _private_arrays(module.get_function(info.function)):
             # regions of different work-items are independent (their frames are disjoint, and
             # OpenCL orders their other memory accesses only at barriers)
-            info.access_group = md_next
-            mod.items.append(f"!{md_next} = distinct !{{}}")
-            wrapper.mark_parallel_accesses(mod.function(info.function), md_next)
-            base = md_next + 1
-        text_, md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                            local_size=(local_sizes or {}).get(name), vector=packets.get(name))
-        md_next = (base or md_next) + len(md) + 1
-        mod.items.append(text_)
-        mod.items += md
-    if soa_needed:
-        mod.items.append(soa_frames.allocator())
-    return mod.text()
+            info.access_group, md, base = 0, ["!0 = distinct !{}"], 1
+            parallel = module.get_function(info.function)
+        text_, loop_md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
+                                                 local_size=(local_sizes or {}).get(name), vector=packets.get(name))
+        entry = wrapper.link_entry(module, text_, md + loop_md, parallel)
+        if name in (loops or {}):
+            wrapper.add_wrapper_metadata(entry, *loops[name])
+    return str(module)
 
 
 def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
@@ -403,11 +324,11 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
     text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
-    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes)
+    loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
+    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
-                                  local_sizes, wfv.widths)
-    text = wrapper.add_wrapper_metadata(text, _wrapper_loops(kernels, wfv.widths, local_sizes or {}))
+                                  local_sizes, wfv.widths, loops)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text

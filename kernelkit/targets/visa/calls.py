@@ -31,6 +31,9 @@ class CallCodegen:
         if name.startswith("llvm.memset."):
             self._memset(inst, args)
             return
+        if name == "printf":
+            self._printf(inst)
+            return
         if name.startswith("llvm.") and self._intrinsic(inst, name, args):
             return
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
@@ -321,7 +324,7 @@ SIZE_INPUTS = {"_Z14get_local_sizej": "local_size", "_Z15get_global_sizej": "glo
 def handles_call(name: str) -> bool:
     """Whether the code generator emits calls to ``name`` itself (the others come from the builtin
     library, kernelkit.mux.clc, inlined)."""
-    if name in WORK_ITEM or name in SIZE_INPUTS or name in FENCES or name == "_Z12get_work_dimv" \
+    if name in WORK_ITEM or name in SIZE_INPUTS or name == "printf" or name in FENCES or name == "_Z12get_work_dimv" \
             or name == "_Z7barrierj" or name.startswith("_Z18work_group_barrier"):
         return True
     parsed = _demangle(name)

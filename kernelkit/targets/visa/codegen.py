@@ -26,6 +26,7 @@ from kernelkit.targets.visa.calls import CallCodegen
 from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
 from kernelkit.targets.visa.debuginfo import source_position
 from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
+from kernelkit.targets.visa.printf import PrintfCodegen, printf_only_fpext
 from kernelkit.targets.visa.private import PrivateCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
@@ -49,7 +50,8 @@ from kernelkit.targets.visa.vtypes import (
 )
 
 
-class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen, GenericCodegen):
+class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCodegen, GenericCodegen,
+                    PrintfCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
                  collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
@@ -77,6 +79,9 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
         self.exit = "BB_exit"
         self.k = 0                                # the vector element being generated
         self.pairs: dict[int, tuple[str, str]] = {}   # cmpxchg -> (old value, success) operands
+        self.printf_strings: list[str] = []       # the program's printf strings (shared by its kernels)
+        self.printf_arguments: dict[int, int] = {}    # format string index -> argument count
+        self.fp64 = False                         # the platform has doubles (printf writes them)
 
     # ---- variables
     def _new(self, vtype: str, n: int, prefix: str = "G") -> str:
@@ -141,11 +146,11 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
                 return f"0x{(-1 if value.value & 1 else 0) & 0xFFFF:x}:{ty}"
             bits = SIZES[ty] * 8
             return f"0x{value.value & ((1 << bits) - 1):x}:{ty}"
-        if isinstance(value, ir.ConstantFP):
-            ty = vtype or vtype_of(value.type)
-            fmt = {"f": "<f", "df": "<d", "hf": "<e"}[ty]
-            raw = int.from_bytes(struct.pack(fmt, value.value), "little")
-            return f"0x{raw:x}:{ty}"
+        if isinstance(value, ir.ConstantFP):      # reinterpreted as ``vtype`` (bits kept) when given
+            own = vtype_of(value.type)
+            ty = vtype or own
+            raw = int.from_bytes(struct.pack({"f": "<f", "df": "<d", "hf": "<e"}[own], value.value), "little")
+            return f"0x{raw & ((1 << 8 * SIZES[ty]) - 1):x}:{ty}"
         if isinstance(value, ir.GlobalVariable) and value.addrspace == LOCAL_SPACE:
             return f"0x{self.static_slm[value.name]:x}:{vtype or 'ud'}"
         if isinstance(value, ir.GlobalVariable | ir.ConstantExpr):
@@ -276,7 +281,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, PrivateCodegen, CollectiveCo
     # ---- instructions
     def _instruction(self, inst, block, nxt) -> None:
         op = inst.opcode
-        if isinstance(inst, ir.PhiInst):
+        if isinstance(inst, ir.PhiInst) or printf_only_fpext(inst):
             return
         if isinstance(inst.type, T.VectorType) and op in ELEMENTWISE | {"call"}:
             for self.k in range(inst.type.count):

@@ -1,9 +1,15 @@
 """The IR the vISA code generator selects from: the frontend's SPIR64 IR with kernelkit's OpenCL
 builtin library (``kernelkit.mux.clc``, portable math: no C library call) linked in for the
 builtins the code generator does not emit itself, every non-kernel function inlined (the code
-generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers."""
+generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers.
+
+The float builtins that library computes in double come, where written, from
+``float_geometric.cl`` (float only), linked first: platforms without fp64 cannot run the double
+code, and SKL's finalizer lacks the f64 operations it needs (reduce.fmax, rnd* on df)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from kernelkit import ir
 from kernelkit.llvm_binding import llvm, parse_verified
@@ -12,6 +18,23 @@ SPIR64 = "spir64-unknown-unknown"
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 NOT_INLINED = ("noinline", "optnone")
+FLOAT_LIBRARY = Path(__file__).with_name("float_geometric.cl")
+FLOAT_PREFIX = "kkv_"          # float_geometric.cl's names: kkv_<builtin>
+
+
+def float_library() -> ir.Module:
+    """float_geometric.cl as IR, its kkv_<name> definitions renamed to the builtins' mangled names."""
+    from kernelkit.frontend import compile_opencl
+
+    module = ir.parse(compile_opencl(FLOAT_LIBRARY.read_text(), [], filename=FLOAT_LIBRARY.name).ir_text)
+    for fn in module.functions:
+        digits = len(fn.name) - len(fn.name[2:].lstrip("0123456789")) - 2
+        length = int(fn.name[2:2 + digits]) if fn.name.startswith("_Z") and digits else 0
+        base = fn.name[2 + digits:2 + digits + length]
+        if not fn.is_declaration and base.startswith(FLOAT_PREFIX):
+            name = base[len(FLOAT_PREFIX):]
+            fn.name = f"_Z{len(name)}{name}{fn.name[2 + digits + length:]}"
+    return module
 
 
 def _called_builtins(module: ir.Module, handled) -> set[str]:
@@ -47,11 +70,18 @@ def _inlinable(attributes: list) -> list:
     return out
 
 
-def with_builtin_library(module: ir.Module, options, handled) -> ir.Module:
+def with_builtin_library(module: ir.Module, options, handled, float_only: bool = False) -> ir.Module:
     """``module`` with the library's definitions of the builtins it calls (but those ``handled``),
-    everything inlined and optimised (LLVM's O2 pipeline, no loop or SLP vectoriser)."""
+    everything inlined and optimised (LLVM's O2 pipeline, no loop or SLP vectoriser); with
+    ``float_only``, float_geometric.cl's definitions first."""
     from kernelkit.mux.clc import defined_builtins, library_ir
 
+    if float_only:
+        floats = float_library()
+        if _called_builtins(module, handled) & {f.name for f in floats.functions if not f.is_declaration}:
+            main = parse_verified(str(module), "the frontend", "visa")
+            main.link_in(parse_verified(str(floats), "the float builtin library", "visa"))
+            module = ir.parse(str(main))
     wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
     if not wanted:
         return module

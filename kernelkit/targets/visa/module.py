@@ -31,6 +31,8 @@ class VisaKernel:
     error: str | None = None          # why the code generator refused this kernel
     segments: dict | None = None      # implicit input (constant_base / global_base) -> initial bytes
     private_bytes: int = 0            # private memory per work-item
+    printf_strings: list | None = None    # the program's printf strings, by index (printf kernels)
+    printf_arguments: dict | None = None  # format string index -> argument count
 
 
 @dataclass
@@ -73,9 +75,15 @@ class VisaBinary:
 
 def _uses_double(function) -> bool:
     from kernelkit.ir import types as T
+    from kernelkit.targets.visa.printf import printf_only_fpext
 
     for block in function.blocks:
         for inst in block:
+            if printf_only_fpext(inst):        # a float promoted for printf: written as a float
+                continue
+            if isinstance(inst, ir.CallInst) and inst.called_function is not None \
+                    and inst.called_function.name == "printf":
+                continue
             for value in (inst, *inst.operands):
                 ty = getattr(value, "type", None)
                 if isinstance(ty, T.FloatType) and ty.kind == "double":
@@ -117,7 +125,7 @@ def compile_visa_ir(own: ir.Module, platform: str, options: Sequence[str] = (), 
     same program at -O0 (what IGC decides the implicit inputs from), else ``own`` stands for it."""
     p = resolve_platform(platform)
     opts = list(options)
-    module = with_builtin_library(own, opts, handles_call)
+    module = with_builtin_library(own, opts, handles_call, float_only=True)
     own_functions = {f.name: f for f in own.functions}
     functions = {f.name: f for f in module.functions}
     at_o0 = {f.name: f for f in (unoptimised or module).functions}
@@ -134,6 +142,8 @@ def compile_visa_ir(own: ir.Module, platform: str, options: Sequence[str] = (), 
 
     segments = lay_out_segments(module)
     kernels = []
+    printf_strings: list[str] = []
+    printf_arguments: dict[int, int] = {}
     for sig in signatures_from_ir(module):
         fn = functions[sig.name]
         if _uses_double(fn) and not p.fp64:
@@ -150,11 +160,14 @@ def compile_visa_ir(own: ir.Module, platform: str, options: Sequence[str] = (), 
             payload = lay_out(sig, width, p.name, implicit)
             scratch = -(-offset // 16) * 16
             codegen = KernelCodegen(fn, sig, payload, static, segments, collective_slm=scratch)
+            codegen.printf_strings, codegen.printf_arguments, codegen.fp64 = printf_strings, printf_arguments, p.fp64
             text = codegen.generate()
         except (CompileError, KernelkitError) as exc:
             kernels.append(VisaKernel(sig, None, None, offset, f"{filename}: kernel {sig.name}: {exc}"))
             continue
         slm = scratch + SCRATCH_BYTES if codegen.uses_collectives else offset
         kernels.append(VisaKernel(sig, payload, text, slm, segments={k: bytes(v) for k, v in segments.data.items()},
-                                  private_bytes=codegen.private_bytes))
+                                  private_bytes=codegen.private_bytes,
+                                  printf_strings=printf_strings if payload.implicit("printf_buffer") else None,
+                                  printf_arguments=printf_arguments))
     return VisaBinary(p.name, kernels)

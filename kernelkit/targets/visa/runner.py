@@ -38,5 +38,6 @@ def visa_program(source: str, options: Sequence[str], platform: str, filename: s
             segments.setdefault(name, np.frombuffer(data, np.uint8).copy())
         return launch(programs[kernel], k.payload, list(args), list(global_size), list(local_size),
                       list(global_offset), signature=k.signature, static_slm=k.static_slm,
-                      segments={n: segments[n] for n in (k.segments or {})}, private_bytes=k.private_bytes)
+                      segments={n: segments[n] for n in (k.segments or {})}, private_bytes=k.private_bytes,
+                      printf_strings=k.printf_strings, printf_arguments=k.printf_arguments)
     return binary, run

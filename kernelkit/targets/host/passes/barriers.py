@@ -19,9 +19,8 @@ from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import Function, Module
 from kernelkit.ir.transforms.editing import split_block
-from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.ir.values import ConstantSimple, null
-from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
+from kernelkit.targets.host.sched import WorkGroupInfo, WorkItemInfo
 
 BARRIER = "__mux_work_group_barrier"
 
@@ -36,55 +35,56 @@ CORO_FUNCTIONS = (
 FRAME_ALIGN = 64  # coroutine frames may hold spilled 512-bit vectors
 
 
-def frame_allocator(name: str = "kk_frame", *, row_items: int | None = None, attrs: str = "noinline") -> str:
-    """``@name(wi, wg, size)``: the work-item's frame in the thread's frame array.
+def _wg_field(b: IRBuilder, wg, name: str, tag: str):
+    return b.gep(T.i8, wg, [const(T.i64, getattr(WorkGroupInfo, name).offset)], tag, ["inbounds"])
+
+
+def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: int | None = None,
+                        inline: bool = False) -> Function:
+    """Define ``@name(wi, wg, size)``: the work-item's frame in the thread's frame array.
 
     All work-items of a kernel have frames of the same size, so the array is (re)allocated only
     by the first work-item a thread starts (before any frame is live); the work-item loop frees it.
     Array of structures: frames ``round_up(size, 64)`` bytes apart, one per enqueued work-item.
     With ``row_items`` (see soa_frames): ``round_up(size, 8) * row_items`` bytes, work-item ``l``
-    at ``8 * l``. ``noinline`` until the frames are laid out, ``alwaysinline`` afterwards.
+    at ``8 * l``. ``noinline`` until the frames are laid out (``inline``: ``alwaysinline``).
     """
-    wg_t, wi_t = llvm_struct(WORK_GROUP_FIELDS), llvm_struct(WORK_ITEM_FIELDS)
-    fr, st = field_index(WORK_GROUP_FIELDS, "frames"), field_index(WORK_GROUP_FIELDS, "frame_stride")
-    en, lin = field_index(WORK_GROUP_FIELDS, "enqueued_local_size"), field_index(WORK_ITEM_FIELDS, "local_linear_id")
+    alloc = module.declare_function("aligned_alloc", T.FunctionType(T.ptr, (T.i64, T.i64)))
+    free = module.declare_function("free", T.FunctionType(T.void, (T.ptr,)))
+    f = module.declare_function(name, T.FunctionType(T.ptr, (T.ptr, T.ptr, T.i64)))
+    assert f.is_declaration, f"@{name} is already defined"
+    wi, wg, size = f.args
+    wi.name, wg.name, size.name = "wi", "wg", "size"
+    f.linkage, f.calling_conv = "internal", ""
+    f.attributes = ["alwaysinline" if inline else "noinline", "nounwind"]
+    entry, grow, have = (f.append_block(n) for n in ("entry", "grow", "have"))
     align = FRAME_ALIGN if row_items is None else 8
+    b = IRBuilder(entry)
+    sp, fp = _wg_field(b, wg, "frame_stride", "sp"), _wg_field(b, wg, "frames", "fp")
+    stride = b.load(T.i64, sp, "stride")
+    b.cbr(b.icmp("uge", stride, size, "ok"), have, grow)
+    b.position_at_end(grow)
+    b.call(free, [b.load(T.ptr, fp, "old")])
+    rounded = b.and_(b.add(size, const(T.i64, align - 1), "s1"), const(T.i64, -align), "s2")
     if row_items is None:
-        count = [f"  %e{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {en}, i32 {d}" for d in range(3)]
-        count += [f"  %e{d} = load i64, ptr %e{d}p" for d in range(3)]
-        count += ["  %e01 = mul i64 %e0, %e1", "  %items = mul i64 %e01, %e2"]
-        offset = ["  %off = mul i64 %l, %stride2"]
+        en = _wg_field(b, wg, "enqueued_local_size", "ep")
+        counts = [b.load(T.i64, en if d == 0 else b.gep(T.i8, en, [const(T.i64, 8 * d)], f"e{d}p", ["inbounds"]),
+                         f"e{d}") for d in range(3)]
+        items = b.mul(b.mul(counts[0], counts[1], "e01"), counts[2], "items")
     else:
-        count = [f"  %items = add i64 {row_items}, 0"]
-        offset = ["  %off = shl i64 %l, 3"]
-    count_text, offset_text = "\n".join(count), "\n".join(offset)
-    return f"""define internal ptr @{name}(ptr %wi, ptr %wg, i64 %size) {attrs} nounwind {{
-entry:
-  %sp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {st}
-  %fp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {fr}
-  %stride = load i64, ptr %sp
-  %ok = icmp uge i64 %stride, %size
-  br i1 %ok, label %have, label %grow
-grow:
-  %old = load ptr, ptr %fp
-  call void @free(ptr %old)
-  %s1 = add i64 %size, {align - 1}
-  %s2 = and i64 %s1, {-align}
-{count_text}
-  %bytes = mul i64 %items, %s2
-  %new = call ptr @aligned_alloc(i64 {FRAME_ALIGN}, i64 %bytes)
-  store ptr %new, ptr %fp
-  store i64 %s2, ptr %sp
-  br label %have
-have:
-  %frames = load ptr, ptr %fp
-  %stride2 = load i64, ptr %sp
-  %lp = getelementptr inbounds {wi_t}, ptr %wi, i32 0, i32 {lin}
-  %l = load i64, ptr %lp
-{offset_text}
-  %f = getelementptr i8, ptr %frames, i64 %off
-  ret ptr %f
-}}"""
+        items = const(T.i64, row_items)
+    new = b.call(alloc, [const(T.i64, FRAME_ALIGN), b.mul(items, rounded, "bytes")], "new")
+    b.store(new, fp)
+    b.store(rounded, sp)
+    b.br(have)
+    b.position_at_end(have)
+    frames = b.load(T.ptr, fp, "frames")
+    lin_off = WorkItemInfo.local_linear_id.offset
+    lin = b.load(T.i64, b.gep(T.i8, wi, [const(T.i64, lin_off)], "lp", ["inbounds"]), "l")
+    off = (b.mul(lin, b.load(T.i64, sp, "stride2"), "off") if row_items is None
+           else b.shl(lin, const(T.i64, 3), "off"))
+    b.ret(b.gep(T.i8, frames, [off], "f"))
+    return f
 
 
 def has_barriers(f: Function) -> bool:
@@ -153,7 +153,7 @@ def lower_barriers(module: Module, kernels: list[str]) -> dict[str, int]:
         if f is not None and not f.is_declaration and has_barriers(f):
             out[name] = to_coroutine(f, module)
     if out:
-        add_definitions(module, "declare ptr @aligned_alloc(i64, i64)\ndeclare void @free(ptr)\n\n" + frame_allocator())
+        add_frame_allocator(module)
     barrier = module.get_function(BARRIER)
     if barrier is not None and not barrier.uses:   # the barrier builtin has no definition left to call
         module.remove_function(barrier)

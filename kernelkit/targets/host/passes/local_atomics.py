@@ -53,7 +53,3 @@ def lower_local_atomics(functions) -> None:
 def has_local_atomics(f: Function) -> bool:
     return any(inst.name.startswith(PREFIX) for inst in f.instructions())
 
-
-def has_local_atomics_text(body: list[str]) -> bool:
-    """The same test on a function's IR lines (the stages not yet on kernelkit.ir)."""
-    return any(MARK in line for line in body)

@@ -15,18 +15,11 @@ from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import Function, GlobalVariable, Module
-from kernelkit.ir.values import ConstantBytes
-from kernelkit.targets.host.sched import (
-    PRINTF_STRUCT,
-    SINK_BYTES,
-    WORK_GROUP_FIELDS,
-    field_index,
-    llvm_struct,
-)
+from kernelkit.ir.values import ConstantBytes, null, zeroinitializer
+from kernelkit.targets.host.sched import SINK_BYTES, PrintfBuffer, WorkGroupInfo
 
 HELPERS = ("kk_printf_alloc",)
 RECORD_HEADER = 16   # u32 site, u32 length, u64 format pointer
-WG_T = llvm_struct(WORK_GROUP_FIELDS)
 
 
 def type_size(ty: str) -> int:
@@ -92,34 +85,33 @@ def lower_printf(module: Module) -> list[list[str]]:
     return sites
 
 
-def alloc_definition() -> str:
-    """The definition of ``kk_printf_alloc`` (and its sink), as IR for ``add_definitions``."""
-    pf = field_index(WORK_GROUP_FIELDS, "printf")
-    return f"""@kk.printf.sink = internal global [{SINK_BYTES} x i8] zeroinitializer, align 16
-
-define internal ptr @kk_printf_alloc(i64 %site, i64 %len, ptr %wi, ptr %wg) alwaysinline nounwind {{
-entry:
-  %pp = getelementptr inbounds {WG_T}, ptr %wg, i32 0, i32 {pf}
-  %pb = load ptr, ptr %pp
-  %none = icmp eq ptr %pb, null
-  br i1 %none, label %sink, label %take
-take:
-  %offp = getelementptr inbounds {PRINTF_STRUCT}, ptr %pb, i32 0, i32 2
-  %off = atomicrmw add ptr %offp, i64 %len monotonic
-  %end = add i64 %off, %len
-  %capp = getelementptr inbounds {PRINTF_STRUCT}, ptr %pb, i32 0, i32 1
-  %cap = load i64, ptr %capp
-  %fits = icmp ule i64 %end, %cap
-  br i1 %fits, label %write, label %sink
-write:
-  %data = load ptr, ptr %pb
-  %rec = getelementptr i8, ptr %data, i64 %off
-  %site32 = trunc i64 %site to i32
-  store i32 %site32, ptr %rec, align 1
-  %lenp = getelementptr i8, ptr %rec, i64 4
-  %len32 = trunc i64 %len to i32
-  store i32 %len32, ptr %lenp, align 1
-  ret ptr %rec
-sink:
-  ret ptr @kk.printf.sink
-}}"""
+def add_alloc_definition(module: Module) -> Function:
+    """Define ``kk_printf_alloc(site, length, wi, wg)`` (declared by :func:`lower_printf`, given the
+    scheduling parameters since): a record of ``length`` bytes in the launch's printf buffer,
+    headed by the site and the length, or the sink when the buffer is absent or full."""
+    sink = GlobalVariable("kk.printf.sink", T.ArrayType(T.i8, SINK_BYTES), zeroinitializer(T.ArrayType(T.i8, SINK_BYTES)))
+    sink.linkage, sink.align = "internal", 16
+    module.add_global(sink)
+    f = module.declare_function(HELPERS[0], T.FunctionType(T.ptr, (T.i64, T.i64, T.ptr, T.ptr)))
+    site, length, _wi, wg = f.args
+    for a, n in zip(f.args, ("site", "len", "wi", "wg"), strict=True):
+        a.name = n
+    f.linkage, f.attributes = "internal", ["alwaysinline", "nounwind"]
+    entry, take, write, to_sink = (f.append_block(n) for n in ("entry", "take", "write", "sink"))
+    b = IRBuilder(entry)
+    pp = b.gep(T.i8, wg, [const(T.i64, WorkGroupInfo.printf.offset)], "pp", ["inbounds"])
+    buf = b.load(T.ptr, pp, "pb")
+    b.cbr(b.icmp("eq", buf, null(T.ptr), "none"), to_sink, take)
+    b.position_at_end(take)
+    offp = b.gep(T.i8, buf, [const(T.i64, PrintfBuffer.offset.offset)], "offp", ["inbounds"])
+    off = b.atomicrmw("add", offp, length, "monotonic", name="off")
+    end = b.add(off, length, "end")
+    capp = b.gep(T.i8, buf, [const(T.i64, PrintfBuffer.capacity.offset)], "capp", ["inbounds"])
+    b.cbr(b.icmp("ule", end, b.load(T.i64, capp, "cap"), "fits"), write, to_sink)
+    b.position_at_end(write)
+    rec = b.gep(T.i8, b.load(T.ptr, buf, "data"), [off], "rec")
+    b.store(b.trunc(site, T.i32, "site32"), rec, align=1)
+    b.store(b.trunc(length, T.i32, "len32"), b.gep(T.i8, rec, [const(T.i64, 4)], "lenp"), align=1)
+    b.ret(rec)
+    IRBuilder(to_sink).ret(sink)
+    return f

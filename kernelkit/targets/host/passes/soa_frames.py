@@ -12,106 +12,115 @@ off % 8``, so consecutive work-items' copies of a value are 8 bytes apart.
 
 from __future__ import annotations
 
-import re
-
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.values import ConstantInt, Value, const_int
 from kernelkit.runtime.ndrange import MAX_WORK_GROUP_SIZE
-from kernelkit.targets.host.irtext import Function
 from kernelkit.targets.host.passes.printf import type_size
 
 WORD = 8
 # rows of the re-laid-out frame: room for the largest work-group, plus padding so that rows are not
 # a power of two apart (all of a work-item's fields would otherwise fall into the same cache set)
 ROW_ITEMS = MAX_WORK_GROUP_SIZE + 8
-RAMP_FRAME = "%kk.coro.mem"      # the frame pointer in the ramp (kk_frame's result)
-RESUME_FRAME = "%kk.coro.hdl"    # the resume function's frame parameter
-
-_GEP_RE = re.compile(r"^(\s*)(%[-\w$.]+) = getelementptr inbounds (?:nuw )?i8, ptr (%[-\w$.]+), i64 (\d+)$")
-_LOAD_RE = re.compile(r"= load (?:volatile )?(.+?), ptr (%[-\w$.]+)(?:,|$)")
-_STORE_RE = re.compile(r"^\s*store (?:volatile )?(.+) (%[-\w$.]+|[-+\w$.@]+|null|true|false|poison|undef), ptr (%[-\w$.]+)(?:,|$)")
+RAMP_FRAME = "kk.coro.mem"      # the frame pointer in the ramp (kk_frame's result)
+RESUME_FRAME = "kk.coro.hdl"    # the resume function's frame parameter
 
 
 def soa_offset(off: int) -> int:
     return (off // WORD) * WORD * ROW_ITEMS + off % WORD
 
 
-def _uses(body: list[str], name: str) -> list[str]:
-    pat = re.compile(re.escape(name) + r"(?![-\w$.])")
-    return [line for line in body if pat.search(line)]
-
-
-def _access_size(line: str, ptr: str) -> int | None:
-    """Bytes a load/store accesses through ``ptr``, or None if ``line`` uses it otherwise."""
-    m = _LOAD_RE.search(line)
-    if m and m.group(2) == ptr:
-        return _size(m.group(1))
-    m = _STORE_RE.match(line)
-    if m and m.group(3) == ptr and ptr not in m.group(1) and m.group(2) != ptr:
-        return _size(m.group(1))
+def field_offset(inst: I.Instruction, frame: Value) -> int | None:
+    """``off`` if ``inst`` is ``getelementptr inbounds i8, ptr frame, i64 off``."""
+    if (isinstance(inst, I.GetElementPtrInst) and inst.source_type == T.i8 and len(inst.operands) == 2
+            and inst.operands[0] is frame and isinstance(inst.operands[1], ConstantInt)):
+        return inst.operands[1].value
     return None
 
 
-def _size(ty: str) -> int | None:
+def _access_size(user: I.Instruction, ptr: Value) -> int | None:
+    """Bytes a load/store accesses through ``ptr``, or None if ``user`` uses it otherwise."""
+    if isinstance(user, I.LoadInst) and user.pointer is ptr:
+        ty = user.type
+    elif isinstance(user, I.StoreInst) and user.pointer is ptr and user.value is not ptr:
+        ty = user.value.type
+    else:
+        return None
     try:
-        return type_size(ty.strip())
+        return type_size(str(ty))
     except ValueError:
         return None
 
 
-def convertible(f: Function, frame: str) -> bool:
-    """Are all uses of ``frame`` in ``f`` word-contained constant-offset field accesses?"""
-    geps = {}
-    for line in f.body:
-        m = _GEP_RE.match(line)
-        if m and m.group(3) == frame:
-            geps[m.group(2)] = int(m.group(4))
-    for line in _uses(f.body, frame):
-        m = _GEP_RE.match(line)
-        if m and m.group(3) == frame:
+def frame_value(f: Function, name: str) -> Value | None:
+    """The frame pointer of a ramp (the call named ``name``) or a resume function (its parameter)."""
+    for a in f.args:
+        if a.name == name:
+            return a
+    for inst in f.instructions():
+        if inst.name == name:
+            return inst
+    return None
+
+
+def convertible(frame: Value) -> bool:
+    """Are all uses of ``frame`` word-contained constant-offset field accesses?"""
+    for use in frame.uses:
+        user = use.user
+        off = field_offset(user, frame)
+        if off is not None:
+            for u in user.uses:
+                size = _access_size(u.user, user)
+                if size is None or off % WORD + size > WORD:
+                    return False
             continue
-        if line.strip() == f"ret ptr {frame}" or re.match(rf"^\s*{re.escape(frame)} = ", line):
+        if isinstance(user, I.ReturnInst):
             continue
-        size = _access_size(line, frame)
+        size = _access_size(user, frame)
         if size is None or size > WORD:
             return False
-    for name, off in geps.items():
-        for line in _uses(f.body, name):
-            if line.lstrip().startswith(f"{name} ="):
-                continue
-            size = _access_size(line, name)
-            if size is None or off % WORD + size > WORD:
-                return False
     return True
 
 
-def rewrite(f: Function, frame: str) -> None:
-    out = []
-    for line in f.body:
-        m = _GEP_RE.match(line)
-        if m and m.group(3) == frame:
-            line = f"{m.group(1)}{m.group(2)} = getelementptr inbounds i8, ptr {frame}, i64 {soa_offset(int(m.group(4)))}"
-        out.append(line)
-    f.body = out
+def rewrite(frame: Value) -> None:
+    for use in list(frame.uses):
+        off = field_offset(use.user, frame)
+        if off is not None:
+            use.user.set_operand(1, const_int(T.i64, soa_offset(off)))
 
 
-def allocator() -> str:
+def add_allocator(module: Module) -> Function:
     """``kk_frame_soa(wi, wg, size)``: ``base + lin * 8`` in a per-thread block of
     ``round_up(size, 8) * ROWS`` bytes (allocated once per thread, freed by the loop entry)."""
-    from kernelkit.targets.host.passes.barriers import frame_allocator
+    from kernelkit.targets.host.passes.barriers import add_frame_allocator
 
-    return frame_allocator("kk_frame_soa", row_items=ROW_ITEMS, attrs="alwaysinline")
+    return add_frame_allocator(module, "kk_frame_soa", row_items=ROW_ITEMS, inline=True)
 
 
-def convert(ramp: Function, resume: Function) -> bool:
+def _drop_dereferenceable(attrs: list) -> list:
+    return [a for a in attrs if not (isinstance(a, str) and a.startswith("dereferenceable"))]
+
+
+def convert(module: Module, ramp: Function, resume: Function) -> bool:
     """Re-lay out one coroutine kernel's frames (ramp and resume); False if not possible."""
-    if not any("@kk_frame(" in line and RAMP_FRAME in line for line in ramp.body):
+    mem, hdl = frame_value(ramp, RAMP_FRAME), frame_value(resume, RESUME_FRAME)
+    if not (isinstance(mem, I.CallInst) and mem.called_function is not None
+            and mem.called_function.name == "kk_frame" and hdl is not None):
         return False
-    if not (convertible(ramp, RAMP_FRAME) and convertible(resume, RESUME_FRAME)):
+    if not (convertible(mem) and convertible(hdl)):
         return False
-    rewrite(ramp, RAMP_FRAME)
-    rewrite(resume, RESUME_FRAME)
+    rewrite(mem)
+    rewrite(hdl)
     # the frame parameter is no longer a 'size'-byte object
-    resume.header = re.sub(r"dereferenceable(?:_or_null)?\(\d+\) ?", "", resume.header)
-    ramp.header = re.sub(r"dereferenceable(?:_or_null)?\(\d+\) ?", "", ramp.header)
-    ramp.body = [line.replace("fastcc ptr @kk_frame(", "ptr @kk_frame(").replace("@kk_frame(", "@kk_frame_soa(")
-                 for line in ramp.body]
+    for f in (ramp, resume):
+        f.return_attributes = _drop_dereferenceable(f.return_attributes)
+        for a in f.args:
+            a.attributes = _drop_dereferenceable(a.attributes)
+    soa = module.get_function("kk_frame_soa") or module.declare_function("kk_frame_soa", mem.function_type)
+    for inst in ramp.instructions():
+        if isinstance(inst, I.CallInst) and inst.called_function is not None \
+                and inst.called_function.name == "kk_frame":
+            inst.set_operand(0, soa)
+            inst.calling_conv = ""
     return True

@@ -66,6 +66,21 @@ def host_vector_width(features: str | None = None) -> int:
     return 4
 
 
+# Registers per lane vector in the packets of kernels with barriers, below AVX-512. Such a kernel
+# runs as one coroutine per packet, resumed once per packet in every region between barriers; two
+# registers (16 lanes on AVX2) halve those resumptions. Measured on the AMD EPYC (AVX2) here, same
+# load, 8 vs 16 lanes: reduce 1.14-1.34x, prefix scan 1.2x, tiled sgemm 512 1.1-1.2x faster.
+BARRIER_PACKET_REGISTERS = 2
+
+
+def packet_width(native: int, has_barriers: bool, uses_sub_groups: bool) -> int:
+    """Lanes of a kernel's vectorised copy: ``native`` (the host's f32 lanes), doubled below
+    AVX-512 for kernels with barriers that do not use sub-groups (sub-group size = native width)."""
+    if has_barriers and not uses_sub_groups and native < 16:
+        return native * BARRIER_PACKET_REGISTERS
+    return native
+
+
 def _offset_from(ptr: Value, base: Argument) -> int | None:
     """Constant byte offset of `ptr` from argument `base` (None: not from it, or not constant)."""
     total = 0
@@ -186,7 +201,7 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
                                f"size: sub-groups are W work-items when the kernel is vectorised, W one of "
                                f"{', '.join(map(str, REQUIRABLE_SUB_GROUP_SIZES[1:]))} (default {native}, "
                                "the vector width), and 1 otherwise")
-        width = required if required is not None else native
+        width = required if required is not None else packet_width(native, _has_barriers(f), _uses_sub_groups(f))
         if width == 1 or (mode == "never" and required is None) or (
                 mode == "auto" and required is None and not _has_loops(f) and not _has_barriers(f)
                 and not _uses_sub_groups(f)):

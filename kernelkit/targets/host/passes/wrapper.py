@@ -17,7 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kernelkit.targets.host.irtext import Function, header_params, matching_paren, split_top_level
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.parser import parse
+from kernelkit.ir.transforms.link import link_into
+from kernelkit.ir.values import const_int
 from kernelkit.targets.host.passes.region_values import RegionValues
 from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
 
@@ -32,25 +38,14 @@ class Param:
     byval: str | None  # the byval type for aggregates passed by value
 
 
-def parse_param(text: str) -> Param:
-    text = text.strip()
-    if text[0] in "<{[":
-        end = matching_paren(text, 0) + 1
-        ty = text[:end]
-    else:
-        ty = text.split(" ", 1)[0]
-    m = re.search(r"byval\(", text)
-    byval = None
-    if m:
-        close = matching_paren(text, m.end() - 1)
-        byval = text[m.end():close]
-    return Param(ty, byval)
-
-
 def kernel_params(f: Function) -> list[Param]:
-    start, end = header_params(f.header)
-    params = split_top_level(f.header[start:end])
-    return [parse_param(p) for p in params[:-2]]  # the last two are the scheduling parameters
+    """The kernel's own parameters (the last two are the scheduling parameters)."""
+    out = []
+    for a in f.args[:-2]:
+        byval = next((x[len("byval("):-1] for x in a.attributes if isinstance(x, str) and x.startswith("byval(")),
+                     None)
+        out.append(Param(str(a.type), byval))
+    return out
 
 
 def _wg(reg: str, name: str, dim: int | None = None) -> str:
@@ -221,7 +216,7 @@ def _region_rounds(r: ResumeInfo, md: list[str], metadata_base: int | None, step
         md += [f"!{loop} = distinct !{{!{loop}, !{par}}}",
                f'!{par} = !{{!"llvm.loop.parallel_accesses", !{r.access_group}}}']
         loop_md = f", !llvm.loop !{loop}"
-    # frames are frame_stride apart in the thread's frame array (see barriers.frame_allocator)
+    # frames are frame_stride apart in the thread's frame array (see barriers.add_frame_allocator)
     out[-1:-1] = ["  %rframes = load ptr, ptr %frp",
                   "  %rstride = add i64 8, 0" if r.soa else "  %rstride = load i64, ptr %fsp"]
     for k in [*[str(i) for i in range(r.cases)], "any"]:
@@ -370,17 +365,14 @@ def _generic_rounds() -> list[str]:
                   "d.end:"]
 
 
-_MEMORY_LINE_RE = re.compile(r"^\s*(?:%[-\w$.]+ = )?(?:load|store|call|tail call|atomicrmw|cmpxchg)\b")
+_MEMORY_ACCESSES = (I.LoadInst, I.StoreInst, I.CallInst, I.AtomicRMWInst, I.CmpXchgInst)
 
 
-def mark_parallel_accesses(f: Function, group: int) -> None:
-    """Put every memory access of (fully inlined) kernel ``f`` in access group ``!group``."""
-    out = []
-    for line in f.body:
-        if _MEMORY_LINE_RE.match(line) and "!llvm.access.group" not in line:
-            line = line + f", !llvm.access.group !{group}"
-        out.append(line)
-    f.body = out
+def mark_parallel_accesses(f: Function, group: MDNode) -> None:
+    """Put every memory access of (fully inlined) kernel ``f`` in access group ``group``."""
+    for inst in f.instructions():
+        if isinstance(inst, _MEMORY_ACCESSES):
+            inst.metadata.setdefault("llvm.access.group", group)
 
 
 def _store_wi(ptr: str, x: str, y: str, z: str, lin: str, tag: str = "") -> list[str]:
@@ -443,29 +435,58 @@ def _nested_loops(body: list[str], before: list[str], x_latch_md: str = "",
     ]
 
 
-WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)",
-                 "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)",
-                 "declare i64 @llvm.umax.i64(i64, i64)", "declare i64 @llvm.umin.i64(i64, i64)",
-                 "declare ptr @llvm.frameaddress.p0(i32)")
+WRAPPER_DECLS = ("declare ptr @malloc(i64)", "declare void @free(ptr)")
 
 
-def add_wrapper_metadata(text: str, loops: dict[str, tuple[int, bool]]) -> str:
-    """spec 003 ``!codeplay_ca_wrapper`` on each kernel's entry: ``!{main, tail}``, each loop
-    ``!{i32 width, i1 scalable, i32 vectorised dimension, i1 predicated}`` and the tail ``null`` when
-    there is none. ``loops``: kernel -> (work-items per call of its main loop, scalar tail present)."""
-    from kernelkit.targets.host.irtext import next_metadata_id, split_module
-
-    mod = split_module(text)
-    md = next_metadata_id(mod)
-    for kernel, (width, tail) in loops.items():
-        f = mod.function(entry_name(kernel))
-        if f is None or not f.header.rstrip().endswith("{"):
+def _declarations(module: Module, text: str) -> list[str]:
+    """What the entry text needs declared: the wrapper's C functions, the module's functions it
+    calls (with their types and calling conventions) and the named types of byval arguments."""
+    out = list(WRAPPER_DECLS)
+    for name in sorted(set(re.findall(r"@([-\w$.]+)\(", text))):
+        f = module.get_function(name)
+        if f is None or name.startswith("llvm.") or name in ("malloc", "free"):
             continue
-        f.header = f.header.rstrip()[:-1].rstrip() + f" !codeplay_ca_wrapper !{md} {{"
-        mod.items += [f"!{md} = !{{!{md + 1}, {f'!{md + 2}' if tail else 'null'}}}",
-                      f"!{md + 1} = !{{i32 {width}, i1 false, i32 0, i1 false}}"]
-        if tail:
-            mod.items.append(f"!{md + 2} = !{{i32 1, i1 false, i32 0, i1 false}}")
-        md += 3
-    return mod.text()
+        params = ", ".join(str(t) for t in f.function_type.params)
+        cc = f"{f.calling_conv} " if f.calling_conv else ""
+        out.append(f"declare {cc}{f.return_type} @{name}({params})")
+    for name in sorted(set(re.findall(r"byval\(%([-\w$.]+)\)", text))):
+        st = module.get_struct(name)
+        if st is not None:
+            out.insert(0, f"{st} = type {st.body_text()}")
+    return out
 
+
+def link_entry(module: Module, text: str, md: list[str], kernel: Function | None) -> Function:
+    """Parse the entry ``text`` (with its metadata ``md``, numbered on its own) into ``module``; with
+    ``kernel``, put ``kernel``'s memory accesses in the access group of the entry's parallel loops."""
+    entry = parse("\n".join([*_declarations(module, text), text, *md]) + "\n")
+    if kernel is not None:
+        mark_parallel_accesses(kernel, _access_group(entry) or MDNode(distinct=True))
+    (fn,) = [g for g in link_into(module, entry) if isinstance(g, Function) and not g.is_declaration]
+    return fn
+
+
+def _access_group(module: Module) -> MDNode | None:
+    """The access group the parallel loops of a just-parsed entry name."""
+    for f in module.functions:
+        for inst in f.instructions():
+            loop = inst.metadata.get("llvm.loop")
+            for op in loop.operands if loop is not None else ():
+                if (isinstance(op, MDNode) and op.operands and isinstance(op.operands[0], MDString)
+                        and op.operands[0].value == "llvm.loop.parallel_accesses"):
+                    return op.operands[1]
+    return None
+
+
+def _md_int(ty: T.Type, value: int) -> ValueAsMetadata:
+    return ValueAsMetadata(const_int(ty, value))
+
+
+def add_wrapper_metadata(entry: Function, width: int, tail: bool) -> None:
+    """spec 003 ``!codeplay_ca_wrapper`` on a kernel's entry: ``!{main, tail}``, each loop
+    ``!{i32 width, i1 scalable, i32 vectorised dimension, i1 predicated}`` and the tail ``null`` when
+    there is none; ``width`` work-items per call of the main loop."""
+    def loop(w: int) -> MDNode:
+        return MDNode([_md_int(T.i32, w), _md_int(T.i1, 0), _md_int(T.i32, 0), _md_int(T.i1, 0)])
+
+    entry.metadata["codeplay_ca_wrapper"] = MDNode([loop(width), loop(1) if tail else None])
