@@ -52,6 +52,12 @@ def _user_sgpr_bits(code) -> tuple:
             code.kernarg_segment_byte_size)
 
 
+def _float_mode(code) -> tuple:
+    rsrc1 = code.rsrc1()
+    return tuple(rsrc1.get(f, 0) for f in ("FLOAT_ROUND_MODE_32", "FLOAT_ROUND_MODE_16_64", "FLOAT_DENORM_MODE_32",
+                                           "FLOAT_DENORM_MODE_16_64", "ENABLE_DX10_CLAMP", "ENABLE_IEEE_MODE"))
+
+
 def test_reconstructed_kernels_equal_the_drivers(reference):
     ours = read_cl2(build_binary(KSETUP1, "amdcl2:bonaire", ["-cl-std=CL2.0", "-mamdcl2-driver-version=191205"]))
     ref = read_cl2((reference / "amdcl2" / "ksetup1.clo.reconf").read_bytes())
@@ -66,6 +72,7 @@ def test_reconstructed_kernels_equal_the_drivers(reference):
                       "kernarg_segment_alignment", "wavefront_size", "call_convention"):
             assert getattr(k.kernel_code, field) == getattr(r.kernel_code, field), field
         assert k.kernel_code.properties()["IS_PTR64"] == 1
+        assert _float_mode(k.kernel_code) == _float_mode(r.kernel_code), k.name   # f32 denormals flushed
 
 
 @pytest.mark.parametrize("device,driver", [("bonaire", None), ("tonga", 203603), ("fiji", 200406),

@@ -149,7 +149,7 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     ir = module.finalized_llvm_module
     if uses_device_queue(str(ir)):
         raise CompileError("amdcl2: device-side enqueue is not supported")
-    set_kernel_attributes(ir, module.program_info, module.source_attributes)
+    set_kernel_attributes(ir, module.program_info, module.source_attributes, codegen.opt_level(module.options))
     module.printf_reached = reached_formats(ir)
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more

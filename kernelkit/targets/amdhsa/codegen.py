@@ -22,11 +22,13 @@ from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
+from kernelkit.targets.amdhsa.kernel_attributes import F32_DENORMAL_MODE, FLUSHED, flushes_f32_denormals
 from kernelkit.targets.amdhsa.lower import (
     force_inline,
     keep_implicit_args,
     kernel_byval_to_byref,
     spir_to_amdgpu,
+    with_attribute_everywhere,
 )
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
@@ -177,7 +179,7 @@ def _named(text: str, tm) -> str:
     return text
 
 
-def _opt_level(options) -> int:
+def opt_level(options) -> int:
     for o in reversed(list(options)):
         if re.fullmatch(r"-O[0-3]", o):
             return int(o[2])
@@ -185,9 +187,11 @@ def _opt_level(options) -> int:
 
 
 def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tuple[str, ...] = (), *,
-              cl2: bool = False) -> str:
+              cl2: bool = False, no_implicit_arg_kernels: frozenset[str] = frozenset()) -> str:
     """The optimised amdgcn IR of a finalized mux module (LLVM writes V4 for V2/V3); ``cl2``: the
-    kernels take AMD CL2's setup arguments first and no hidden arguments."""
+    kernels take AMD CL2's setup arguments first and no hidden arguments; ``no_implicit_arg_kernels``:
+    the kernels LLVM may give no hidden arguments (``kernel_attributes.kernels_without_unknown_calls``);
+    the others keep them all."""
     llvm_version = max(version, 4)
     libraries = [mux_library_ir(tid.processor.name, llvm_version, cl2)]
     if NAMED_ATOMIC_CALL.search(mux_ir):
@@ -201,7 +205,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
         text = for_code_object_v2(text)
     text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
     if not cl2:
-        text = keep_implicit_args(text)
+        text = keep_implicit_args(text, no_implicit_arg_kernels)
     if version == 2:
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
@@ -211,8 +215,10 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
+    if flushes_f32_denormals(tid.processor.name, options):
+        text = with_attribute_everywhere(text, F32_DENORMAL_MODE, FLUSHED)
     main = _parse(_printf_uses_as_clang_orders_them(text), "linking the __mux_* builtins")
-    level = _opt_level(options)
+    level = opt_level(options)
     # unused functions go before the pipeline's printf binding numbers the printf calls in them
     # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
     dce = b.create_new_module_pass_manager()
@@ -319,7 +325,7 @@ def emit_object(ir_text: str, tid: TargetID, options=(), features: tuple[str, ..
     b = llvm()
     _check_images(ir_text, tid)
     m = b.parse_assembly(ir_text)    # a module can be code-generated only once: parse per emit
-    tm = target_machine(tid, _opt_level(options), features)
+    tm = target_machine(tid, opt_level(options), features)
     try:
         return tm.emit_object(m)
     except RuntimeError as exc:
@@ -331,17 +337,18 @@ def emit_assembly(ir_text: str, tid: TargetID, options=(), features: tuple[str, 
     b = llvm()
     _check_images(ir_text, tid)
     try:
-        return target_machine(tid, _opt_level(options), features).emit_assembly(b.parse_assembly(ir_text))
+        return target_machine(tid, opt_level(options), features).emit_assembly(b.parse_assembly(ir_text))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: code generation failed: {exc}", log=str(exc)) from exc
 
 
 def compile_assembly(mux_ir: str, tid: TargetID, version: int, options=(), *,
-                     features: tuple[str, ...] = ()) -> str:
+                     features: tuple[str, ...] = (), no_implicit_arg_kernels: frozenset[str] = frozenset()) -> str:
     """``--emit asm``: LLVM's assembly of the kernels (for V2/V3, of the V4 code their objects are
     rewritten from)."""
     check_target(tid, version)
-    return emit_assembly(amdgpu_ir(mux_ir, tid, version, options, features), tid, options, features)
+    return emit_assembly(amdgpu_ir(mux_ir, tid, version, options, features, no_implicit_arg_kernels=no_implicit_arg_kernels),
+                         tid, options, features)
 
 
 def link_shared(objects: list[bytes]) -> bytes:
@@ -370,9 +377,9 @@ def check_target(tid: TargetID, version: int) -> None:
 
 
 def compile_code_object(mux_ir: str, tid: TargetID, version: int, options=(), *,
-                        features: tuple[str, ...] = ()) -> bytes:
+                        features: tuple[str, ...] = (), no_implicit_arg_kernels: frozenset[str] = frozenset()) -> bytes:
     check_target(tid, version)
-    text = amdgpu_ir(mux_ir, tid, version, options, features)
+    text = amdgpu_ir(mux_ir, tid, version, options, features, no_implicit_arg_kernels=no_implicit_arg_kernels)
     obj = emit_object(text, tid, options, features)
     if version <= 3:
         from kernelkit.abi.hsa import uses_device_queue

@@ -204,24 +204,44 @@ def force_inline(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def keep_implicit_args(text: str) -> str:
-    """Every kernel keeps its hidden (implicit) arguments, as OpenCL runtimes lay them out and as
-    clang's kernels have them: the implicit argument pointer is handed to an empty inline asm
-    statement, so LLVM cannot prove it unused and size the kernarg segment without it."""
+def keep_implicit_args(text: str, but: frozenset[str] = frozenset()) -> str:
+    """The kernels (all but those in ``but``) keep all their hidden (implicit) arguments, as
+    clang's kernels that call external builtins have them: the implicit argument pointer is handed
+    to an empty inline asm statement, so LLVM cannot prove it unused and size the kernarg segment
+    without it. The statement touches no memory, so loads stay scalar where LLVM can prove
+    them unclobbered."""
     out = []
     lines = text.splitlines()
     i = 0
     while i < len(lines):
         line = lines[i]
         out.append(line)
-        if line.startswith("define ") and "amdgpu_kernel" in line.split("@")[0] and line.rstrip().endswith("{"):
+        if line.startswith("define ") and "amdgpu_kernel" in line.split("@")[0] and line.rstrip().endswith("{") \
+                and _defined_name(line) not in but:
             if i + 1 < len(lines) and re.match(r"^[-\w$.]+:", lines[i + 1]):
                 i += 1
                 out.append(lines[i])
             out.append("  %kk.implicitarg = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()")
-            out.append('  call void asm sideeffect "", "s"(ptr addrspace(4) %kk.implicitarg)')
+            out.append('  call void asm sideeffect "", "s"(ptr addrspace(4) %kk.implicitarg) memory(none)')
         i += 1
     text = "\n".join(out) + "\n"
     if "declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()" not in text and "%kk.implicitarg" in text:
         text += "declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n"
     return text
+
+
+def _defined_name(define_line: str) -> str:
+    m = re.search(r'@("(?:[^"\\]|\\.)*"|[-\w$.]+)\(', define_line)
+    return m.group(1).strip('"') if m else ""
+
+
+_ATTRIBUTE_GROUP = re.compile(r"^(attributes #\d+ = \{)(.*)(\})\s*$", re.M)
+
+
+def with_attribute_everywhere(text: str, key: str, value: str) -> str:
+    """Every attribute group of the module says ``"key"="value"`` (e.g. the f32 denormal mode, which
+    all functions must share for the inliner to inline them into each other)."""
+    setting = f'"{key}"="{value}"'
+    own = re.compile(r'\s*"' + re.escape(key) + r'"="[^"]*"')
+    return _ATTRIBUTE_GROUP.sub(lambda m: f"{m.group(1)}{own.sub('', m.group(2)).rstrip()} {setting} {m.group(3)}",
+                                text)

@@ -39,16 +39,8 @@ class AmdhsaModule(Module):
     def create_binary(self) -> bytes:
         from kernelkit.targets.amdhsa.codegen import compile_code_object
 
-        if self.finalized_llvm_module is None or self.program_info is None:
-            self.finalize()
-        from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
-
-        set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
         try:   # LLVM in a worker process: its aborting is a CompileError (kernelkit.llvm_binding.in_worker)
-            return in_worker(compile_code_object, str(self.finalized_llvm_module), self.target.target_id,
-                               self.code_object_version, self.options,
-                               features=self.backend_options.features(self.target.target_id.processor),
-                               target=self.target.device, kernels=self.kernel_names())
+            return self._in_worker(compile_code_object)
         except CompileError as exc:
             self.add_build_error(exc.message)
             raise
@@ -56,15 +48,27 @@ class AmdhsaModule(Module):
     def create_assembly(self) -> str:
         """LLVM's assembly text of the module (``kernelkit build --emit asm``)."""
         from kernelkit.targets.amdhsa.codegen import compile_assembly
-        from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
+
+        return self._in_worker(compile_assembly)
+
+    def _in_worker(self, step):
+        """``step`` (codegen.compile_code_object or compile_assembly) of the finalized module with
+        clang's attributes (kernel_attributes), in a compiler worker process."""
+        from kernelkit.targets.amdhsa.codegen import opt_level
+        from kernelkit.targets.amdhsa.kernel_attributes import (
+            kernels_without_unknown_calls,
+            set_kernel_attributes,
+        )
 
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
-        set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes)
-        return in_worker(compile_assembly, str(self.finalized_llvm_module), self.target.target_id,
-                           self.code_object_version, self.options,
-                           features=self.backend_options.features(self.target.target_id.processor),
-                           target=self.target.device, kernels=self.kernel_names())
+        set_kernel_attributes(self.finalized_llvm_module, self.program_info, self.source_attributes,
+                              opt_level(self.options))
+        no_implicit = kernels_without_unknown_calls(self.finalized_llvm_module) if opt_level(self.options) else frozenset()
+        return in_worker(step, str(self.finalized_llvm_module), self.target.target_id,
+                         self.code_object_version, self.options,
+                         features=self.backend_options.features(self.target.target_id.processor),
+                         no_implicit_arg_kernels=no_implicit, target=self.target.device, kernels=self.kernel_names())
 
     def _create_kernel(self, name: str):
         from kernelkit.targets.amdhsa.kernel import AmdhsaKernel
