@@ -104,6 +104,14 @@ def _quote_dir(filename: str) -> str | None:
     return source_dir if os.path.isdir(source_dir) else None
 
 
+def _compilation_dir(filename: str) -> str:
+    """DW_AT_comp_dir of -g builds: where a relative source name is found (the caller's directory),
+    never clang's temporary directory, so that the same build gives the same bytes."""
+    if filename == "<source>" or os.path.isabs(filename):
+        return "."
+    return os.getcwd()
+
+
 def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str) -> str:
     from kernelkit import __version__
     from kernelkit.cache import make_key
@@ -133,6 +141,7 @@ def _run(source: str, filename: str, opts: BuildOptions, triple: str) -> tuple[s
         src.write_text(_line_directive(filename) + source, encoding="utf-8")
         args = [*opts.clang_args(), *_FIXED_ARGS, "-target", triple, "-include", str(BASE_HEADER),
                 "-MD", "-MF", "deps.d", "-o", "out.ll", name]
+        args[:0] = [f"-fdebug-compilation-dir={_compilation_dir(filename)}"]
         quote_dir = _quote_dir(filename)
         if quote_dir:
             args[:0] = ["-iquote", quote_dir]
