@@ -8,6 +8,7 @@ import io
 import re
 import struct
 
+import pytest
 from elftools.dwarf.dwarfinfo import DebugSectionDescriptor, DwarfConfig, DWARFInfo
 from test_codegen import RECONSTRUCTED  # noqa: E402  (tests/amdil)
 
@@ -128,9 +129,10 @@ def without_numbers(lines: list[str]) -> list[str]:
     return [re.sub(r"tmp\d+", "tmpN", line) for line in lines]
 
 
-def test_the_debug_sections_are_laid_out_as_the_drivers(reference):
+@pytest.mark.parametrize("option", ["-g", "-gdwarf-4"])     # clang's spellings of asking for debug information
+def test_the_debug_sections_are_laid_out_as_the_drivers(reference, option):
     driver = sections((reference.joinpath(*DRIVER)).read_text())
-    ours = sections(build_binary(RECONSTRUCTED, "amdil:juniper", ["-g"]).decode())
+    ours = sections(build_binary(RECONSTRUCTED, "amdil:juniper", [option]).decode())
     assert len(ours) == len(driver) == 3          # before each kernel, and the tables at the end
     assert without_numbers(ours[0]) == without_numbers(driver[0])
     assert without_numbers(ours[1]) == without_numbers(driver[1])

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
+from kernelkit.frontend.options import parse_options
 from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
 from kernelkit.mux.result import MuxCompileError, Result
@@ -64,7 +65,7 @@ class AmdilModule(Module):
                            target=f"amdil:{self.target.device}", kernels=[s.name for s in signatures],
                            stage="passes")
             text = write_program(ir, signatures, device, opts,
-                                 debug="-g" in self.options)
+                                 debug=parse_options(self.options).debug)   # -g, -gdwarf-4, -gdwarf-5
             self._metadata_messages(text)
             return text.encode()
         except CompileError as exc:
