@@ -8,11 +8,13 @@ and outputs compared byte for byte.
 from __future__ import annotations
 
 import functools
+import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_tool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from corpus_harness import Case, cases, make_args  # noqa: E402
@@ -33,8 +35,8 @@ CASES = [c for c in cases() if c.name in KERNELS]
 
 
 @functools.cache
-def programs(file: str, cl_std: str):
-    spirv = kernelkit.Program(clang_spirv(file, cl_std)).build("host")
+def programs(file: str, cl_std: str, extensions: str = ""):
+    spirv = kernelkit.Program(clang_spirv(file, cl_std, extensions=extensions)).build("host")
     source = kernelkit.Program(Case(file, cl_std, {}).source, [f"-cl-std={cl_std}"]).build("host")
     return spirv, source
 
@@ -111,3 +113,34 @@ def test_struct_and_union_arguments_like_the_opencl_c_source(name):
         results.append(values[index])
     assert results[0].tobytes() == results[1].tobytes()
     np.testing.assert_allclose(results[0].view(expected().dtype), expected(), rtol=1e-6, atol=0)
+
+
+PRINTF_EXTENSION = "+SPV_EXT_relaxed_printf_string_address_space"
+
+
+def test_clang_printf_spirv_breaks_only_the_format_rule_spirv_val_checks(tmp_path):
+    """clang 22 writes printf.cl only with SPV_EXT_relaxed_printf_string_address_space, and passes the
+    format as the string's array (``[N x i8]*``) where OpenCL.std printf asks for a pointer to i8:
+    spirv-val rejects that and nothing else of the module."""
+    spv = tmp_path / "printf.spv"
+    spv.write_bytes(clang_spirv("printf.cl", "CL1.2", extensions=PRINTF_EXTENSION))
+    verdict = subprocess.run([require_tool("spirv-val"), str(spv)], capture_output=True, text=True)
+    assert verdict.returncode != 0
+    assert "OpenCL.std printf: expected Format data type to be 8-bit int" in verdict.stderr
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("hello", "hello from kernel 42\n"),
+    ("print_values", "v[0] = 1.500 (pos)\nv[1] = -2.250 (neg)\nv[2] = 1.500 (pos)\n"),
+    ("print_vector", "1.000000,2.500000,-3.000000,4.000000 1234567890123 kbeef\n"),
+])
+def test_printf_from_spirv_prints_what_the_opencl_c_source_prints(name, expected):
+    """printf.cl from clang's SPIR-V (OpenCL.std printf, format and %s strings as constant char arrays)
+    prints on the host what the OpenCL C build prints: the formats of OpenCL C 1.2 s6.12.13."""
+    case = next(c for c in cases() if c.name == name)
+    printed = []
+    for program, view in zip(programs(case.file, case.cl_std, PRINTF_EXTENSION), (signed_view, lambda v: v),
+                             strict=True):
+        values, _ = make_args(case)
+        printed.append(program.kernel(name)(*map(view, values), global_size=case.run["global"]))
+    assert printed == [expected, expected]

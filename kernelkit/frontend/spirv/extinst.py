@@ -31,7 +31,7 @@ OPENCL_STD: dict[int, str] = {
     153: "s_mad_hi", 154: "u_mad_sat", 155: "s_mad_sat", 156: "s_max", 157: "u_max", 158: "s_min",
     159: "u_min", 160: "s_mul_hi", 161: "rotate", 162: "s_sub_sat", 163: "u_sub_sat", 164: "u_upsample",
     165: "s_upsample", 166: "popcount", 167: "s_mad24", 168: "u_mad24", 169: "s_mul24", 170: "u_mul24",
-    171: "vloadn", 172: "vstoren", 182: "shuffle", 183: "shuffle2", 185: "prefetch", 186: "bitselect",
+    171: "vloadn", 172: "vstoren", 182: "shuffle", 183: "shuffle2", 184: "printf", 185: "prefetch", 186: "bitselect",
     187: "select", 201: "u_abs", 202: "u_abs_diff", 203: "u_mul_hi", 204: "u_mad_hi",
 }
 

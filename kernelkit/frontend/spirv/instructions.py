@@ -485,9 +485,22 @@ class FunctionTranslator:
         if name in ("vloadn", "vstoren"):
             self._vector_memory(inst, name)
             return
+        if name == "printf":
+            self._printf(inst)
+            return
         args = [self.v(a) for a in ops[4:]]
         params = [self._ocl(a, signed) for a in ops[4:]]
         self.set(inst, self._builtin_call(name, self.rtype(inst), args, params))
+
+    def _printf(self, inst: Instruction) -> None:
+        """OpenCL.std printf (format, args...): OpenCL C's variadic ``int printf(constant char *, ...)``;
+        the format may point to the string's array (SPV_EXT_relaxed_printf_string_address_space)."""
+        fmt, *args = (self.v(o) for o in inst.operands[4:])
+        if not isinstance(fmt.type, T.PointerType):
+            raise FormatError("OpenCL.std printf format is not a pointer", offset=inst.offset + 20,
+                              field="OpExtInst printf format")
+        fn = self.m.ir.declare_function("printf", T.FunctionType(T.i32, (fmt.type,), vararg=True))
+        self.set(inst, self.b.call(fn, [fmt, *args]))
 
     def _vector_memory(self, inst: Instruction, name: str) -> None:
         """OpenCL.std vloadn (offset, p, n) / vstoren (data, offset, p): OpenCL C's vload<n>/vstore<n>

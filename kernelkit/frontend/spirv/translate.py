@@ -26,7 +26,16 @@ from kernelkit.frontend.spirv.types import TypeTable
 from kernelkit.ir import Function, GlobalVariable, Module
 from kernelkit.ir import types as T
 from kernelkit.ir.metadata import ValueAsMetadata, md_tuple
-from kernelkit.ir.values import ConstantAggregate, const_float, const_int, null, undef, zeroinitializer
+from kernelkit.ir.values import (
+    ConstantAggregate,
+    ConstantBytes,
+    ConstantInt,
+    const_float,
+    const_int,
+    null,
+    undef,
+    zeroinitializer,
+)
 
 DATA_LAYOUT = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"
 _TYPE_OPS = {"TypeVoid", "TypeBool", "TypeInt", "TypeFloat", "TypeVector", "TypeArray", "TypeStruct",
@@ -147,7 +156,9 @@ class SpirvTranslator:
             self.values[ops[1]] = zero_value(self.types[ops[0]])
         elif name == "Undef":
             self.values[ops[1]] = undef(self.types[ops[0]])
-        elif name in ("ConstantComposite", "SpecConstantComposite"):
+        elif name == "ConstantComposite":
+            self.values[ops[1]] = constant_composite(self.types[ops[0]], [self.values[c] for c in ops[2:]])
+        elif name == "SpecConstantComposite":
             self.values[ops[1]] = ConstantAggregate(self.types[ops[0]], [self.values[c] for c in ops[2:]])
         elif name == "Variable":
             self._variable(inst)
@@ -284,6 +295,15 @@ def zero_value(ty: T.Type):
     if isinstance(ty, T.FloatType):
         return const_float(ty, 0.0)
     return zeroinitializer(ty)
+
+
+def constant_composite(ty: T.Type, elements: list):
+    """OpConstantComposite: an array of i8 constants is a string (``c"..."``, as clang writes a string
+    literal, which printf's format must be); any other composite an aggregate."""
+    if (isinstance(ty, T.ArrayType) and ty.element == T.i8
+            and all(isinstance(e, ConstantInt) for e in elements)):
+        return ConstantBytes(ty, bytes(e.value & 0xFF for e in elements))
+    return ConstantAggregate(ty, elements)
 
 
 def _linkage_name(args: tuple[int, ...]) -> str:
