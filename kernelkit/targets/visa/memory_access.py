@@ -1,0 +1,188 @@
+"""Memory access in the vISA code generator: address arithmetic (getelementptr), loads and stores
+through SVM (A64) gather/scatter messages for __global/__constant/private, and SLM messages for
+__local, split into pieces the messages allow. A mixin of KernelCodegen (codegen.py)."""
+
+from __future__ import annotations
+
+from kernelkit import ir
+from kernelkit.abi.opencl_types import ir_field_offset
+from kernelkit.errors import CompileError
+from kernelkit.ir import types as T
+from kernelkit.targets.visa.vtypes import (
+    GENERIC_SPACE,
+    GLOBAL_SPACES,
+    LOCAL_SPACE,
+    MAX_SVM_LANES,
+    POINTER_BYTES,
+    PRIVATE_SPACE,
+    SIZES,
+    UNSIGNED,
+    _size_of,
+    lanes_of,
+    vtype_of,
+)
+
+
+class MemoryCodegen:
+    """getelementptr, load and store (see the module doc)."""
+
+    def _gep(self, inst) -> None:
+        base, *indices = inst.operands
+        vt = vtype_of(inst.type)
+        ty = inst.source_type
+        acc = self.src(base, vt)
+        scale_type = ty
+        offset = 0
+        first = True
+        for idx in indices:
+            if first:
+                size = _size_of(scale_type)
+                first = False
+            elif isinstance(scale_type, T.LiteralStructType | T.NamedStructType):
+                k = idx.value
+                offset += ir_field_offset(scale_type, k, POINTER_BYTES)
+                scale_type = scale_type.elements[k]
+                continue
+            else:
+                scale_type = scale_type.element
+                size = _size_of(scale_type)
+            if isinstance(idx, ir.ConstantInt):
+                offset += idx.value * size
+                continue
+            it = "q" if vt == "uq" else "d"
+            tmp = self._new(it, 1 if self.uniform(inst) else self.simd)
+            if size & (size - 1) == 0:
+                self.emit(f"shl {self.exe(inst)} {tmp}(0,0)<1> {self.src(idx)} 0x{size.bit_length() - 1:x}:d")
+            else:                       # the finalizer has no 64-bit mul: 32 x 32 -> 64 bits
+                self.emit(f"mul {self.exe(inst)} {tmp}(0,0)<1> {self.src(idx, 'd')} 0x{size:x}:d")
+            nxt = self._new(vt, 1 if self.uniform(inst) else self.simd)
+            rt = "<0;1,0>" if self.uniform(inst) else "<1;1,0>"
+            self.emit(f"add {self.exe(inst)} {nxt}(0,0)<1> {acc} {tmp}(0,0){rt}")
+            acc = f"{nxt}(0,0){rt}"
+        self.emit(f"add {self.exe(inst)} {self.dst(inst)} {acc} 0x{offset & ((1 << 64) - 1):x}:{'q' if vt == 'uq' else 'd'}")
+
+    # ---- memory
+    def _halves(self):
+        for lane in range(0, self.simd, MAX_SVM_LANES):
+            yield lane, min(MAX_SVM_LANES, self.simd - lane), f"M{lane // 4 + 1}"
+
+    def _wide(self, value, vtype: str) -> str:
+        """A SIMD-wide variable holding ``value`` (broadcast when uniform)."""
+        if not self.uniform(value) and not isinstance(value, ir.Constant):
+            name = self.var(value)
+            return name if vtype == vtype_of(value.type) else self._alias(name, vtype)
+        wide = self._new(vtype, self.simd)
+        self.emit(f"mov (M1_NM, {self.simd}) {wide}(0,0)<1> {self.src(value, vtype)}")
+        return wide
+
+    def _load(self, inst) -> None:
+        ptr = inst.pointer
+        space = ptr.type.addrspace
+        vt = vtype_of(inst.type)
+        size = SIZES[vt]
+        if space == LOCAL_SPACE:
+            self._slm(inst, ptr, None)
+            return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(inst, ptr, None)
+            return
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
+            raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(inst.type)):
+            self._load_element(inst, self._element_address(base, self.k * size), vt, size)
+        self.k = 0
+
+    def _element_address(self, base: str, offset: int) -> str:
+        """SIMD-wide address of the element ``offset`` bytes after ``base``."""
+        if not offset:
+            return base
+        addr = self._new("uq", self.simd)
+        self.emit(f"add (M1_NM, {self.simd}) {addr}(0,0)<1> {base}(0,0)<1;1,0> 0x{offset:x}:uq")
+        return addr
+
+    def _load_element(self, inst, addr: str, vt: str, size: int) -> None:
+        block = 8 if size == 8 else 4 if size == 4 else 1
+        blocks = 1 if size >= 4 else size
+        data_type = {8: "uq", 4: "ud"}.get(size, "ud")
+        data = self._new(data_type, self.simd)
+        mask = "_NM" if self.uniform(inst) else ""
+        for lane, n, m in self._halves():
+            da = self._piece(data, data_type, lane, n)
+            aa = self._piece(addr, "uq", lane, n)
+            self.emit(f"svm_gather.{block}.{blocks} ({m}{mask}, {n}) {aa}.0 {da}.0")
+        rt = "<1;1,0>"
+        if self.uniform(inst):
+            rt = "<0;1,0>"
+        src_t = vt if size >= 4 else UNSIGNED[vt]
+        if size < 4 and not self.uniform(inst):
+            rt = f"<{4 // size};1,0>"
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self._alias(data, src_t) if src_t != data_type else data}"
+                  f"(0,0){rt}")
+
+    def _piece(self, name: str, vtype: str, lane: int, n: int) -> str:
+        """An alias of lanes lane..lane+n of a SIMD-wide variable (raw operands start at a byte)."""
+        if lane == 0 and n == self.simd:
+            return name
+        self.count += 1
+        alias = f"H{self.count}"
+        self.decls.append(f".decl {alias} v_type=G type={vtype} num_elts={n} align=GRF "
+                          f"alias=<{name}, {lane * SIZES[vtype]}>")
+        return alias
+
+    def _store(self, inst) -> None:
+        value, ptr = inst.value, inst.pointer
+        space = ptr.type.addrspace
+        if space == LOCAL_SPACE:
+            self._slm(None, ptr, value)
+            return
+        if space == GENERIC_SPACE and self.generic_local:
+            self._generic_access(None, ptr, value)
+            return
+        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
+            raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
+        vt = vtype_of(value.type)
+        size = SIZES[vt]
+        base = self._wide(ptr, "uq")
+        for self.k in range(lanes_of(value.type)):
+            addr = self._element_address(base, self.k * size)
+            block = 8 if size == 8 else 4 if size == 4 else 1
+            blocks = 1 if size >= 4 else size
+            data_type = {8: "uq", 4: "ud"}.get(size, "ud")
+            data = self._new(data_type, self.simd)
+            st = vt if size >= 4 else UNSIGNED[vt]
+            stride = 1 if size >= 4 else 4 // size
+            self.emit(f"mov (M1, {self.simd}) {self._alias(data, st) if st != data_type else data}(0,0)<{stride}> "
+                      f"{self.src(value, st)}")
+            for lane, n, m in self._halves():
+                self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
+                          f"{self._piece(data, data_type, lane, n)}.0")
+        self.k = 0
+
+    def _slm(self, load, ptr, value) -> None:
+        """Dword SLM access (each element of a vector in turn): gather4_scaled / scatter4_scaled on
+        %slm (T0)."""
+        ty = load.type if load is not None else value.type
+        vt = vtype_of(ty)
+        if SIZES[vt] != 4:
+            raise CompileError("vISA code generation: __local accesses other than 32-bit are not supported")
+        base = self._wide(ptr, "ud")
+        for self.k in range(lanes_of(ty)):
+            offsets = base
+            if self.k:
+                offsets = self._new("ud", self.simd)
+                self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
+            data = self._new("ud", self.simd)
+            if load is None:
+                self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
+            for lane, n, m in self._halves():
+                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                if load is not None:
+                    mask = "_NM" if self.uniform(load) else ""
+                    self.emit(f"gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                else:
+                    self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+            if load is not None:
+                rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+        self.k = 0
