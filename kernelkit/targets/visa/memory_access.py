@@ -77,17 +77,10 @@ class MemoryCodegen:
 
     def _load(self, inst) -> None:
         ptr = inst.pointer
-        space = ptr.type.addrspace
         vt = vtype_of(inst.type)
         size = SIZES[vt]
-        if space == LOCAL_SPACE:
-            self._slm(inst, ptr, None)
+        if self._local_access(inst, ptr, None):
             return
-        if space == GENERIC_SPACE and self.generic_local:
-            self._generic_access(inst, ptr, None)
-            return
-        if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
-            raise CompileError(f"vISA code generation: loads from address space {space} are not supported")
         base = self._wide(ptr, "uq")
         for self.k in range(lanes_of(inst.type)):
             self._load_element(inst, self._element_address(base, self.k * size), vt, size)
@@ -130,17 +123,26 @@ class MemoryCodegen:
                           f"alias=<{name}, {lane * SIZES[vtype]}>")
         return alias
 
-    def _store(self, inst) -> None:
-        value, ptr = inst.value, inst.pointer
+    def _local_access(self, load, ptr, value) -> bool:
+        """A load (``load``) or store (``value``) through ``ptr`` that goes to __local memory (SLM
+        messages; generic pointers that may be local): emitted here, True. Global and private
+        accesses: False, for the SVM path. Other address spaces are refused."""
         space = ptr.type.addrspace
         if space == LOCAL_SPACE:
-            self._slm(None, ptr, value)
-            return
+            self._slm(load, ptr, value)
+            return True
         if space == GENERIC_SPACE and self.generic_local:
-            self._generic_access(None, ptr, value)
-            return
+            self._generic_access(load, ptr, value)
+            return True
         if space not in GLOBAL_SPACES and space != PRIVATE_SPACE:
-            raise CompileError(f"vISA code generation: stores to address space {space} are not supported")
+            what = "loads from" if load is not None else "stores to"
+            raise CompileError(f"vISA code generation: {what} address space {space} are not supported")
+        return False
+
+    def _store(self, inst) -> None:
+        value, ptr = inst.value, inst.pointer
+        if self._local_access(None, ptr, value):
+            return
         vt = vtype_of(value.type)
         size = SIZES[vt]
         base = self._wide(ptr, "uq")
