@@ -21,7 +21,7 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.passes import barriers, fast_rsqrt, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
@@ -323,7 +323,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = inline_all(text, cpu)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
-    text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
+    text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
+                                        options)
+    text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
     loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
     text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
