@@ -21,7 +21,14 @@ from kernelkit.ir.transforms.link import add_definitions
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.passes import barriers, fast_rsqrt, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.passes import (
+    barriers,
+    fast_rsqrt,
+    implicit_loop_barriers,
+    local_atomics,
+    opencl_names,
+    wrapper,
+)
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
@@ -321,8 +328,12 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = link_builtin_library(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
+    loop_log: list[str] = []
+    if not check:
+        text = implicit_loop_barriers.add_implicit_loop_barriers(text, kernels, options, loop_log)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
                                                                   host_vector_width(cpu.feature_string()))
+    wfv.log[:0] = loop_log
     text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
     text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
