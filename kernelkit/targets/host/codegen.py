@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 from kernelkit import ir
 from kernelkit.errors import CompileError
-from kernelkit.ir.transforms.link import add_definitions
+from kernelkit.ir import types as T
+from kernelkit.ir.transforms.link import link_into
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
+from kernelkit.targets.host.images import link_image_library
 from kernelkit.targets.host.passes import (
     barriers,
     fast_rsqrt,
@@ -101,7 +103,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
 
     module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
-        add_definitions(module, check_definition())
+        link_into(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
     shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
     sites = lower_printf(module)
@@ -113,15 +115,16 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
         raise CompileError("host: the module has no kernels")
     called = {f.name for f in module.functions if f.is_declaration
               and any(isinstance(u, ir.CallInst) and u.callee is f for u in f.users)}
-    shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
-    mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
+    shims, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
+    mux, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
     helpers = _helper_names()
     add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
                               scheduled=helpers)
     if sites:
         add_alloc_definition(module)
-    add_definitions(module, "\n\n".join([shim_text, mux_text,
-                                           "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
+    link_into(module, shims)
+    link_into(module, mux)
+    module.declare_function(barriers.BARRIER, T.FunctionType(T.void, (T.i32, T.i32, T.i32, T.ptr, T.ptr)))
     return str(module), kernels, local_globals, sites, shared
 
 
@@ -325,7 +328,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(ir_text, options)
+    text = link_builtin_library(link_image_library(ir_text), options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
     loop_log: list[str] = []
