@@ -104,6 +104,16 @@ kernel void rows(int n, global const float *A, global float *out) {
     acc += A[r * n + k];
   out[r] = acc;
 }
+// chosen by the cost rule, but its divergent loop keeps it from being vectorised: built without them
+kernel void unvectorised(int n, global const float *A, global const int *stop, global float *out) {
+  int col = get_global_id(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += A[k * n + col];
+  int i = 0;
+  while (i < n && stop[i] != col) ++i;
+  out[col] = acc + i;
+}
 """
 
 
@@ -198,3 +208,17 @@ def test_option_values():
     assert loop_barrier_mode(["-cl-loop-barriers=never", "-cl-loop-barriers=always"]) == "always"
     with pytest.raises(kernelkit.CompileError, match="-cl-loop-barriers=never\\|auto\\|always"):
         kernelkit.Program("kernel void k() {}", ["-cl-loop-barriers=sometimes"]).build()
+
+
+def test_auto_leaves_kernels_the_vectoriser_does_not_take():
+    prog = kernels("auto")
+    assert "unvectorised" not in logged(prog)
+    assert "kernel unvectorised: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised" in prog.build_log
+    assert "unvectorised" in logged(kernels("always"))
+    n = 24
+    A = np.random.default_rng(2).random((n, n), dtype=np.float32)
+    stop = np.random.default_rng(3).permutation(n).astype(np.int32)
+    for mode in ("auto", "always"):
+        out = np.zeros(n, np.float32)
+        kernels(mode).kernel("unvectorised")(np.int32(n), A, stop, out, global_size=(n,), local_size=(8,))
+        np.testing.assert_allclose(out, A.astype(np.float64).sum(0) + np.argsort(stop)[np.arange(n)], rtol=1e-5)

@@ -331,12 +331,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = link_builtin_library(link_image_library(ir_text), options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
-    loop_log: list[str] = []
-    if not check:
-        text = implicit_loop_barriers.add_implicit_loop_barriers(text, kernels, options, loop_log)
-    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
-                                                                  host_vector_width(cpu.feature_string()))
-    wfv.log[:0] = loop_log
+    width = host_vector_width(cpu.feature_string())
+    wfv = VectorisedKernels(text) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
+        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width))
     text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
     text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)

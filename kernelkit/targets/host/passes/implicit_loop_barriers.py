@@ -178,19 +178,22 @@ def add_loop_barrier(module: Module, f: Function, loop: Loop) -> None:
                      const(T.i32, BARRIER_SEMANTICS_DEFAULT), wi, wg], function_type=fnty)
 
 
-def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list[str]) -> str:
-    """Add the barriers to the kernels of module ``text`` the mode and the cost rule choose."""
+def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list[str],
+                               exclude: frozenset[str] = frozenset()) -> tuple[str, set[str]]:
+    """Add the barriers to the kernels of module ``text`` (but ``exclude``) the mode and the cost rule
+    choose; returns the text and the kernels that got them."""
     mode = loop_barrier_mode(options)
     if mode == "never":
-        return text
+        return text, set()
     from kernelkit.ir import parse
     from kernelkit.targets.host.passes.vectorise import wfv_mode
 
     module = parse(text)
-    changed = False
+    chosen: set[str] = set()
     for name in kernels:
         f = module.get_function(name)
-        if f is None or f.is_declaration or has_barriers(f) or not f.args or f.args[-2].name != WI_ARG:
+        if f is None or f.is_declaration or name in exclude or has_barriers(f) or not f.args \
+                or f.args[-2].name != WI_ARG:
             continue
         if any(i.name.startswith(local_atomics.MARK[1:]) for i in f.instructions()):
             continue
@@ -202,7 +205,25 @@ def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list
         for loop in loops:
             add_loop_barrier(module, f, loop)
         if loops:
-            changed = True
+            chosen.add(name)
             log.append(f"kernelkit: kernel {name}: implicit barriers in {len(loops)} loop(s) "
                        f"(-cl-loop-barriers={mode}): the work-item loop runs inside each iteration")
-    return str(module) if changed else text
+    return (str(module) if chosen else text), chosen
+
+
+def vectorise_with_loop_barriers(text: str, kernels: list[str], options, vectorise):
+    """``vectorise(text)`` (-> VectorisedKernels) of the module with the implicit loop barriers; in
+    auto mode a kernel the vectoriser then does not take is built again without them (run
+    per work-item, the barriers would cost more than they give)."""
+    log: list[str] = []
+    with_barriers, chosen = add_implicit_loop_barriers(text, kernels, options, log)
+    wfv = vectorise(with_barriers)
+    lost = {k for k in chosen if k not in wfv.widths} if loop_barrier_mode(options) == "auto" else set()
+    if lost:
+        log = [line for line in log if not any(f"kernel {k}:" in line for k in lost)]
+        log += [f"kernelkit: kernel {k}: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised"
+                for k in sorted(lost)]
+        with_barriers, _ = add_implicit_loop_barriers(text, kernels, options, [], frozenset(lost))
+        wfv = vectorise(with_barriers)
+    wfv.log[:0] = log
+    return wfv
