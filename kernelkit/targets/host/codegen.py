@@ -34,7 +34,12 @@ from kernelkit.targets.host.passes import (
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
-from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
+from kernelkit.targets.host.passes.vectorise import (
+    VectorisedKernels,
+    host_vector_width,
+    packet_width,
+    vectorise_kernels,
+)
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
@@ -333,7 +338,8 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
     wfv = VectorisedKernels(text) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
-        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width))
+        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width), local_sizes or {},
+        packet_width(width, True, False))
     text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
     text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
