@@ -25,10 +25,10 @@ class ChannelOrder:
         return len(self.components)
 
     @property
-    def has_alpha(self) -> bool:
-        """CLAMP's border colour is (0, 0, 0, 0) for orders with an alpha channel, else (0, 0, 0, 1)
-        (OpenCL C 3.0 s8.2 "Addressing and Filter Modes")."""
-        return "a" in self.components or "I" in self.components
+    def transparent_border(self) -> bool:
+        """Is CLAMP's border colour (0, 0, 0, 0)? (A, INTENSITY, Rx, RA, RGx, RGBA, BGRA, ARGB, ABGR; R, RG
+        and LUMINANCE have (0, 0, 0, 1): OpenCL C 1.1 s6.11.13.1.1 "Determining the border color")."""
+        return any(c in self.components for c in "axI")
 
 
 # API spec s5.3.1.1, table "List of supported Image Channel Order Values"

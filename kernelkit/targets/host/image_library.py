@@ -287,7 +287,7 @@ def _order_functions(kind: str, vec: str, scalar: str, zero: str, one: str) -> s
     for order in CHANNEL_ORDERS:
         comps = ", ".join(_component(letter, order.components, zero, one) for letter in "rgba")
         cases.append(f"  case {order.value:#x}: return ({vec})({comps});")
-        if not order.has_alpha:
+        if not order.transparent_border:
             border.append(f"  case {order.value:#x}:")
     return (f"KK {vec} kk_order_{kind}(int order, {scalar} c0, {scalar} c1, {scalar} c2, {scalar} c3) {{\n"
             "  switch (order) {\n" + "\n".join(cases) + f"\n  default: return ({vec})(c0, c1, c2, c3);\n  }}\n}}\n"
