@@ -23,6 +23,7 @@ from kernelkit.ir.transforms.link import link_into
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
+from kernelkit.targets.host.images import link_image_library
 from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
@@ -321,7 +322,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(ir_text, options)
+    text = link_builtin_library(link_image_library(ir_text), options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
     wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
