@@ -120,6 +120,9 @@ ATOMICS = """.version 4.1
 .decl PAIR v_type=G type=ud num_elts=32 align=GRF
 .decl BLOCK v_type=G type=ud num_elts=8 align=GRF
 .decl HEAD v_type=G type=uq num_elts=1 align=qword
+.decl CMP v_type=G type=ud num_elts=16 align=GRF
+.decl NEW v_type=G type=ud num_elts=16 align=GRF
+.decl SEEN v_type=G type=ud num_elts=16 align=GRF
 .input LID offset=32 size=32
 .input BUF offset=64 size=8
 .input OUT offset=72 size=8
@@ -139,6 +142,10 @@ _main_0:
     add (M1_NM, 1) HEAD(0,0)<1> OUT(0,0)<0;1,0> 0x200:uq
     lsc_load.ugm (M1_NM, 1) BLOCK:d32x8t flat[HEAD]:a64
     lsc_store.ugm (M1_NM, 1) flat[HEAD+0x20]:a64 BLOCK:d32x8t
+    mov (M1, 16) CMP(0,0)<1> LID(0,0)<1;1,0>
+    add (M1, 16) NEW(0,0)<1> LID(0,0)<1;1,0> 0x3e8:ud
+    lsc_atomic_icas.ugm (M1, 16) SEEN:d32 flat[OADDR+0x280]:a64 CMP NEW
+    lsc_store.ugm (M1, 16) flat[OADDR+0x300]:a64 SEEN:d32
     ret (M1, 1)
 """
 
@@ -146,7 +153,8 @@ _main_0:
 def test_lsc_atomics_vectors_and_transposed_blocks():
     """Conflicting lsc_atomic_iadd lanes (4 counters, 2 work-groups) return distinct old values
     and leave the sums; umax leaves the maximum; d32x2 moves each lane's pair; a transposed d32x8
-    (SIMD1) copies a block of 8 dwords."""
+    (SIMD1) copies a block of 8 dwords; lsc_atomic_icas compares with Src1Data and stores Src2Data
+    (the operand order of IGC's own atomic_cmpxchg on DG2, tests/visa/opencl/varied.cl latom)."""
     routine = parse_visaasm(ATOMICS).kernels[0]
     payload = Payload("lsc_atomics", "dg2", 16, [
         PayloadInput("LID", "local_id", "uw", 16, 32, 32, dim=0),
@@ -156,6 +164,8 @@ def test_lsc_atomics_vectors_and_transposed_blocks():
     out = np.zeros(256, np.uint32)
     out[16:64] = RNG.integers(0, 2**32, 48, dtype=np.uint32)
     out[128:136] = RNG.integers(0, 2**32, 8, dtype=np.uint32)
+    lanes = np.arange(16, dtype=np.uint32)
+    out[160:176] = np.where(lanes % 2 == 0, lanes, lanes + 5)       # even lanes hold the compared value
     before = out.copy()
     launch(routine, payload, [counters, out], [32], [16])
     lid = np.arange(16)
@@ -170,6 +180,9 @@ def test_lsc_atomics_vectors_and_transposed_blocks():
     # lane i's d32x2 vector is (out[16 + i], out[17 + i]), stored to (out[64 + i], out[65 + i])
     np.testing.assert_array_equal(out[64:81], before[16:33])
     np.testing.assert_array_equal(out[136:144], before[128:136])
+    np.testing.assert_array_equal(out[160:176], np.where(lanes % 2 == 0, lanes + 1000, lanes + 5))
+    # the second work-group's compare-and-swap sees the first one's result (and swaps nothing)
+    np.testing.assert_array_equal(out[192:208], out[160:176])
 
 
 LSC_RULES = """.version 4.1
@@ -187,7 +200,7 @@ _main_0:
 
 
 @pytest.mark.parametrize("line,rule", [
-    ("lsc_load.slm.ca.ca (M1, 16) D:d32 flat[A32]:a32", "caching is default (.df) for SLM"),
+    ("lsc_load_quad.ugm (M1, 16) D:d32 flat[A64]:a64", "enable some of the X, Y, Z, W channels"),
     ("lsc_load.ugm (M1, 16) D:d32x8t flat[A64]:a64", "transposed LSC messages are SIMD1"),
     ("lsc_atomic_iadd.ugm (M1, 16) D:d32 flat[A64]:a64 %null %null", "takes 1 data operand"),
     ("lsc_atomic_iinc.ugm (M1, 16) D:d32 flat[A64]:a64 D %null", "takes 0 data operands"),
@@ -200,8 +213,20 @@ def test_validator_enforces_lsc_rules_of_igcs_documentation(line, rule):
     assert any(rule in p for p in problems), problems
 
 
+@pytest.mark.parametrize("field,value", [("addr_type", 0), ("addr_size", 4), ("data_size", 9), ("data_order", 3),
+                                         ("sfid", 7)])
+def test_validator_names_undefined_lsc_field_values(field, value):
+    """A binary can hold values the text cannot spell: each enumerated field is checked."""
+    from kernelkit.formats.visa.validate import validate
+
+    obj = parse_visaasm(LSC_RULES.format(line="lsc_load.ugm (M1, 16) D:d32 flat[A64]:a64"))
+    inst = next(i for i in obj.kernels[0].instructions if i.name == "lsc_untyped")
+    inst.fields[field] = value
+    assert any(f"LSC {field} is one of the defined values: {field} = {value}" in p for p in validate(obj))
+
+
 @pytest.mark.parametrize("line", [
-    "lsc_load.slm (M1, 16) D:d32 flat[A32]:a32",
+    "lsc_load.slm.ca.ca (M1, 16) D:d32 flat[A32]:a32",        # IGC 1.0.12504 writes cached SLM loads
     "lsc_load.ugm (M1_NM, 1) D:d32x8t flat[A64]:a64",
     "lsc_atomic_icas.slm (M1, 16) D:d32 flat[A32]:a32 D D",
     "lsc_atomic_iinc.ugm (M1, 16) %null:d32 flat[A64]:a64 %null %null",
@@ -210,3 +235,51 @@ def test_validator_accepts_valid_lsc(line):
     from kernelkit.formats.visa.validate import validate
 
     assert validate(parse_visaasm(LSC_RULES.format(line=line))) == []
+
+
+REDUCE = """
+__kernel void reduce(__global const float *in, __global float *out, __local float *tmp) {
+  size_t l = get_local_id(0), g = get_global_id(0);
+  tmp[l] = in[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (l < s) tmp[l] += tmp[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+"""
+
+
+def _igc_dg2(source: Path, kernel: str, args: list, global_size, local_size):
+    """IGC's DG2 vISA for ``kernel`` (ocloc, live), run on the simulator with the payload
+    kernelkit.abi.visa lays out for it."""
+    from tests.visa.igc_dump import ocloc_dump
+
+    require_tool("ocloc")
+    found = ocloc_dump(source, "dg2-g10")[kernel]
+    module = ir.parse(_compile(str(source), []).ir_text)
+    sig = next(s for s in signatures_from_ir(module) if s.name == kernel)
+    function = next(f for f in module.functions if f.name == kernel)
+    unoptimised = next(f for f in ir.parse(_compile(str(source), ["-O0"]).ir_text).functions if f.name == kernel)
+    # IGC 1.0.12504 gives DG2 kernels like this one a private base kernelkit's ABI does not (its
+    # stack-call convention; one of the ABI differences tests/visa/test_abi_igc.py lists)
+    implicit = implicit_inputs(function, unoptimised, "dg2") | {"private_base"}
+    payload = lay_out(sig, found["simd"], "dg2", implicit, found["buffer_offsets"])
+    assert [(i.offset, i.size) for i in payload.inputs] == [(o, n) for o, n, _t in found["inputs"]]
+    routine = parse_visaasm(found["visaasm"]).kernels[0]
+    return routine, launch(decode(routine), payload, args, global_size, local_size, signature=sig,
+                           static_slm=sig.static_local_mem)
+
+
+def test_igc_dg2_lsc_slm_reduction_gives_numpys_sums(tmp_path):
+    """IGC 1.0.12504 writes LSC on DG2 for the reduction of tests/visa/opencl/varied.cl: lsc_load/
+    lsc_store on .ugm (bti) and .slm (cached, IGC's 0x10000000 SLM tag in the offsets), transposed
+    SIMD1 loads, between barriers."""
+    source = tmp_path / "reduce.cl"
+    source.write_text(REDUCE)
+    data, sums = RNG.random(512, np.float32), np.zeros(4, np.float32)
+    routine, _stats = _igc_dg2(source, "reduce", [data, sums, kernelkit.LocalMemory(4 * 128)], [512], [128])
+    names = {i.name for i in decode(routine).insts}
+    assert {"lsc_load", "lsc_store"} <= names
+    np.testing.assert_allclose(sums, data.reshape(4, 128).sum(1, dtype=np.float64), rtol=1e-5)

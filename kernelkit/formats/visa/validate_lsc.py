@@ -1,8 +1,9 @@
 """Rules on LSC untyped messages (IGC documentation/visa/instructions/LSC_UNTYPED.md at
-igc-1.0.12504.6), checked on a routine: every enumerated field holds a defined value, caching is
-default (.df) on SLM, transposed data order is SIMD1 and not used by atomics, only the quad
-operations carry a channel mask (a non-empty one), and unused operands are %null. Each problem is
-``(object, rule, detail)`` as in ``validate``."""
+igc-1.0.12504.6), checked on a routine: every enumerated field holds a defined value, transposed
+data order is SIMD1 and not used by atomics, only the quad operations carry a channel mask (a
+non-empty one), and unused operands are %null. Not checked: the documentation's "caching must be
+default (.df) for SLM" — IGC 1.0.12504 itself writes .ca/.wb on SLM messages for DG2 and GenX_IR
+accepts them. Each problem is ``(object, rule, detail)`` as in ``validate``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from kernelkit.formats.visa.validate_rules import Check
 
 DATA_ORDERS = {1: "non-transposed", 2: "transposed"}
 TRANSPOSED = 2
-SLM = LSC_SFIDS.index("slm")
 # LSC_UNTYPED.md "Extra atomic arguments": atomics without, with one and with two data operands
 ATOMIC_SOURCES: dict[str, int] = {"iinc": 0, "idec": 0, "load": 0, "icas": 2, "fcas": 2}
 
@@ -38,9 +38,6 @@ def check_lsc(check: Check, owner: str, r: Routine) -> None:
                              ("addr_size", LSC_ADDR_SIZES), ("data_size", LSC_DATA_SIZES),
                              ("data_order", DATA_ORDERS)):
             check(f[field] in table, where, f"LSC {field} is one of the defined values", f"{field} = {f[field]}")
-        if f["sfid"] == SLM:
-            check(f["l1"] == 0 and f["l3"] == 0, where, "LSC caching is default (.df) for SLM accesses",
-                  f"l1 = {f['l1']}, l3 = {f['l3']}")
         quad = "quad" in kind
         if quad:
             check(0 < f["chmask"] < 16, where, "lsc_load_quad/lsc_store_quad enable some of the X, Y, Z, W "

@@ -35,6 +35,9 @@ ATOMICS: dict[str, tuple[str, int, str]] = {
     "umin": ("min", 1, "u"), "umax": ("max", 1, "u"), "and": ("and", 1, "u"), "or": ("or", 1, "u"),
     "xor": ("xor", 1, "u"), "fadd": ("fadd", 1, "f"), "fsub": ("fsub", 1, "f"), "fmin": ("fmin", 1, "f"),
     "fmax": ("fmax", 1, "f"),
+    # compare-and-swap: Src1Data holds the compared value, Src2Data the new one (as IGC 1.0.12504 emits
+    # atomic_cmpxchg on DG2: lsc_atomic_icas.slm ... CMP NEW)
+    "icas": ("cmpxchg", 2, "u"), "fcas": ("fcmpwr", 2, "f"),
 }
 
 
@@ -207,8 +210,10 @@ def _atomic(msg: Lsc) -> None:
                             .reshape(-1, size), acc.who)
     if op == "load":
         old = read()
-    else:
-        old = atomic(read, write, keys, op, src[0] if src else None, None, dtype)
+    elif op == "cmpxchg":                 # kernelkit.sim.visa.memory: new value first, compared second
+        old = atomic(read, write, keys, op, src[1], src[0], dtype)
+    else:                                 # fcmpwr: compared value first, new second; others: one source
+        old = atomic(read, write, keys, op, src[0] if src else None, src[1] if len(src) > 1 else None, dtype)
     dst = inst.raws["dst"]
     if not dst.null:
         out = ex.m.read_raw(dst, msg.n * msg.reg_bytes, np.dtype(np.uint8), msg.rows).copy()
