@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from kernelkit import ir
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
+from kernelkit.ir.metadata import MDNode
 from kernelkit.ir.transforms.link import link_into
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
@@ -183,12 +184,12 @@ def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local
         if name in coroutines:
             continue
         f = module.get_function(name)
-        parallel = not (_private_arrays(f) or local_atomics.has_local_atomics(f))
-        text_, md = wrapper.work_item_loops(f, False, 0 if parallel else None,
-                                            local_mem=(local_mem or {}).get(name, 0),
-                                            vector=(vectorised or {}).get(name),
-                                            local_size=(local_sizes or {}).get(name))
-        entry = wrapper.link_entry(module, text_, md, f if md else None)
+        group = None
+        if not (_private_arrays(f) or local_atomics.has_local_atomics(f)):
+            group = MDNode(distinct=True)
+            wrapper.mark_parallel_accesses(f, group)
+        entry = wrapper.add_entry(module, f, access_group=group, local_mem=(local_mem or {}).get(name, 0),
+                                  vector=(vectorised or {}).get(name), local_size=(local_sizes or {}).get(name))
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
         f.linkage = "internal"
@@ -231,15 +232,15 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             continue
         f = module.get_function(name)
         info = infos[name]
-        md, base, parallel = [], None, None
+        group = None
         if info is not None and name not in serial and not _private_arrays(module.get_function(info.function)):
             # regions of different work-items are independent (their frames are disjoint, and
             # OpenCL orders their other memory accesses only at barriers)
-            info.access_group, md, base = 0, ["!0 = distinct !{}"], 1
-            parallel = module.get_function(info.function)
-        text_, loop_md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                                 local_size=(local_sizes or {}).get(name), vector=packets.get(name))
-        entry = wrapper.link_entry(module, text_, md + loop_md, parallel)
+            group = MDNode(distinct=True)
+            wrapper.mark_parallel_accesses(module.get_function(info.function), group)
+        entry = wrapper.add_entry(module, f, coroutine=True, access_group=group, resume=info,
+                                  local_mem=(local_mem or {}).get(name, 0), local_size=(local_sizes or {}).get(name),
+                                  vector=packets.get(name))
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
     return str(module)
@@ -276,10 +277,10 @@ def _c_library_symbol(name: str) -> bool:
     return False
 
 
-def check_unresolved(text: str) -> None:
-    """Every function the module still only declares must be an intrinsic or a C runtime symbol."""
-    missing = sorted(n for n in re.findall(r"^declare [^@]*@([-\w$.]+)\(", text, flags=re.M)
-                     if not n.startswith("llvm.") and n not in RUNTIME_SYMBOLS and not _c_library_symbol(n))
+def check_unresolved(module) -> None:
+    """Every function the (llvmlite) module still only declares must be an intrinsic or a C runtime symbol."""
+    missing = sorted(f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")
+                     and f.name not in RUNTIME_SYMBOLS and not _c_library_symbol(f.name))
     if missing:
         from kernelkit.mux.mangling import try_demangle
 
@@ -293,9 +294,9 @@ def check_unresolved(text: str) -> None:
 
 def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
-    check_unresolved(text)
     b = llvm()
     m = _parse(text, "work-item loops")
+    check_unresolved(m)
     tm = target_machine(cpu=cpu)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
