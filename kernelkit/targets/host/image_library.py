@@ -118,24 +118,22 @@ KK void kk_store_f(global uchar *p, int type, int k, float v) {
   }
 }
 
-/* s8.3: integer writes saturate to the channel type (write_imagei: signed, write_imageui: unsigned) */
-KK void kk_store_i(global uchar *p, int type, int k, int v) {
-  switch (type) {
-  case CLK_SIGNED_INT8: ((global char *)p)[k] = (char)kk_clampi(v, -128, 127); break;
-  case CLK_SIGNED_INT16: ((global short *)p)[k] = (short)kk_clampi(v, -32768, 32767); break;
-  case CLK_SIGNED_INT32: ((global int *)p)[k] = v; break;
-  default: break;
-  }
-}
-
+/* s8.3: integer writes saturate to the channel type. The image's format decides how the value is
+ * read (SPIR-V's OpImageWrite has no signedness: clang's SPIR-V writes write_imageui as an OpImageWrite
+ * that reads back as write_imagei), so both take either integer type. */
 KK void kk_store_ui(global uchar *p, int type, int k, uint v) {
   switch (type) {
   case CLK_UNSIGNED_INT8: p[k] = (uchar)(v > 255u ? 255u : v); break;
   case CLK_UNSIGNED_INT16: ((global ushort *)p)[k] = (ushort)(v > 65535u ? 65535u : v); break;
   case CLK_UNSIGNED_INT32: ((global uint *)p)[k] = v; break;
+  case CLK_SIGNED_INT8: ((global char *)p)[k] = (char)kk_clampi((int)v, -128, 127); break;
+  case CLK_SIGNED_INT16: ((global short *)p)[k] = (short)kk_clampi((int)v, -32768, 32767); break;
+  case CLK_SIGNED_INT32: ((global int *)p)[k] = (int)v; break;
   default: break;
   }
 }
+
+KK void kk_store_i(global uchar *p, int type, int k, int v) { kk_store_ui(p, type, k, (uint)v); }
 
 KK int4 kk_size(global const kk_image *im) { return (int4)(im->width, im->height, im->depth, 1); }
 
@@ -274,6 +272,8 @@ def _component(letter: str, components: str, zero: str, one: str) -> str:
     """The expression of output channel ``letter`` (r, g, b, a) for memory channels c0..c3."""
     if letter in components:
         return f"c{components.index(letter)}"
+    if components == "d":    # depth: read_imagef returns it as the first component
+        return "c0" if letter == "r" else (one if letter == "a" else zero)
     if components in ("I",):
         return "c0"
     if components == "L":
