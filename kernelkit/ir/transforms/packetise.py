@@ -337,6 +337,7 @@ class Packetiser(PacketMemory):
                 one = ConstantSplat(ops[1].type, [ConstantInt(inst.type.scalar, 1)])
                 ops[1] = b.select(self._mask_for(self.block_mask[inst.parent], ops[1].type, b), ops[1], one)
             new = b.insert(I.BinaryOp(ops[0].type, inst.opcode, ops, inst.name, inst.flags))
+            _keep_fpmath(inst, new)
         elif isinstance(inst, I.CompareInst):
             new = b.insert(I.CompareInst(inst.opcode, inst.predicate, self._vop(inst.operands[0], b),
                                          self._vop(inst.operands[1], b), inst.name, inst.flags))
@@ -434,6 +435,7 @@ class Packetiser(PacketMemory):
                     args = [self._vop(a, b) if a.type == inst.type else a for a in inst.args]
                     call = self._intrinsic(f"llvm.{base}.{type_suffix(wide)}", wide, args,
                                            [list(x) for x in inst.arg_attributes], b)
+                    _keep_fpmath(inst, call)
                     self.vec[inst] = call
                     self.replaced.append(inst)
                     return
@@ -526,6 +528,12 @@ class Packetiser(PacketMemory):
                 users = {u.user.opcode for u in inst.uses if isinstance(u.user, I.Instruction)}  # type: ignore[attr-defined]
                 raise VectorisationFailure(f"internal: replaced {inst.opcode} still used by {sorted(users)}")
             inst.remove_from_parent()
+
+
+def _keep_fpmath(inst: I.Instruction, new: I.Instruction) -> None:
+    """The lanes keep the accuracy allowance (``!fpmath``) of the scalar instruction."""
+    if "fpmath" in inst.metadata:
+        new.metadata["fpmath"] = inst.metadata["fpmath"]
 
 
 def _is_any_lane(inst: object) -> bool:

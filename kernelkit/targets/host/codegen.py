@@ -24,11 +24,23 @@ from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
 from kernelkit.targets.host.images import link_image_library
-from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.passes import (
+    barriers,
+    fast_rsqrt,
+    implicit_loop_barriers,
+    local_atomics,
+    opencl_names,
+    wrapper,
+)
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
-from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
+from kernelkit.targets.host.passes.vectorise import (
+    VectorisedKernels,
+    host_vector_width,
+    packet_width,
+    vectorise_kernels,
+)
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
@@ -325,9 +337,13 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text = link_builtin_library(link_image_library(ir_text), options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
-    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
-                                                                  host_vector_width(cpu.feature_string()))
-    text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
+    width = host_vector_width(cpu.feature_string())
+    wfv = VectorisedKernels(text) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
+        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width), local_sizes or {},
+        packet_width(width, True, False))
+    text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
+                                        options)
+    text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
     loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
     text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
