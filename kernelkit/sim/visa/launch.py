@@ -208,7 +208,11 @@ def _fill(machine: Machine, program: Program, payload: Payload, values: dict, ge
     r0[:, R0_THREAD_DWORD] = np.arange(threads) % PRIVATE_THREADS
     lin = geometry.local_linear
     lx, ly, _lz = lsize
-    lids = (lin % lx, lin // lx % ly, lin // (lx * ly))
+    if lx == math.prod(lsize):                # 1-D work-groups: no divisions over every lane
+        zero = np.zeros_like(lin)
+        lids = (lin, zero, zero)
+    else:
+        lids = (lin % lx, lin // lx % ly, lin // (lx * ly))
     for inp in payload.inputs:
         where = grf[:, inp.offset: inp.offset + inp.size]
         if inp.kind == "local_id":

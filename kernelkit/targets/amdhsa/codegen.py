@@ -102,13 +102,15 @@ def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
 
 
 @lru_cache(maxsize=32)
-def on_demand_library_ir(source: Path, processor: str, version: int) -> str:
-    """One of the ON_DEMAND_LIBRARIES (atomics_named.cl: the scoped atomics on global and local
-    objects; atomics_cl1.cl: the OpenCL 1.x atomics) for one processor, cached like mux_library_ir."""
+def on_demand_library_ir(library: str, processor: str, version: int) -> str:
+    """One of the ON_DEMAND_LIBRARIES by name (``atomics_named``: the scoped atomics on global and
+    local objects; ``atomics_cl1``: the OpenCL 1.x atomics) for one processor, cached like
+    mux_library_ir."""
     from kernelkit.cache import Cache
 
+    source = MUX_BUILTINS_SOURCE.with_name(f"{library}.cl")
     store = Cache("amdhsa-mux", library=True)
-    key = _library_key(source.stem, processor, str(version))
+    key = _library_key(library, processor, str(version))
     cached = store.get(key)
     text = cached.decode() if cached is not None else _compile_library(source, processor, version)
     if cached is None:
@@ -198,11 +200,13 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     kernels take AMD CL2's setup arguments first and no hidden arguments; ``no_implicit_arg_kernels``:
     the kernels LLVM may give no hidden arguments (``kernel_attributes.kernels_without_unknown_calls``);
     the others keep them all."""
+    from kernelkit.targets.amdhsa.library_index import MUX_BUILTINS, declared_names, linkable_library
+
     llvm_version = max(version, 4)
-    libraries = [(MUX_BUILTINS_SOURCE, mux_library_ir(tid.processor.name, llvm_version, cl2))]
-    libraries += [(source, on_demand_library_ir(source, tid.processor.name, llvm_version))
+    libraries = [(MUX_BUILTINS_SOURCE, linkable_library(MUX_BUILTINS, tid.processor.name, llvm_version, cl2))]
+    libraries += [(source, linkable_library(source.stem, tid.processor.name, llvm_version))
                   for source, call in ON_DEMAND_LIBRARIES if call.search(mux_ir)]
-    own = frozenset(n for _, lib in libraries for n in _opencl_definitions(lib))
+    own = frozenset(n for _, lib in libraries for n in lib.opencl_definitions)
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
@@ -217,7 +221,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
         for source, lib in libraries:
-            main.link_in(_parse(lib, source.name))
+            main.link_in(_parse(lib.text(declared_names(main)), source.name))   # only what main needs
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
