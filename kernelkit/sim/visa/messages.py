@@ -11,7 +11,8 @@ from collections.abc import Callable
 import numpy as np
 
 from kernelkit.errors import LaunchError
-from kernelkit.formats.visa.tables import ATOMIC_OPS, OWORD_NUMS, SVM_BLOCK_NUMS
+from kernelkit.formats.visa.tables import ATOMIC_OPS, LSC_OPS, OWORD_NUMS, SVM_BLOCK_NUMS
+from kernelkit.sim.visa.lsc import lsc_untyped
 from kernelkit.sim.visa.memory import atomic
 
 SLM_SURFACE = 0
@@ -324,4 +325,5 @@ MESSAGES: dict[str, Callable] = {
     "svm_gather": _both(svm_scattered, False), "svm_scatter": _both(svm_scattered, True),
     "svm_block_ld": _both(svm_block, False), "svm_block_st": _both(svm_block, True),
     "svm_gather4scaled": _both(svm_scaled4, False), "svm_scatter4scaled": _both(svm_scaled4, True),
+    **{name: lsc_untyped for name, _kind in LSC_OPS.values()},
 }
