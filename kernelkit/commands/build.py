@@ -81,8 +81,9 @@ def _emit(args) -> str:
     return args.emit
 
 
-def _target_frontend(target_name: str) -> tuple[str, list[str]]:
-    """(SPIR triple, extra frontend options) of a target, from the compiler registry."""
+def _target_frontend(target_name: str) -> tuple[str, list[str], bool]:
+    """(SPIR triple, extra frontend options, whether clang's LLVM passes run) of a target, from
+    the compiler registry."""
     from kernelkit.mux.context import Context
     from kernelkit.mux.registry import resolve_target
     from kernelkit.mux.result import MuxError
@@ -91,8 +92,8 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
     try:
         target = info.create_target(Context(), device)
     except MuxError:  # a target that cannot compile yet still has a pointer size
-        return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), []
-    return target.frontend_triple, list(target.frontend_options())
+        return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), [], True
+    return target.frontend_triple, list(target.frontend_options()), target.frontend_llvm_passes
 
 
 def _emit_asm(args) -> int:
@@ -134,9 +135,9 @@ def _emit_llvm(args, emit: str) -> int:
         raise KernelkitError("--emit llvm takes one source and at most one target")
     source = args.sources[0]
     options = frontend_options(args)
-    triple = "spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"
-    if args.targets:  # the IR the target's frontend stage sees: its triple and its extra options
-        triple, target_options = _target_frontend(args.targets[0])
+    triple, llvm_passes = ("spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"), True
+    if args.targets:  # the IR the target's frontend stage sees: its triple, extra options, passes
+        triple, target_options, llvm_passes = _target_frontend(args.targets[0])
         options = [*target_options, *options]
     output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES[emit])
     spirv = read_spirv(source)
@@ -149,7 +150,7 @@ def _emit_llvm(args, emit: str) -> int:
             raise CompileError(f"{source}: {exc}") from None
     else:
         compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
-                                  use_cache=not args.no_cache)
+                                  use_cache=not args.no_cache, llvm_passes=llvm_passes)
         _print_log(compiled.log)
         ir_text = compiled.ir_text
     data = ir_text.encode()
