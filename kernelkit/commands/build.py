@@ -34,7 +34,7 @@ from kernelkit.commands.common import (
     target_kind,
     write_output,
 )
-from kernelkit.errors import KernelkitError
+from kernelkit.errors import CompileError, FormatError, KernelkitError
 
 __all__ = ["CL_STDS", "add_frontend_arguments", "frontend_options", "read_source", "register", "run"]
 
@@ -140,14 +140,24 @@ def _emit_llvm(args, emit: str) -> int:
         triple, target_options, llvm_passes = _target_frontend(args.targets[0])
         options = [*target_options, *options]
     output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES[emit])
-    compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
-                              use_cache=not args.no_cache, llvm_passes=llvm_passes)
-    _print_log(compiled.log)
-    data = compiled.ir_text.encode()
+    spirv = read_spirv(source)
+    if spirv is not None:      # a SPIR-V module: the IR kernelkit's SPIR-V reader gives every target
+        from kernelkit.frontend.spirv import translate
+
+        try:
+            ir_text = str(translate(spirv))
+        except FormatError as exc:
+            raise CompileError(f"{source}: {exc}") from None
+    else:
+        compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
+                                  use_cache=not args.no_cache, llvm_passes=llvm_passes)
+        _print_log(compiled.log)
+        ir_text = compiled.ir_text
+    data = ir_text.encode()
     if emit == "bitcode":
         from kernelkit.llvm_binding import llvm
 
-        data = llvm().parse_assembly(compiled.ir_text).as_bitcode()
+        data = llvm().parse_assembly(ir_text).as_bitcode()
     write_output(output, data)
     if not args.output:
         sys.stderr.write(f"kernelkit build: wrote {output}\n")
