@@ -15,8 +15,9 @@ dimension 0 (lane l is the work-item whose local id is the scalar kernel's plus 
   loops under divergent control first get loop masks (`transforms.loop_masks`): they run while
   any lane is active, the header's block mask is the loop mask, live-out values are blended per lane.
 - Calls: element-wise LLVM intrinsics take their vector form; other pure calls run once per lane;
-  calls with side effects and atomics run once per lane in lane order, under divergence only for
-  the active lanes (`transforms.lane_guards`; printf's record reservation is such an atomic);
+  calls with side effects, atomics and volatile accesses run once per lane in lane order, under
+  divergence only for the active lanes (`transforms.lane_guards`; printf's record reservation is
+  such an atomic);
   sub-group builtins work across the packet's lanes (`transforms.sub_groups`).
 
 `vectorise(f, width, roots)` returns the new function (added to f's module) or raises
@@ -340,6 +341,9 @@ class Packetiser(PacketMemory):
             new = ConstantSimple(wide, "poison")
             for lane, result in enumerate(self.lane_results[inst.operands[0]]):
                 new = b.insert_element(new, b.extract_value(result, inst.indices), ConstantInt(T.i32, lane))
+        elif isinstance(inst, I.LoadInst) and (inst.volatile or inst.atomic):   # per lane, in lane order
+            self._per_lane(inst, b, self.block_mask.get(inst.parent) if region is not None else None)
+            return
         elif isinstance(inst, I.LoadInst):
             new = self._load(inst, region, b)
         elif isinstance(inst, I.BinaryOp):
