@@ -72,6 +72,9 @@ class CallCodegen:
     def _intrinsic(self, inst, name: str, args) -> bool:
         """LLVM intrinsics (one element of a vector at a time): ``llvm.<base>[.sat].<types>``."""
         base, suffix = name.split(".")[1:3]
+        if base == "frexp" and suffix == "f64":
+            self._frexp_double(inst, args[0])
+            return True
         exe = self.exe(inst)
         vt = vtype_of(inst.type)
         if base in ("fmuladd", "fma"):
@@ -81,7 +84,7 @@ class CallCodegen:
             vt = UNSIGNED[vt] if unsigned else vt
             self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
         elif base == "fabs":
-            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+            self.emit(f"mov {exe} {self.dst(inst)} {self.modified('abs', args[0])}")
         elif base in ROUNDING and vt == "f":              # (GenX_IR: rnd* are float-only)
             self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
         elif base == "sqrt" and vt in ("f", "df"):             # df: the IEEE macro
@@ -92,13 +95,18 @@ class CallCodegen:
             self._funnel_shift(inst, base == "fshl", *args)
         elif base in ("uadd", "usub") and suffix == "sat":
             self._saturating(inst, base == "uadd", *args)
-        elif base == "copysign" and vt == "f":
-            mag, sign = self._tmp(inst, "ud"), self._tmp(inst, "ud")
-            self.emit(f"and {exe} {mag[0]} {self.src(args[0], 'ud')} 0x7fffffff:ud")
-            self.emit(f"and {exe} {sign[0]} {self.src(args[1], 'ud')} 0x80000000:ud")
-            self.emit(f"or {exe} {self.dst(inst, 'ud')} {mag[1]} {sign[1]}")
+        elif base == "copysign" and vt in ("f", "df"):
+            raw, bits = ("ud", 32) if vt == "f" else ("uq", 64)
+            mag, sign = self._tmp(inst, raw), self._tmp(inst, raw)
+            self.emit(f"and {exe} {mag[0]} {self.src(args[0], raw)} 0x{(1 << bits - 1) - 1:x}:{raw}")
+            self.emit(f"and {exe} {sign[0]} {self.src(args[1], raw)} 0x{1 << bits - 1:x}:{raw}")
+            self.emit(f"or {exe} {self.dst(inst, raw)} {mag[1]} {sign[1]}")
         elif base == "round" and vt == "f":
             self._round_half_away(inst, args[0])
+        elif base == "ldexp" and vt == "df":
+            self._ldexp_double(inst, *args)
+        elif (base in ROUNDING or base == "round") and vt == "df":
+            self._round_double(inst, base if base in ("floor", "ceil", "trunc", "round") else "rint", args[0])
         else:
             return False
         return True
@@ -177,7 +185,7 @@ class CallCodegen:
             self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
             self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
         elif base in ("abs", "fabs") and len(args) == 1:
-            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+            self.emit(f"mov {exe} {self.dst(inst)} {self.modified('abs', args[0])}")
         elif base in ("mad", "fma") and len(args) == 3:
             self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
         elif base == "select" and len(args) == 3:
@@ -268,7 +276,7 @@ class CallCodegen:
         pair = self.pairs.get(id(inst.operands[0]))
         if pair is None or len(inst.indices) != 1:
             raise CompileError(f"vISA code generation: {inst} is not supported")
-        vt = "w" if inst.type == T.i1 else "ud"
+        vt = "w" if inst.type == T.i1 else "ud" if inst.type == T.i32 else vtype_of(inst.type)
         self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {pair[inst.indices[0]]}")
 
 
