@@ -11,6 +11,7 @@ SKL's finalizer lacks the f64 operations it needs (reduce.fmax, rnd* on df)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from kernelkit import ir
@@ -22,6 +23,12 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
 NOT_INLINED = ("noinline", "optnone")
 FLOAT_LIBRARY = tuple(Path(__file__).with_name(n) for n in ("float_geometric.cl", "float_math.cl", "double_math.cl"))
 FLOAT_PREFIX = "kkv_"          # the float library's names: kkv_<builtin>
+
+
+@functools.cache
+def float_library_text() -> str:
+    """float_library() as IR text (compiled once per process)."""
+    return str(float_library())
 
 
 def float_library() -> ir.Module:
@@ -91,20 +98,24 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
     ``float_only``, float_geometric.cl's definitions first."""
     from kernelkit.mux.clc import defined_builtins, library_ir
 
-    floated: set[str] = set()
+    from kernelkit.mux.clc import subset
+    from kernelkit.mux.clc.build import defined_names
+
+    floated: frozenset[str] = frozenset()
     if float_only:
-        floats = float_library()
-        floated = {f.name for f in floats.functions if not f.is_declaration}
-        if _called_builtins(module, handled) & floated:
+        floated = defined_names(float_library_text())
+        needed = _called_builtins(module, handled) & floated
+        if needed:
+            floats = subset(float_library_text(), sorted(needed))
             main = parse_verified(str(module), "the frontend", "visa")
-            main.link_in(parse_verified(str(floats), "the float builtin library", "visa"))
+            main.link_in(parse_verified(floats, "the float builtin library", "visa"))
             module = ir.parse(str(main))
     wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
     if not wanted:
         return module
     lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
                      portable_math=True)
-    if floated:
+    if defined_names(lib) & floated:
         lib = str(_declaring(ir.parse(lib), floated))
     b = llvm()
     main = parse_verified(str(module), "the frontend", "visa")
