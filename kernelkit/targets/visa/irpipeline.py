@@ -96,9 +96,7 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
     """``module`` with the library's definitions of the builtins it calls (but those ``handled``),
     everything inlined and optimised (LLVM's O2 pipeline, no loop or SLP vectoriser); with
     ``float_only``, float_geometric.cl's definitions first."""
-    from kernelkit.mux.clc import defined_builtins, library_ir
-
-    from kernelkit.mux.clc import subset
+    from kernelkit.mux.clc import defined_builtins, library_ir, subset
     from kernelkit.mux.clc.build import defined_names
 
     floated: frozenset[str] = frozenset()
