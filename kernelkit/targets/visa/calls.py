@@ -212,20 +212,23 @@ class CallCodegen:
             return False
         ptr, *values = args
         values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
-        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+        if op in ("min", "max") and name.endswith(("i", "l")):   # int/long (not uint/ulong) operands
             op = {"min": "minsint", "max": "maxsint"}[op]
         if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
             values = [values[1], values[0]]
-        result = self._atomic_message(op, ptr, values)
+        wide = inst.type == T.i64
+        result = self._atomic_message(op, ptr, values, wide)
         if inst.type != T.void and inst.users:
-            vt = "d" if op in ("minsint", "maxsint") else "ud"
+            vt = _atomic_vtype(op, wide)
             self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
         return True
 
-    def _atomic_message(self, op: str, ptr, values) -> str:
+    def _atomic_message(self, op: str, ptr, values, wide: bool = False) -> str:
         """The SIMD-wide old values of atomic ``op`` on ``ptr`` with ``values`` (src0, src1): svm_atomic
-        on __global/__constant/generic/private (8 lanes a message), dword_atomic on %slm for __local."""
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        on __global/__constant/generic/private (8 lanes a message; ``wide``: 64-bit values, the
+        ``.64`` form, as IGC emits for cl_khr_int64_*_atomics), dword_atomic on %slm for __local."""
+        vt = _atomic_vtype(op, wide)
+        size = 8 if wide else 4
         sources = []
         for value in values:
             var = self._new(vt, self.simd)
@@ -237,10 +240,13 @@ class CallCodegen:
         space = ptr.type.addrspace
         if space in GLOBAL_SPACES or space == PRIVATE_SPACE:
             addr = self._wide(ptr, "uq")
+            width = ".64" if wide else ""
             for lane in range(0, self.simd, 8):
-                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
-                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
-                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+                raw = [f"{s}{lane * size}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op}{width} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * size} {raw[0]} {raw[1]}")
+        elif wide:
+            raise CompileError("vISA code generation: 64-bit atomics on __local memory are not supported")
         elif space == LOCAL_SPACE:
             offsets = self._wide(ptr, "ud")
             for lane, n, m in self._halves():
@@ -255,29 +261,36 @@ class CallCodegen:
         """``atomicrmw`` and ``cmpxchg`` on 32-bit values; a cmpxchg's {old, success} pair is kept for
         its ``extractvalue`` users."""
         ty = inst.type if inst.opcode == "atomicrmw" else inst.operands[1].type
-        if ty not in (T.i32, T.float32) or (ty == T.float32 and inst.opcode == "cmpxchg"):
+        if ty not in (T.i32, T.i64, T.float32) or (ty == T.float32 and inst.opcode == "cmpxchg"):
             raise CompileError(f"vISA code generation: {inst.opcode} on {ty} is not supported")
+        wide = ty == T.i64
         if inst.opcode == "cmpxchg":
             ptr, expected, new = inst.operands[:3]
-            old = self._atomic_message("cmpxchg", ptr, [new, expected])
+            old = self._atomic_message("cmpxchg", ptr, [new, expected], wide)
             success = self._new("w", self.simd)
-            self.emit(f"cmp.eq (M1, {self.simd}) {success}(0,0)<1> {old}(0,0)<1;1,0> {self.src(expected, 'ud')}")
+            raw = "uq" if wide else "ud"
+            self.emit(f"cmp.eq (M1, {self.simd}) {success}(0,0)<1> {old}(0,0)<1;1,0> {self.src(expected, raw)}")
             self.pairs[id(inst)] = (f"{old}(0,0)<1;1,0>", f"{success}(0,0)<1;1,0>")
             return
         op = ATOMIC_RMW.get(inst.operation)
-        if op is None or ty != T.i32:
+        if op is None or ty == T.float32:
             raise CompileError(f"vISA code generation: atomicrmw {inst.operation} on {ty} is not supported")
         ptr, value = inst.operands[:2]
-        result = self._atomic_message(op, ptr, [] if op in ("inc", "dec") else [value])
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
-        self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        result = self._atomic_message(op, ptr, [] if op in ("inc", "dec") else [value], wide)
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst, _atomic_vtype(op, wide))} {result}(0,0)<1;1,0>")
 
     def _extract_value(self, inst) -> None:
         pair = self.pairs.get(id(inst.operands[0]))
         if pair is None or len(inst.indices) != 1:
             raise CompileError(f"vISA code generation: {inst} is not supported")
-        vt = "w" if inst.type == T.i1 else "ud" if inst.type == T.i32 else vtype_of(inst.type)
+        vt = "w" if inst.type == T.i1 else "ud" if inst.type == T.i32 else "uq" if inst.type == T.i64 \
+            else vtype_of(inst.type)
         self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {pair[inst.indices[0]]}")
+
+
+def _atomic_vtype(op: str, wide: bool) -> str:
+    """vISA type of an atomic's operands (IGC documentation/visa SVM_ATOMIC: imin/imax D/Q, else UD/UQ)."""
+    return ("q" if wide else "d") if op in ("minsint", "maxsint") else ("uq" if wide else "ud")
 
 
 ATOMIC_RMW = {"add": "add", "sub": "sub", "xchg": "xchg", "and": "and", "or": "or", "xor": "xor", "max": "maxsint",
