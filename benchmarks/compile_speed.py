@@ -5,8 +5,9 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
 
 - clang -c        ``zig clang`` (clang 22) compiling the source straight to an amdgcn object
 - kk cold         ``kernelkit build SRC -t gfx90a --no-cache`` (kernelkit's own prebuilt library
-                  entries are read; nothing of the program is), with the build server running (as
-                  after any first build: kernelkit.builder.server)
+                  entries are read: the device library and its index, made once by the first build,
+                  which runs without the server; nothing of the program is), with the build server
+                  running (as after any first build: kernelkit.builder.server)
 - no server       the same with ``KERNELKIT_NO_SERVER=1``: a fresh worker process per build
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
@@ -112,7 +113,8 @@ def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, flo
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
             kk = [sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)]
-            _timed(kk, env)                                   # warms kernelkit's library entries and the binary
+            _timed(kk, alone)                                 # warms kernelkit's library entries (a plain worker
+            #                                                   indexes the device library) and the binary
             _timed([*kk, "--no-cache"], env)                  # the server's first request of this kind
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
             cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)

@@ -18,7 +18,7 @@ Peers (installed by nobody here; a peer that is missing is left out with a note)
           peers (OCL_ICD_VENDORS) and LD_LIBRARY_PATH set.
 
     python benchmarks/host_vs_peers.py [--quick] [--only NAME] [--repeat N] [--wfv never|auto|always]
-                                       [--intel PREFIX]
+                                       [--loop-barriers never|auto|always] [--intel PREFIX]
 """
 
 from __future__ import annotations
@@ -206,11 +206,12 @@ def _benches(quick: bool) -> list[Bench]:
     return out
 
 
-def prepare_kernelkit(b: Bench, wfv: str = "auto"):
+def prepare_kernelkit(b: Bench, wfv: str = "auto", loop_barriers: str = "auto"):
     """(run once -> seconds, check -> bool) for kernelkit, built and warmed up (JIT, page faults)."""
     import kernelkit
 
-    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2", f"-cl-wfv={wfv}", *b.options]).build()
+    prog = kernelkit.Program(b.source, ["-cl-std=CL1.2", f"-cl-wfv={wfv}", f"-cl-loop-barriers={loop_barriers}",
+                                        *b.options]).build()
     kern = prog.kernel(b.kernel)
     args = b.make()
     call_args = [kernelkit.LocalMemory(a[1]) if isinstance(a, tuple) else a for a in args]
@@ -346,12 +347,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--wfv", choices=("never", "auto", "always"), default="auto",
                    help="kernelkit's whole-function vectoriser (-cl-wfv=)")
+    p.add_argument("--loop-barriers", choices=("never", "auto", "always"), default="auto",
+                   help="kernelkit's implicit loop barriers (-cl-loop-barriers=)")
     p.add_argument("--intel", help="prefix (venv) holding lib/libintelocl.so")
     args = p.parse_args(argv)
     notes = prepare_peers(args.intel, argv)
     peers = find_platforms(notes)
     head = f"{'benchmark':28} {'kernelkit':>11} {'':>11}" + "".join(f" {lab:>11} {'ratio':>7}" for lab, _ in peers)
-    print(f"kernelkit -cl-wfv={args.wfv}; ratio = peer time / kernelkit time (> 1: kernelkit faster)")
+    print(f"kernelkit -cl-wfv={args.wfv} -cl-loop-barriers={args.loop_barriers}; "
+          "ratio = peer time / kernelkit time (> 1: kernelkit faster)")
     print(head + "  ok")
     print("-" * (len(head) + 4))
     ratios: dict[str, list[float]] = {lab: [] for lab, _ in peers}
@@ -360,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and args.only not in b.name:
             continue
         runners, checks, failed = {}, {}, set()
-        runners["kernelkit"], checks["kernelkit"] = prepare_kernelkit(b, args.wfv)
+        runners["kernelkit"], checks["kernelkit"] = prepare_kernelkit(b, args.wfv, args.loop_barriers)
         for label, platform in peers:
             try:
                 runners[label], checks[label] = prepare_peer(platform, b)

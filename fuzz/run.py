@@ -11,6 +11,7 @@ rewritten after every chunk with the counts per target.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import random
@@ -43,7 +44,12 @@ def run_one(target, data: bytes) -> tuple[str | None, float, BaseException | Non
     except FormatError:
         return REFUSED, time.process_time() - start, None
     except Exception as exc:                 # noqa: BLE001 - every other exception is a finding
-        return crash_site(exc), time.process_time() - start, exc
+        seconds = time.process_time() - start
+        # the traceback's frames keep the reader's locals alive: after a MemoryError that is the memory
+        # that ran out, so drop them (line numbers stay) before anything else allocates
+        traceback.clear_frames(exc.__traceback__)
+        gc.collect()
+        return crash_site(exc), seconds, exc
     return None, time.process_time() - start, None
 
 
@@ -100,9 +106,15 @@ class Campaign:
         folder = self.out / "crashes" / name
         folder.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256(data).hexdigest()[:16]
-        (folder / f"{digest}.bin").write_bytes(data)
-        text = site + "\n" + ("".join(traceback.format_exception(exc)) if exc else "")
-        (folder / f"{digest}.txt").write_text(text)
+        (folder / f"{digest}.bin").write_bytes(data)      # the input first: it is what reproduces the escape
+        (folder / f"{digest}.txt").write_text(site + "\n")
+        if exc is not None:
+            try:
+                text = "".join(traceback.format_exception(exc))
+            except MemoryError:
+                text = "(the traceback could not be formatted: out of memory)\n"
+            with (folder / f"{digest}.txt").open("a") as f:
+                f.write(text)
 
     def write_stats(self, started: float) -> None:
         if self.out is not None:

@@ -19,6 +19,8 @@ _LAZY = {
     "Kernel": "kernelkit.runtime.program",
     "Event": "kernelkit.runtime.event",
     "RawBuffer": "kernelkit.runtime.args",
+    "Image": "kernelkit.runtime.images",
+    "Sampler": "kernelkit.runtime.images",
     "Device": "kernelkit.runtime.devices",
     "devices": "kernelkit.runtime.devices",
     "MuxError": "kernelkit.mux.result",

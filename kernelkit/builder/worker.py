@@ -94,6 +94,7 @@ def build(request: dict, send, *, assembly: bool = False) -> dict:
     target = info.create_target(Context(), device)
     target.init_with_builtins(None)
     module = target.create_module()
+    module.keeps_compiled_ir = False   # nothing after finalize needs the unfinalized IR: no copy of it
     if assembly and not hasattr(module, "create_assembly"):
         raise KernelkitError(f"target {request['target']} writes no assembly (--emit asm: amdhsa and amdcl2 "
                              "targets)")

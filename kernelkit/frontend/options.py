@@ -48,6 +48,9 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
     "-gdwarf-5": ("-gdwarf-5",),
 }
 DEBUG_OPTIONS = frozenset({"-g", "-gdwarf-4", "-gdwarf-5"})   # the options that ask for debug information
+# the host code generator's options (kernelkit.targets.host.passes): -cl-wfv=never|auto|always (the
+# whole-function vectoriser), -cl-rsqrt-estimate=never|always, -cl-loop-barriers=never|auto|always
+HOST_CODEGEN_OPTIONS = ("-cl-wfv=", "-cl-rsqrt-estimate=", "-cl-loop-barriers=")
 OPT_LEVELS = {"-O0": 0, "-O1": 1, "-O2": 2, "-O3": 3}
 
 
@@ -133,7 +136,7 @@ def parse_options(options: str | Sequence[str]) -> BuildOptions:
                 raise CompileError(f"build option {opt}: unknown OpenCL C version "
                                    f"(expected one of {', '.join(CL_STD_VERSIONS)})")
             out.cl_std = std
-        elif opt.startswith("-cl-wfv="):   # the host's whole-function vectoriser: never|auto|always
+        elif opt.startswith(HOST_CODEGEN_OPTIONS):
             out.device_options.append(opt)
         elif opt.startswith("-cl-ext="):
             out.extensions.append(opt[len("-cl-ext="):])

@@ -184,9 +184,12 @@ class IRBuilder:
         return self.insert(I.AllocaInst(ty, count, align, addrspace, name))
 
     def load(self, ty: T.Type, ptr: Value, name: str = "", align: int | None = None,
-             volatile: bool = False) -> I.LoadInst:
+             volatile: bool = False, ordering: str | None = None, syncscope: str | None = None) -> I.LoadInst:
+        """A load; with ``ordering`` (``monotonic``, ``acquire``, ...) an atomic load."""
         inst = I.LoadInst(ty, "load", (ptr,), name)
         inst.align, inst.volatile = align, volatile
+        if ordering is not None:
+            inst.atomic, inst.ordering, inst.syncscope = True, ordering, syncscope
         return self.insert(inst)  # type: ignore[return-value]
 
     def store(self, value: Value, ptr: Value, align: int | None = None,

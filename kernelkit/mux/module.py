@@ -2,7 +2,9 @@
 
 States: ``EMPTY`` -> ``COMPILED`` (compile_opencl_c, link, deserialize) -> ``FINALIZED``.
 ``llvm_module`` holds the front end's IR; ``finalize`` works on a copy (``finalized_llvm_module``)
-so the original stays available for deferred kernels.
+so the original stays available for deferred kernels. A caller that only makes the binary (the
+build worker) sets ``keeps_compiled_ir = False``: finalize then works on the IR itself, without the
+copy (a print and a parse of the whole program).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def link_ir(texts: Sequence[str]) -> str:
 
 class Module:
     EMPTY, COMPILED, FINALIZED = "empty", "compiled", "finalized"
+    keeps_compiled_ir = True   # False: finalize consumes llvm_module (no deferred kernels, link or serialize after)
 
     def __init__(self, target: Target):
         self.target = target
@@ -199,7 +202,8 @@ class Module:
 
     # -- finalize ----------------------------------------------------------------------------
     def finalize(self) -> ProgramInfo:
-        """Run the mux pass pipeline, then the target's late passes, on a copy of the IR."""
+        """Run the mux pass pipeline, then the target's late passes, on a copy of the IR (on the IR
+        itself when ``keeps_compiled_ir`` is False)."""
         from kernelkit.abi.signature import signatures_from_ir
         from kernelkit.ir import parse
         from kernelkit.mux.passes.pipeline import run_pipeline
@@ -209,7 +213,9 @@ class Module:
             raise MuxError(Result.INVALID_VALUE, "finalize needs a compiled module")
         with self.context:
             info = ProgramInfo(signatures_from_ir(self.llvm_module), printf_descriptors(self.llvm_module))
-            module = parse(str(self.llvm_module))
+            module = parse(str(self.llvm_module)) if self.keeps_compiled_ir else self.llvm_module
+            if not self.keeps_compiled_ir:
+                self.llvm_module = None
             try:
                 run_pipeline(module, self.target)
                 self.late_module_passes(module)

@@ -59,6 +59,7 @@ class PackedArg:
     storage: ctypes.Array | None        # the bytes of the value (None for __local: per thread)
     array: np.ndarray | None = None     # the buffer behind a pointer argument
     local_bytes: int = 0                # size of a __local allocation
+    keep: object = None                 # what the storage points to (an image's descriptor and array)
 
 
 def _where(kernel: str, arg) -> str:
@@ -156,6 +157,15 @@ def pack_argument(kernel: str, arg, value) -> PackedArg:
                              f"{arr.dtype.itemsize * arr.size} bytes (align the numpy dtype: align=True)")
         data = arr.reshape(-1).tobytes()
         return PackedArg(ctypes.create_string_buffer(data, len(data)))
+    if arg.kind == "image":
+        from kernelkit.runtime.images import pack_host_image
+
+        storage, image, descriptor = pack_host_image(kernel, arg, value)
+        return PackedArg(storage, keep=(image, descriptor))
+    if arg.kind == "sampler":
+        from kernelkit.runtime.images import pack_host_sampler
+
+        return PackedArg(pack_host_sampler(kernel, arg, value))
     raise ArgumentTypeError(f"{_where(kernel, arg)}: {arg.kind} arguments are not supported on the host target")
 
 

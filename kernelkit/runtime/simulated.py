@@ -105,6 +105,7 @@ class SimulatedKernel:
     def __call__(self, *args, global_size, local_size=None, global_offset=None, **_ignored) -> str:
         from kernelkit.abi.amdil import LocalArg
         from kernelkit.abi.opencl_types import NUMPY_DTYPES
+        from kernelkit.runtime.images import simulator_image_value
 
         nd = make_ndrange(self.name, global_size, local_size, global_offset,
                           reqd_work_group_size=self.signature.reqd_work_group_size)
@@ -119,7 +120,7 @@ class SimulatedKernel:
         values = []
         for a in self.signature.args:
             if a.kind in ("image", "sampler"):
-                values.append(given[a.index])
+                values.append(simulator_image_value(self.name, a, given[a.index]))
                 continue
             p = next(packed)
             if a.kind == "pointer" and a.address_space == "local":

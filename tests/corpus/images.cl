@@ -1,4 +1,4 @@
-// Image and sampler arguments (not runnable on the host device: it has no images).
+// Image and sampler arguments.
 constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
 kernel void image_copy(read_only image2d_t src, write_only image2d_t dst) {

@@ -18,7 +18,7 @@ from conftest import require_tool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from corpus_harness import Case, cases, make_args  # noqa: E402
-from spirv_corpus import assert_runs_like_source, clang_spirv, signed_view  # noqa: E402
+from spirv_corpus import STRUCT_KERNELS, assert_runs_like_source, clang_spirv, run_struct_kernel, signed_view  # noqa: E402
 
 import kernelkit  # noqa: E402
 
@@ -66,53 +66,12 @@ def test_struct_passed_by_value_like_the_opencl_c_source():
     assert results[0][fields["count"]] == fields["count"]    # past p.count: untouched
 
 
-# struct_args.cl's by-value aggregates as numpy records laid out as OpenCL C lays them out (6.3.5: float4 is
-# 16-byte aligned; the packed struct has no padding), and numpy's value of each output element.
-STRUCT_KERNELS = {
-    "move_particle": (
-        np.dtype({"names": ["pos", "vel", "id", "flag"], "formats": [(np.float32, 4), (np.float32, 4), np.int32, np.int8],
-                  "offsets": [0, 16, 32, 36], "itemsize": 48}),
-        lambda: (np.array([1, 2, 3, 4], np.float32) + np.array([0.5, 0.25, 0, -1], np.float32) * np.float32(0.125)
-                 * (np.arange(16, dtype=np.float32)[:, None] + 7 + 1)).reshape(-1)),
-    "packed_sum": (
-        np.dtype({"names": ["tag", "value", "extra"], "formats": [np.int8, np.int32, np.int16],
-                  "offsets": [0, 1, 5], "itemsize": 7}),
-        lambda: np.full(4, 3 + 100000 - 7, np.int32)),
-    "union_bits": (
-        np.dtype({"names": ["f"], "formats": [np.float32], "itemsize": 4}),
-        lambda: np.float32(1.0).view(np.uint32) + 0 + np.arange(8, dtype=np.uint32)),
-    "nested_struct": (
-        np.dtype({"names": ["p", "weight", "code"],
-                  "formats": [np.dtype({"names": ["count", "scale"], "formats": [np.int32, np.float32]}), np.float64,
-                              (np.int16, 3)], "offsets": [0, 8, 16], "itemsize": 24}),
-        lambda: np.full(4, 3.0 * 0.5 + 2 + 1 + 2 + 3)),
-}
-
-
-def _record(dtype: np.dtype, fields: dict):
-    value = np.zeros((), dtype)
-    for name in dtype.names:
-        value[name] = tuple(fields[name][f] for f in dtype[name].names) if dtype[name].names else fields[name]
-    return value[()]
-
-
 @pytest.mark.parametrize("name", sorted(STRUCT_KERNELS))
 def test_struct_and_union_arguments_like_the_opencl_c_source(name):
     """struct_args.cl: a struct with vectors, a packed struct, a union and a nested struct passed by value
     give from SPIR-V the bytes the OpenCL C build gives, and numpy's values."""
     case = next(c for c in cases() if c.name == name)
-    dtype, expected = STRUCT_KERNELS[name]
-    aggregate = next(a["name"] for a in case.kernel["args"] if a["kind"] in ("struct", "union"))
-    results = []
-    for program, view in zip(programs(case.file, case.cl_std), (signed_view, lambda v: v), strict=True):
-        values, outs = make_args(case)
-        values = [_record(dtype, case.run["args"][aggregate]) if a["name"] == aggregate else view(v)
-                  for a, v in zip(case.kernel["args"], values, strict=True)]
-        program.kernel(name)(*values, global_size=case.run["global"])
-        (index, _), = outs
-        results.append(values[index])
-    assert results[0].tobytes() == results[1].tobytes()
-    np.testing.assert_allclose(results[0].view(expected().dtype), expected(), rtol=1e-6, atol=0)
+    run_struct_kernel(*programs(case.file, case.cl_std), case, make_args)
 
 
 PRINTF_EXTENSION = "+SPV_EXT_relaxed_printf_string_address_space"

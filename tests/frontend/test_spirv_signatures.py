@@ -3,7 +3,8 @@ frontend with -cl-kernel-arg-info): equal in everything SPIR-V carries.
 
 What SPIR-V from LLVM's SPIR-V backend does not carry, so left out of the comparison: integer
 signedness (``uint`` reads as ``int``), typedef names of structs (``Params`` reads as ``struct
-Params``), ``volatile`` on pointees. Pointers the backend typed as ``i8`` (horner's ``coef``,
+Params``), ``volatile`` on pointees; from the Khronos translator (clang 15 -O0, the second producer) also
+``const`` on pointees. Pointers the backend typed as ``i8`` (horner's ``coef``,
 nested_loops' ``m``, blur5's ``out``) get their pointee from the accesses and are compared too.
 """
 
@@ -13,7 +14,7 @@ import re
 
 import pytest
 import yaml
-from spirv_corpus import CORPUS, clang_spirv
+from spirv_corpus import CORPUS, clang_spirv, translator_spirv
 
 from kernelkit.abi.signature import signatures_from_ir, signatures_from_source
 from kernelkit.frontend.spirv import translate
@@ -21,6 +22,9 @@ from kernelkit.frontend.spirv import translate
 FILES = ("scalar_types.cl", "vector_types.cl", "struct_args.cl", "address_spaces.cl", "control_flow.cl",
          "reductions.cl", "atomics.cl", "conversions.cl", "math.cl", "attributes.cl", "constant_data.cl",
          "generic_cl30.cl", "qualifiers.cl", "workgroup_cl20.cl", "images.cl", "images_cl20.cl")
+# the Khronos translator (second producer): every file it writes valid SPIR-V for (images.cl: it aborts, see
+# test_spirv_translator_runs; pipes_cl20.cl: kernelkit's reader has no OpTypePipe yet)
+TRANSLATOR_FILES = (*(f for f in FILES if f != "images.cl"), "atomics_c11.cl", "printf.cl")
 LAYOUT = ("name", "address_space", "access_qualifier", "kind", "size", "align", "vector_width")
 
 
@@ -35,10 +39,12 @@ def _cl_std(file: str) -> str:
     return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"][file].get("cl_std", "CL1.2")
 
 
-@pytest.mark.parametrize("file", FILES)
-def test_signature_matches_the_opencl_c_frontend(file):
+@pytest.mark.parametrize("producer,file", [*(("clang", f) for f in FILES),
+                                           *(("translator", f) for f in TRANSLATOR_FILES)])
+def test_signature_matches_the_opencl_c_frontend(producer, file):
     std = _cl_std(file)
-    got = {s.name: s.to_json() for s in signatures_from_ir(translate(clang_spirv(file, std, names=True)))}
+    spirv = clang_spirv(file, std, names=True) if producer == "clang" else translator_spirv(file, std)
+    got = {s.name: s.to_json() for s in signatures_from_ir(translate(spirv))}
     want = {s.name: s.to_json() for s in signatures_from_source(str(CORPUS / file), [f"-cl-std={std}"])}
     assert list(got) == list(want)
     for kernel, sig in want.items():
@@ -52,6 +58,9 @@ def test_signature_matches_the_opencl_c_frontend(file):
             assert _signed(strip.sub("", ours["type_name"])) == _signed(strip.sub("", theirs["type_name"])), where
             assert (ours.get("pointee_size"), ours.get("pointee_align")) == \
                 (theirs.get("pointee_size"), theirs.get("pointee_align")), where
-            quals = [q for q in theirs["type_qualifiers"] if q != "volatile"]
+            # the translator writes const only as FuncParamAttr NoWrite, which it takes from LLVM's readonly:
+            # at -O0 nothing infers that, so it carries no const
+            dropped = ("volatile",) if producer == "clang" else ("volatile", "const")
+            quals = [q for q in theirs["type_qualifiers"] if q not in dropped]
             if "volatile" not in theirs["type_qualifiers"]:
-                assert ours["type_qualifiers"] == quals, where
+                assert [q for q in ours["type_qualifiers"] if q not in dropped] == quals, where

@@ -70,11 +70,35 @@ def test_fallback_reasons_and_metadata():
       out[get_global_id(0)] = i;
     }"""
     p = kernelkit.Program(src, ["-cl-wfv=always"]).build()
-    assert re.search(r"kernel early_exit: not vectorised \(-cl-wfv=always\): divergent loop", p.build_log)
+    # a divergent loop: vectorised with loop masks (transforms.loop_masks)
+    assert "early_exit" not in p.build_log and p._binary.kernel("early_exit").vector_width > 1
     a = np.array([5, 3, 1, 0, 2, 4, 7, 6], np.int32)
     out = np.zeros(8, np.int32)
     p.kernel("early_exit")(a, out, np.int32(8), global_size=(8,))
     np.testing.assert_array_equal(out, np.argsort(a))
+    src = """kernel void irreducible(global int *out, int n) {
+      int gid = get_global_id(0); int i = 0;
+      if (gid & 1) goto second;
+    first: i += 1; if (i > n) goto done;
+    second: i += 2 + (gid & 3); if (i < 3 * n) goto first;
+    done: out[gid] = i;
+    }"""
+    p = kernelkit.Program(src, ["-cl-wfv=always"]).build()
+    assert re.search(r"kernel irreducible: not vectorised \(-cl-wfv=always\): irreducible control flow", p.build_log)
+    out = np.zeros(16, np.int32)
+    p.kernel("irreducible")(out, np.int32(10), global_size=(16,))
+    expected = []
+    for gid in range(16):
+        i, at = 0, "second" if gid & 1 else "first"
+        while at != "done":
+            if at == "first":
+                i += 1
+                at = "done" if i > 10 else "second"
+            else:
+                i += 2 + (gid & 3)
+                at = "first" if i < 30 else "done"
+        expected.append(i)
+    np.testing.assert_array_equal(out, expected)
 
 
 def test_metadata_names_the_vector_kernel():

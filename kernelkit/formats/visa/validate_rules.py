@@ -25,8 +25,11 @@ EXTERN = 0                    # spec 004 function_info linkage
 
 
 def check_rules(check: Check, owner: str, r: Routine) -> None:
+    from kernelkit.formats.visa.validate_lsc import check_lsc
+
     _declarations(check, owner, r)
     _instructions(check, owner, r)
+    check_lsc(check, owner, r)
     if not r.is_kernel and r.linkage == EXTERN:
         check(not r.instructions and not r.variables, owner,
               "a function with extern linkage has no body (offset and size 0)",

@@ -118,6 +118,8 @@ class FunctionTranslator:
         elif name in ("Not", "LogicalNot"):
             x = self.v(ops[2])
             self.set(inst, b.xor(x, _all_ones(x.type)))
+        elif name == "BitCount":             # OpenCL C popcount (the translator's form of it)
+            self.set(inst, self._builtin_call("popcount", self.rtype(inst), [self.v(ops[2])], [self._ocl(ops[2], False)]))
         elif name == "Select":
             self.set(inst, b.select(self.v(ops[2]), self.v(ops[3]), self.v(ops[4])))
         elif name == "IsNan":

@@ -88,10 +88,14 @@ class SpirvTranslator:
         self.ir.triple = "spir64-unknown-unknown"
         self.ir.data_layout = DATA_LAYOUT
         i = 0
+        declared = False
         while i < len(insts):
             inst = insts[i]
             with malformed_operands(inst):
                 if inst.name == "Function":
+                    if not declared:        # calls may name functions defined further down (SPIR-V 2.4)
+                        self._declare_functions(insts, i)
+                        declared = True
                     i = self._function(insts, i)
                     continue
                 self._global(inst)
@@ -238,16 +242,40 @@ class SpirvTranslator:
         self.ir.add_global(gv)
         self.values[rid] = gv
 
-    def _function(self, insts: list[Instruction], start: int) -> int:
-        head = insts[start]
-        fid, ftype_id = head.operands[1], head.operands[3]
+    def _declare_functions(self, insts: list[Instruction], start: int) -> None:
+        """Every function of the module, declared before any body is translated."""
+        i = start
+        while i < len(insts):
+            if insts[i].name == "Function":
+                with malformed_operands(insts[i]):
+                    i = self._declare_function(insts, i)
+            else:
+                i += 1
+
+    def _function_extent(self, insts: list[Instruction], start: int) -> int:
         end = start + 1
         while end < len(insts) and insts[end].name != "FunctionEnd":
             end += 1
         if end == len(insts):
+            head = insts[start]
             raise FormatError("OpFunction without OpFunctionEnd", offset=head.offset, field="OpFunctionEnd")
-        body = insts[start + 1:end]
-        params = [i for i in body if i.name == "FunctionParameter"]
+        return end
+
+    def _function(self, insts: list[Instruction], start: int) -> int:
+        end = self._function_extent(insts, start)
+        fn = self.values[insts[start].operands[1]]
+        blocks = [i for i in insts[start + 1:end] if i.name != "FunctionParameter"]
+        if blocks:
+            FunctionTranslator(self, fn, blocks).run()
+        return end + 1
+
+    def _declare_function(self, insts: list[Instruction], start: int) -> int:
+        head = insts[start]
+        fid, ftype_id = head.operands[1], head.operands[3]
+        end = self._function_extent(insts, start)
+        params = [i for i in insts[start + 1:end] if i.name == "FunctionParameter"]
+        if fid in self.function_heads:
+            raise FormatError(f"function %{fid} is defined twice", offset=head.offset, field="result id")
         linkage = self.decoration(fid, S.DEC_LINKAGE_ATTRIBUTES)
         if fid in self.entry_points:
             name = self.entry_points[fid]
@@ -255,6 +283,10 @@ class SpirvTranslator:
             name = _linkage_name(linkage)
         else:
             name = self.names.get(fid) or f"__spirv_function_{fid}"
+        if fid not in self.entry_points and name in self.entry_points.values():
+            # the Khronos translator exports the kernel's body under the kernel's name and makes the entry
+            # point a wrapper calling it: the kernel keeps the name, the body gets its own
+            name = f"__spirv_kernel_body_{name}"
         fn = Function(name, self.types[ftype_id], arg_names=[self.names.get(p.operands[1], "") for p in params])
         fn.calling_conv = "spir_kernel" if fid in self.entry_points else "spir_func"
         self.ir.add_function(fn)
@@ -267,9 +299,6 @@ class SpirvTranslator:
             self.values[p.operands[1]] = arg
             self.value_types[p.operands[1]] = p.operands[0]
             self._param_attributes(p.operands[1], arg, p.operands[0])
-        blocks = [i for i in body if i.name != "FunctionParameter"]
-        if blocks:
-            FunctionTranslator(self, fn, blocks).run()
         return end + 1
 
     def _param_attributes(self, pid: int, arg, type_id: int) -> None:

@@ -7,7 +7,9 @@ that post-dominator (`join`; None when the lanes only meet again at the function
 
 Control-flow conversion (`transforms.packetise`) runs the region's blocks one after the other for
 all lanes, each block under its mask (the lanes that would have reached it); the supported regions
-are acyclic and single-entry, with the join reached from the region only.
+are single-entry, with the join reached from the region only, and acyclic but for the loops that
+carry loop masks (`transforms.loop_masks`): their back edges (`loop_back_edges`) stay, and a
+region's order keeps each such loop's blocks together, header first and latch last.
 """
 
 from __future__ import annotations
@@ -36,10 +38,12 @@ class DivergentRegion:
         return any(b is block for b in self.blocks)
 
 
-def divergent_regions(ua: UniformityAnalysis) -> list[DivergentRegion]:
+def divergent_regions(ua: UniformityAnalysis,
+                      loop_back_edges: frozenset[tuple[BasicBlock, BasicBlock]] = frozenset()) -> list[DivergentRegion]:
     """The outermost divergent regions of `ua.function`; raises VectorisationFailure for the
-    shapes control-flow conversion does not handle (divergent loops, loops or unstructured
-    entries inside a region)."""
+    shapes control-flow conversion does not handle (divergent loops without loop masks, other
+    loops or unstructured entries inside a region). `loop_back_edges`: (latch, header) edges of
+    the loops with loop masks."""
     if not ua.loops.reducible:
         raise VectorisationFailure("irreducible control flow")
     if ua.divergent_loops:
@@ -65,10 +69,15 @@ def divergent_regions(ua: UniformityAnalysis) -> list[DivergentRegion]:
         blocks = sorted(members, key=position.__getitem__)
         for b in blocks:
             for s in cfg.successors(b):
-                if s in members and position[s] <= position[b]:
+                if s in members and position[s] <= position[b] and (b, s) not in loop_back_edges:
                     raise VectorisationFailure("loop under divergent control")
             if any(p is not block and p not in members for p in cfg.predecessors(b)):
                 raise VectorisationFailure("divergent region entered from outside its branch")
+        for latch, header in loop_back_edges:
+            if latch in members:
+                first, last = blocks.index(header), blocks.index(latch)
+                if not all(ua.domtree.dominates(header, b) for b in blocks[first:last + 1]):
+                    raise VectorisationFailure("internal: a masked loop's blocks are not contiguous")
         if join is not None and any(p is not block and p not in members for p in cfg.predecessors(join)):
             raise VectorisationFailure("divergent region's join reached from outside the region")
         for b in blocks:

@@ -11,7 +11,9 @@ dimension 0 (lane l is the work-item whose local id is the scalar kernel's plus 
   are one vector load/store from lane 0's address; anything else is a gather/scatter.
 - Divergent control flow (`transforms.divergent_regions`) is linearised: the blocks of a region
   run one after the other under block masks, phis become selects on edge masks, memory accesses
-  in the region are masked and divisors of inactive lanes are replaced by 1.
+  in the region are masked and divisors of inactive lanes are replaced by 1. Divergent loops and
+  loops under divergent control first get loop masks (`transforms.loop_masks`): they run while
+  any lane is active, the header's block mask is the loop mask, live-out values are blended per lane.
 - Calls: element-wise LLVM intrinsics take their vector form; other pure calls run once per lane;
   calls with side effects and atomics run once per lane in lane order (outside divergent regions);
   sub-group builtins work across the packet's lanes (`transforms.sub_groups`).
@@ -30,6 +32,13 @@ from kernelkit.ir.module import BasicBlock, Function, GlobalValue
 from kernelkit.ir.transforms.boscc import add_superword_branches, any_lane
 from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
+from kernelkit.ir.transforms.loop_masks import (
+    ANY_LANE,
+    MaskedLoopRoots,
+    mask_divergent_loops,
+    remove_any_lane_declaration,
+)
+from kernelkit.ir.transforms.packet_memory import PacketMemory, type_suffix
 from kernelkit.ir.transforms.scalarise import scalarise
 from kernelkit.ir.transforms.sub_groups import packetise_sub_group_call
 from kernelkit.ir.values import Constant, ConstantAggregate, ConstantInt, ConstantSimple, ConstantSplat, Value
@@ -43,19 +52,6 @@ ELEMENTWISE_INTRINSICS = frozenset(
 # intrinsics that only mark things (their per-lane copies would add nothing)
 _MARKERS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl")
 _DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
-
-
-def type_suffix(ty: T.Type) -> str:
-    """LLVM's overloaded-intrinsic spelling of a type: f32, i64, v8f32, p1, v8p0."""
-    if isinstance(ty, T.IntType):
-        return f"i{ty.bits}"
-    if isinstance(ty, T.FloatType):
-        return {"half": "f16", "float": "f32", "double": "f64", "bfloat": "bf16"}.get(ty.kind, ty.kind)
-    if isinstance(ty, T.PointerType):
-        return f"p{ty.addrspace}"
-    if isinstance(ty, T.VectorType):
-        return f"v{ty.count}{type_suffix(ty.element)}"
-    raise VectorisationFailure(f"no intrinsic overload for type {ty}")
 
 
 def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointer_size: int = 8,
@@ -73,11 +69,13 @@ def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointe
         module = g.module
         if module is not None:
             module.remove_function(g)
+            remove_any_lane_declaration(f)
         raise
+    remove_any_lane_declaration(g)
     return g
 
 
-class Packetiser:
+class Packetiser(PacketMemory):
     """Rewrites function `g` in place into its `width`-lane form (see the module docstring)."""
 
     def __init__(self, g: Function, width: int, roots, pointer_size: int = 8,
@@ -85,7 +83,7 @@ class Packetiser:
         self.g = g
         self.once_per_packet = once_per_packet
         self.w = width
-        self.roots = roots
+        self.roots = MaskedLoopRoots(roots)
         self.pointer_size = pointer_size
         self.vec: dict[Value, Value] = {}
         self.replaced: list[I.Instruction] = []
@@ -99,9 +97,12 @@ class Packetiser:
         remove_unreachable_blocks(g)
         for inst in g.instructions():
             inst.debug_records = []
+        masked = mask_divergent_loops(g, self.roots)
+        self.masked_headers = {m.header: m for m in masked}
+        self.masked_latches = {m.latch: m for m in masked}
         self.ua = UniformityAnalysis(g, self.roots, cfg=CFG(g))
         self.sa = StrideAnalysis(self.ua, self.pointer_size)
-        self.regions = divergent_regions(self.ua)
+        self.regions = divergent_regions(self.ua, frozenset((m.latch, m.header) for m in masked))
         self.region_of: dict[BasicBlock, DivergentRegion] = {}
         for r in self.regions:
             for b in r.blocks:
@@ -112,7 +113,11 @@ class Packetiser:
         for block in self.ua.cfg.reverse_post_order():
             self._block(block)
         for new, old in self.pending_phis:
+            loop = self.masked_headers.get(old.parent)  # type: ignore[arg-type]
             for v, b in old.incoming():
+                if loop is not None and old is loop.active and (b, old.parent) in self.edge_mask:
+                    new.add_incoming(self.edge_mask[(b, old.parent)], b)   # the region's lanes enter
+                    continue
                 new.add_incoming(self._vop(v, IRBuilder().position_before(b.terminator)), b)
         self._linearise()
         self._erase_replaced()
@@ -140,7 +145,8 @@ class Packetiser:
                 continue
             out.add(v)
             for user in v.users:
-                if isinstance(user, I.Instruction) and not user.type.is_void and user not in out:
+                if isinstance(user, I.Instruction) and not user.type.is_void and user not in out \
+                        and not _is_any_lane(user):
                     work.append(user)
         for v in out:
             if isinstance(v, I.AllocaInst):
@@ -219,10 +225,12 @@ class Packetiser:
         originals = list(block.instructions)
         b = IRBuilder().position_at_start(block)
         region = self.region_of.get(block)
-        if region is not None:
-            masks = [self.edge_mask[(p, block)] for p in self.ua.cfg.predecessors(block)]
+        loop = self.masked_headers.get(block)
+        if region is not None:   # (a masked loop's header: the lanes entering it, not its back edge)
+            masks = [self.edge_mask[(p, block)] for p in self.ua.cfg.predecessors(block)
+                     if loop is None or p is not loop.latch]
             self.block_mask[block] = self._or_all(masks, b)
-        if region is not None or block in self.join_region:
+        if (region is not None or block in self.join_region) and loop is None:
             for phi in block.phis():
                 self._phi_to_select(phi, block, b)
         for inst in originals:
@@ -233,7 +241,8 @@ class Packetiser:
                     raise VectorisationFailure(f"internal: {inst.opcode} on a varying value outside a region")
                 continue
             if isinstance(inst, I.PhiInst):
-                if region is None and block not in self.join_region and inst in self.varying:
+                if (loop is not None or region is None and block not in self.join_region) \
+                        and inst in self.varying:
                     new = I.PhiInst(self.widen(inst.type), "phi", (), inst.name)
                     new.insert_before(inst)
                     self.vec[inst] = new
@@ -328,6 +337,7 @@ class Packetiser:
                 one = ConstantSplat(ops[1].type, [ConstantInt(inst.type.scalar, 1)])
                 ops[1] = b.select(self._mask_for(self.block_mask[inst.parent], ops[1].type, b), ops[1], one)
             new = b.insert(I.BinaryOp(ops[0].type, inst.opcode, ops, inst.name, inst.flags))
+            _keep_fpmath(inst, new)
         elif isinstance(inst, I.CompareInst):
             new = b.insert(I.CompareInst(inst.opcode, inst.predicate, self._vop(inst.operands[0], b),
                                          self._vop(inst.operands[1], b), inst.name, inst.flags))
@@ -397,89 +407,6 @@ class Packetiser:
                 out.append(-1 if m < 0 else lane * n + m if m < n else self.w * n + lane * n + (m - n))
         return b.shuffle_vector(self._vop(a, b), self._vop(c, b), self._int_vector(out))
 
-    # ------------------------------------------------------------------ memory
-    def _contiguous(self, pointer: Value, ty: T.Type) -> bool:
-        size = self.sa.size_of(ty)
-        if isinstance(ty, T.VectorType) and self.sa.size_of(ty.element) * ty.count != size:
-            return False
-        return self.sa.stride(pointer).step == size
-
-    def _align_attr(self, inst: I.MemoryAccess) -> list[str]:
-        return [f"align {inst.align}"] if inst.align else []
-
-    def _intrinsic(self, name: str, ret: T.Type, args: list[Value], attrs: list[list[str]],
-                   b: IRBuilder) -> I.CallInst:
-        module = self.g.module
-        fnty = T.FunctionType(ret, tuple(a.type for a in args))
-        fn = module.declare_function(name, fnty)  # type: ignore[union-attr]
-        call = b.call(fn, args, function_type=fnty)
-        call.arg_attributes = attrs
-        return call
-
-    def _load(self, inst: I.LoadInst, region: DivergentRegion | None, b: IRBuilder) -> Value:
-        if inst.volatile or inst.atomic:
-            raise VectorisationFailure("varying volatile or atomic load")
-        ty = inst.type
-        wide = self.widen(ty)
-        mask = self.block_mask.get(inst.parent) if region is not None else None
-        ptr = inst.pointer
-        if ptr in self.varying and self._contiguous(ptr, ty):
-            base = b.extract_element(self._vop(ptr, b), ConstantInt(T.i32, 0))
-            if mask is None:
-                return b.load(wide, base, inst.name, inst.align)
-            return self._intrinsic(f"llvm.masked.load.{type_suffix(wide)}.{type_suffix(base.type)}", wide,
-                                   [base, self._mask_for(mask, wide, b), ConstantSimple(wide, "poison")],
-                                   [self._align_attr(inst), [], []], b)
-        if isinstance(ty, T.VectorType):
-            if mask is not None:
-                raise VectorisationFailure("masked gather of OpenCL vectors")
-            lanes = [b.load(ty, self._lane(self._vop(ptr, b), lane, b), "", inst.align) for lane in range(self.w)]
-            return self._concat(lanes, b)
-        ptrs = self._vop(ptr, b)
-        return self._intrinsic(f"llvm.masked.gather.{type_suffix(wide)}.{type_suffix(ptrs.type)}", wide,
-                               [ptrs, mask if mask is not None else self.all_true(), ConstantSimple(wide, "poison")],
-                               [self._align_attr(inst), [], []], b)
-
-    def _concat(self, lanes: list[Value], b: IRBuilder) -> Value:
-        ty = lanes[0].type
-        n = ty.count  # type: ignore[attr-defined]
-        acc: Value = ConstantSimple(T.VectorType(ty.element, n * self.w), "poison")  # type: ignore[attr-defined]
-        for lane, v in enumerate(lanes):
-            for j in range(n):
-                acc = b.insert_element(acc, b.extract_element(v, ConstantInt(T.i32, j)),
-                                       ConstantInt(T.i32, lane * n + j))
-        return acc
-
-    def _store(self, inst: I.StoreInst, region: DivergentRegion | None, b: IRBuilder) -> None:
-        value, ptr = inst.value, inst.pointer
-        if region is None and value not in self.varying and ptr not in self.varying:
-            return
-        if inst.volatile or inst.atomic:
-            raise VectorisationFailure("varying volatile or atomic store")
-        ty = value.type
-        wide = self.widen(ty)
-        mask = self.block_mask.get(inst.parent) if region is not None else None
-        vv = self._vop(value, b)
-        if ptr in self.varying and self._contiguous(ptr, ty):
-            base = b.extract_element(self._vop(ptr, b), ConstantInt(T.i32, 0))
-            if mask is None:
-                b.store(vv, base, inst.align)
-            else:
-                self._intrinsic(f"llvm.masked.store.{type_suffix(wide)}.{type_suffix(base.type)}", T.void,
-                                [vv, base, self._mask_for(mask, wide, b)], [[], self._align_attr(inst), []], b)
-        elif isinstance(ty, T.VectorType):
-            if mask is not None:
-                raise VectorisationFailure("masked scatter of OpenCL vectors")
-            ptrs = self._vop(ptr, b)
-            for lane in range(self.w):
-                b.store(self._lane(vv, lane, b), self._lane(ptrs, lane, b), inst.align)
-        else:
-            ptrs = self._vop(ptr, b)
-            self._intrinsic(f"llvm.masked.scatter.{type_suffix(wide)}.{type_suffix(ptrs.type)}", T.void,
-                            [vv, ptrs, mask if mask is not None else self.all_true()],
-                            [[], self._align_attr(inst), []], b)
-        self.replaced.append(inst)
-
     # ------------------------------------------------------------------ calls
     def _call(self, inst: I.CallInst, region: DivergentRegion | None, b: IRBuilder) -> None:
         fn = inst.called_function
@@ -488,6 +415,10 @@ class Packetiser:
                 self.replaced.append(inst)
             return
         if packetise_sub_group_call(self, inst, region, b):
+            return
+        if _is_any_lane(inst):   # the loop runs on while any lane is active
+            inst.replace_all_uses_with(any_lane(self._vop(inst.args[0], b), b))
+            self.replaced.append(inst)
             return
         args_varying = any(a in self.varying for a in inst.args)
         if fn is not None and fn.name in self.once_per_packet:
@@ -504,6 +435,7 @@ class Packetiser:
                     args = [self._vop(a, b) if a.type == inst.type else a for a in inst.args]
                     call = self._intrinsic(f"llvm.{base}.{type_suffix(wide)}", wide, args,
                                            [list(x) for x in inst.arg_attributes], b)
+                    _keep_fpmath(inst, call)
                     self.vec[inst] = call
                     self.replaced.append(inst)
                     return
@@ -556,6 +488,8 @@ class Packetiser:
                     self.replaced.append(term)
                 if block is region.branch and region.blocks:
                     self._skip_when_no_lane_enters(region, tail, term)
+                elif block in self.masked_latches:   # a loop with a loop mask: again while any lane is active
+                    IRBuilder().position_before(term).cbr(term.operands[0], self.masked_latches[block].header, nxt)
                 else:
                     IRBuilder().position_before(term).br(nxt)
 
@@ -594,6 +528,17 @@ class Packetiser:
                 users = {u.user.opcode for u in inst.uses if isinstance(u.user, I.Instruction)}  # type: ignore[attr-defined]
                 raise VectorisationFailure(f"internal: replaced {inst.opcode} still used by {sorted(users)}")
             inst.remove_from_parent()
+
+
+def _keep_fpmath(inst: I.Instruction, new: I.Instruction) -> None:
+    """The lanes keep the accuracy allowance (``!fpmath``) of the scalar instruction."""
+    if "fpmath" in inst.metadata:
+        new.metadata["fpmath"] = inst.metadata["fpmath"]
+
+
+def _is_any_lane(inst: object) -> bool:
+    fn = inst.called_function if isinstance(inst, I.CallInst) else None
+    return fn is not None and fn.name == ANY_LANE
 
 
 def _same_incoming(phi: I.PhiInst) -> bool:

@@ -57,6 +57,8 @@ class Operand:
     value: object = None
     index: int = 0
     addr: tuple[int, int, int] = (0, 0, 0)       # indirect: address variable, sub-register, imm offset
+    # execution size -> element selection, resolved once (kernelkit.sim.visa.state.Machine)
+    plans: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def dtype(self) -> np.dtype:
@@ -97,6 +99,7 @@ class Inst:
     fields: dict = field(default_factory=dict)
     target: int | None = None
     text: str = ""
+    cache: dict = field(default_factory=dict, compare=False, repr=False)    # the executor's per-instruction plans
 
     @property
     def sat(self) -> bool:

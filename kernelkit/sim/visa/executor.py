@@ -15,6 +15,7 @@ from kernelkit.errors import LaunchError
 from kernelkit.sim.visa import alu
 from kernelkit.sim.visa.decode import DONE, Inst, Program
 from kernelkit.sim.visa.messages import MESSAGES
+from kernelkit.sim.visa.native import native_plan
 from kernelkit.sim.visa.state import ADDRESS_ROOT_SHIFT, LANES, Machine
 
 NO_OPS = frozenset({"label", "func", "FILE", "LOC", "fence", "barrier", "sbarrier", "lsc_fence", "lifetime", "wait", "yield",
@@ -22,6 +23,7 @@ NO_OPS = frozenset({"label", "func", "FILE", "LOC", "fence", "barrier", "sbarrie
 MAX_STEPS = 50_000_000
 BRANCHES = frozenset({"goto", "jmp", "ret", "call"})
 PREDICATE_LOGIC = frozenset({"mov", "and", "or", "xor", "not"})
+UNPLANNED = object()
 
 
 class Executor:
@@ -32,6 +34,9 @@ class Executor:
         self.geometry = geometry          # .who(row, lane) -> "work-item (x, y, z)", .group_of_row
         self.lane_pc = np.full((machine.threads, LANES), DONE, np.int32)
         self.lane_ops = 0
+        self.cache: dict = {}             # per batch: values messages reuse (kernelkit.sim.visa.messages)
+        self._alive_full: dict = {}       # converged: (lane0, n) -> every live thread has all n lanes
+        self._known: tuple | None = None  # (enabled mask, whether all of it is set) of the current step
 
     def run(self) -> None:
         """Converged (every live lane at one instruction, no per-lane counters kept) until a branch
@@ -49,7 +54,7 @@ class Executor:
                     raise LaunchError(f"kernel {self.program.name}: execution ran past the last instruction")
                 inst = insts[pc]
                 if inst.name not in BRANCHES:
-                    self.step(inst, slice(None), alive, advance=False)
+                    self.step(inst, slice(None), alive, advance=False, converged=True)
                     pc += 1
                     continue
                 self.lane_pc[...] = np.where(alive, pc, DONE)
@@ -61,13 +66,14 @@ class Executor:
                 self.step(insts[pc], rows, at[rows])
             if insts[pc].name == "ret":
                 alive = self.lane_pc != DONE
+                self._alive_full = {}
                 if not alive.any():
                     break
             pc = int(self.lane_pc.min())
             converged = bool(np.all(self.lane_pc[alive] == pc))
 
     # ---- one instruction for the selected threads; ``active`` (rows, 32) lanes waiting at it
-    def step(self, inst: Inst, rows, active: np.ndarray, advance: bool = True) -> None:
+    def step(self, inst: Inst, rows, active: np.ndarray, advance: bool = True, converged: bool = False) -> None:
         name = inst.name
         if name in NO_OPS:
             if advance:
@@ -82,21 +88,40 @@ class Executor:
                 self._advance(rows, active, inst)
             return
         n, lane0 = inst.exec_size, inst.lane0
-        enabled = np.ones((active.shape[0], n), bool) if inst.nomask else active[:, lane0: lane0 + n]
         if n > LANES - lane0:
             self._unsupported(inst, "an execution size beyond 32 channels")
+        everywhere = None
+        if inst.nomask:
+            enabled, everywhere = np.ones((active.shape[0], n), bool), True
+        else:
+            enabled = active[:, lane0: lane0 + n]
+            if converged:
+                everywhere = self._alive_full.get((lane0, n))
+                if everywhere is None:
+                    everywhere = self._alive_full[(lane0, n)] = bool(enabled.all())
         handler = MESSAGES.get(name)
         if handler is not None:
             if inst.pred is not None:
-                enabled = enabled & self._pred(inst, rows, n, lane0)
-            self.lane_ops += int(enabled.sum())
+                enabled, everywhere = enabled & self._pred(inst, rows, n, lane0), None
+            everywhere = self.all_enabled(enabled, everywhere)
+            self.lane_ops += enabled.size if everywhere else int(enabled.sum())
             handler(self, inst, rows, enabled)
+            self._known = None
         elif name in ("cmp", "fminmax", "sel", "setp", "addc", "subb", "bfn", "madw") or name in alu.OPERATIONS:
-            self._alu(inst, rows, enabled, n, lane0)
+            self._alu(inst, rows, enabled, n, lane0, everywhere)
         else:
             self._unsupported(inst, "this instruction")
         if advance:
             self._advance(rows, active, inst)
+
+    def all_enabled(self, enabled: np.ndarray, known: bool | None = None) -> bool:
+        """Whether every lane of ``enabled`` is set (remembered for the current step's mask)."""
+        if known is None:
+            if self._known is not None and self._known[0] is enabled:
+                return self._known[1]
+            known = bool(enabled.all())
+        self._known = (enabled, known)
+        return known
 
     def _unsupported(self, inst: Inst, what: str):
         raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): the vISA "
@@ -149,21 +174,39 @@ class Executor:
             self.lane_pc[rows] = new
 
     # ---- arithmetic
-    def _alu(self, inst: Inst, rows, enabled: np.ndarray, n: int, lane0: int) -> None:
+    def _alu(self, inst: Inst, rows, enabled: np.ndarray, n: int, lane0: int, everywhere: bool | None = None) -> None:
         m = self.m
         name = inst.name
         if any(s.kind == "pred" for s in inst.srcs) or (
                 inst.dst is not None and inst.dst.kind == "pred" and name in PREDICATE_LOGIC):
             self._predicate_alu(inst, rows, enabled, n, lane0)
             return
-        srcs = [alu.modify(alu.widen(m.read(s, n, rows, inst), s.vtype), s.mod, s.vtype) for s in inst.srcs]
-        types = [s.vtype for s in inst.srcs]
         mask = enabled
         if inst.pred is not None and name != "sel":
-            mask = mask & self._pred(inst, rows, n, lane0)
-        self.lane_ops += int(mask.sum())
-        full = None if mask.all() else mask
+            mask, everywhere = mask & self._pred(inst, rows, n, lane0), None
+        if everywhere is None:
+            everywhere = bool(mask.all())
+        self.lane_ops += mask.size if everywhere else int(mask.sum())
+        full = None if everywhere else mask
         dst = inst.dst
+        plan = inst.cache.get("native", UNPLANNED)
+        if plan is UNPLANNED:
+            plan = inst.cache["native"] = native_plan(inst)
+        if plan is not None:
+            srcs = plan.sources(lambda op: m.read(op, n, rows, inst))
+            if name != "cmp":
+                with np.errstate(all="ignore"):
+                    result = plan.run(srcs)
+                m.write(dst, n, rows, result, full, inst)
+                return
+            result = plan.compare(srcs)
+            if dst.kind == "pred":
+                m.write_pred(dst.index, lane0, n, rows, result, full)
+            else:
+                m.write(dst, n, rows, np.where(result, -1, 0).astype(np.int64).astype(dst.dtype), full, inst)
+            return
+        srcs = [alu.modify(alu.widen(m.read(s, n, rows, inst), s.vtype), s.mod, s.vtype) for s in inst.srcs]
+        types = [s.vtype for s in inst.srcs]
         try:
             if name == "cmp":
                 result = alu.compare(inst.fields["spec"], srcs[0], srcs[1])

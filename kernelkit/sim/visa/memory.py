@@ -35,6 +35,14 @@ class Memory:
     # ---- flat (64-bit) addresses
     def _locate(self, addresses: np.ndarray, size: int, who: Who, what: str):
         """Yield (buffer, selection, byte offsets) per buffer the addresses fall in."""
+        if addresses.size and addresses.dtype.kind in "iu":      # all in one buffer: one pass
+            wide = addresses.view(np.int64) if addresses.dtype == np.uint64 else addresses.astype(np.int64)
+            lo, hi = int(wide.min()), int(wide.max())
+            b = (lo >> ADDRESS_SHIFT) - 1
+            if lo >= 0 and b == (hi >> ADDRESS_SHIFT) - 1 and 0 <= b < len(self.buffers) and \
+                    (hi & OFFSET_MASK) + size <= self.buffers[b].size:
+                yield self.buffers[b], slice(None), wide - ((b + 1) << ADDRESS_SHIFT)
+                return
         addresses = addresses.astype(np.uint64)
         ids = (addresses >> np.uint64(ADDRESS_SHIFT)).astype(np.int64) - 1
         offsets = (addresses & np.uint64(OFFSET_MASK)).astype(np.int64)
@@ -55,8 +63,12 @@ class Memory:
 
     def load(self, addresses: np.ndarray, size: int, who: Who) -> np.ndarray:
         """(N, size) bytes read at N addresses."""
-        out = np.empty((addresses.size, size), np.uint8)
+        out = None
         for buf, sel, off in self._locate(addresses, size, who, "reads"):
+            if isinstance(sel, slice):
+                return _gather(buf, off, size)
+            if out is None:
+                out = np.empty((addresses.size, size), np.uint8)
             out[sel] = _gather(buf, off, size)
         return out
 
@@ -66,38 +78,49 @@ class Memory:
             _scatter(buf, off, data[sel])
 
     # ---- shared local memory (per work-group)
-    def slm_flat(self, groups: np.ndarray, offsets: np.ndarray, size: int, who: Who, what: str) -> np.ndarray:
-        """Flat byte offsets into ``self.slm`` for SLM ``offsets`` of the given work-groups."""
+    def slm_flat(self, groups: np.ndarray, offsets: np.ndarray, size: int, who: Who, what: str,
+                 base: np.ndarray | None = None) -> np.ndarray:
+        """Flat byte offsets into ``self.slm`` for SLM ``offsets`` of the given work-groups (``base``:
+        their first bytes, ``groups`` x the SLM size, when the caller has them)."""
         if self.slm is None or self.slm.shape[1] == 0:
             raise LaunchError(f"kernel {self.kernel}: {who(0)} {what} shared local memory, but the kernel "
                               f"has none")
         limit = self.slm.shape[1]
-        offsets = offsets.astype(np.int64) & SLM_ADDRESS_MASK
-        if offsets.size and (offsets.min() < 0 or offsets.max() + size > limit):
-            i = int(np.argmax((offsets < 0) | (offsets + size > limit)))
+        offsets = (offsets if offsets.dtype == np.int64 else offsets.astype(np.int64)) & SLM_ADDRESS_MASK
+        if offsets.size and offsets.max() + size > limit:
+            i = int(np.argmax(offsets + size > limit))
             raise LaunchError(f"kernel {self.kernel}: {who(i)} {what} {size} bytes at local address "
                               f"{int(offsets[i]):#x}, outside the work-group's {limit} bytes of SLM")
-        return groups.astype(np.int64) * limit + offsets
+        offsets += base if base is not None else groups.astype(np.int64) * limit
+        return offsets
 
-    def slm_load(self, groups, offsets, size: int, who: Who) -> np.ndarray:
-        flat = self.slm_flat(groups, offsets, size, who, "reads")
+    def slm_load(self, groups, offsets, size: int, who: Who, base=None) -> np.ndarray:
+        flat = self.slm_flat(groups, offsets, size, who, "reads", base)
         return _gather(self.slm.reshape(-1), flat, size)
 
-    def slm_store(self, groups, offsets, data: np.ndarray, who: Who) -> None:
-        flat = self.slm_flat(groups, offsets, data.shape[1], who, "writes")
+    def slm_store(self, groups, offsets, data: np.ndarray, who: Who, base=None) -> None:
+        flat = self.slm_flat(groups, offsets, data.shape[1], who, "writes", base)
         _scatter(self.slm.reshape(-1), flat, data)
 
 
+SHIFTS = {2: 1, 4: 2, 8: 3}
+
+
+def _aligned(buf: np.ndarray, off: np.ndarray, size: int) -> bool:
+    """Every offset (non-negative) a multiple of ``size`` (2, 4 or 8) in a buffer of whole elements."""
+    return size in SHIFTS and buf.size % size == 0 and (not off.size or not int(np.bitwise_or.reduce(off)) & (size - 1))
+
+
 def _gather(buf: np.ndarray, off: np.ndarray, size: int) -> np.ndarray:
-    if size in (2, 4, 8) and buf.size % size == 0 and np.all(off % size == 0):
-        return buf.view(f"<u{size}")[off // size].view(np.uint8).reshape(-1, size)
+    if _aligned(buf, off, size):
+        return buf.view(f"<u{size}")[off >> SHIFTS[size]].view(np.uint8).reshape(-1, size)
     return buf[off[:, None] + np.arange(size)]
 
 
 def _scatter(buf: np.ndarray, off: np.ndarray, data: np.ndarray) -> None:
     size = data.shape[1]
-    if size in (2, 4, 8) and buf.size % size == 0 and np.all(off % size == 0):
-        buf.view(f"<u{size}")[off // size] = np.ascontiguousarray(data).view(f"<u{size}").reshape(-1)
+    if _aligned(buf, off, size):
+        buf.view(f"<u{size}")[off >> SHIFTS[size]] = np.ascontiguousarray(data).view(f"<u{size}").reshape(-1)
         return
     buf[off[:, None] + np.arange(size)] = data
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import numpy as np
 
 from kernelkit.errors import LaunchError
-from kernelkit.formats.visa.tables import ATOMIC_OPS, OWORD_NUMS, SVM_BLOCK_NUMS
+from kernelkit.formats.visa.tables import ATOMIC_OPS, LSC_OPS, OWORD_NUMS, SVM_BLOCK_NUMS
+from kernelkit.sim.visa.lsc import lsc_untyped
 from kernelkit.sim.visa.memory import atomic
 
 SLM_SURFACE = 0
@@ -30,9 +31,10 @@ class Access:
 
     def __init__(self, ex, rows, enabled: np.ndarray, lane0: int):
         self.ex = ex
+        self.all_rows = isinstance(rows, slice)
         self.enabled = enabled
         self.lane0 = lane0
-        self.full = bool(enabled.all())
+        self.full = ex.all_enabled(enabled)
         self.count = enabled.size if self.full else int(enabled.sum())
         self.thread_ids = np.arange(ex.m.threads)[rows] if not isinstance(rows, slice) else \
             np.arange(ex.m.threads)
@@ -65,10 +67,31 @@ class Access:
     def groups(self) -> np.ndarray:
         return self.per_row(self.ex.geometry.group_of_row[self.thread_ids])
 
+    def slm_base(self) -> np.ndarray:
+        """First SLM byte (of ``memory.slm`` flattened) of each access's work-group; kept by the
+        executor for accesses of every lane of every thread."""
+        limit = self.ex.memory.slm.shape[1] if self.ex.memory.slm is not None else 0
+        key = ("slm_base", self.enabled.shape, limit)
+        if self.full and self.all_rows and key in self.ex.cache:
+            return self.ex.cache[key]
+        base = self.groups.astype(np.int64) * limit
+        if self.full and self.all_rows:
+            self.ex.cache[key] = base
+        return base
+
 
 def _operand_scalar(ex, inst, key: str, rows) -> np.ndarray:
     op = inst.fields[key]
     return ex.m.read(op, 1, rows, inst)[:, 0].astype(np.int64)
+
+
+def _lane_offsets(ex, inst, rows) -> np.ndarray:
+    """(rows, exec size) byte offsets of a surface message: the offsets operand + global_offset."""
+    offsets = _lanes_of(ex, inst, "offsets", inst.exec_size, U32, rows).astype(np.int64)
+    g_op = inst.fields["global_offset"]
+    if g_op.kind != "imm" or g_op.value != 0:
+        offsets += _operand_scalar(ex, inst, "global_offset", rows)[:, None]
+    return offsets
 
 
 def _surface(ex, inst, index: int, rows) -> tuple[str, np.ndarray | None]:
@@ -88,14 +111,14 @@ def _surface(ex, inst, index: int, rows) -> tuple[str, np.ndarray | None]:
 
 def _load(ex, kind: str, base, acc: Access, offsets: np.ndarray, size: int) -> np.ndarray:
     if kind == "slm":
-        return ex.memory.slm_load(acc.groups, offsets, size, acc.who)
+        return ex.memory.slm_load(None, offsets, size, acc.who, acc.slm_base())
     addresses = acc.per_row(base) + offsets if base is not None else offsets
     return ex.memory.load(addresses.astype(np.uint64), size, acc.who)
 
 
 def _store(ex, kind: str, base, acc: Access, offsets: np.ndarray, data: np.ndarray) -> None:
     if kind == "slm":
-        ex.memory.slm_store(acc.groups, offsets, data, acc.who)
+        ex.memory.slm_store(None, offsets, data, acc.who, acc.slm_base())
         return
     addresses = acc.per_row(base) + offsets if base is not None else offsets
     ex.memory.store(addresses.astype(np.uint64), data, acc.who)
@@ -119,11 +142,8 @@ def movs(ex, inst, rows, enabled) -> None:
 
 
 def scaled4(ex, inst, rows, enabled, store: bool) -> None:
-    n = inst.exec_size
     kind, base = _surface(ex, inst, inst.fields["surface"], rows)
-    g_off = _operand_scalar(ex, inst, "global_offset", rows)
-    offsets = _lanes_of(ex, inst, "offsets", n, U32, rows).astype(np.int64) + g_off[:, None]
-    _four_channels(ex, inst, rows, enabled, store, kind, base, offsets)
+    _four_channels(ex, inst, rows, enabled, store, kind, base, _lane_offsets(ex, inst, rows))
 
 
 def _four_channels(ex, inst, rows, enabled, store: bool, kind: str, base, offsets: np.ndarray) -> None:
@@ -150,8 +170,7 @@ def scaled(ex, inst, rows, enabled, store: bool) -> None:
     n = inst.exec_size
     nbytes = SVM_BLOCK_NUMS[inst.fields["num_blocks"] & 3]
     kind, base = _surface(ex, inst, inst.fields["surface"], rows)
-    g_off = _operand_scalar(ex, inst, "global_offset", rows)
-    offsets = _lanes_of(ex, inst, "offsets", n, U32, rows).astype(np.int64) + g_off[:, None]
+    offsets = _lane_offsets(ex, inst, rows)
     acc = Access(ex, rows, enabled, inst.lane0)
     if not acc.count:
         return
@@ -205,7 +224,7 @@ def _run_atomic(ex, inst, rows, enabled, kind, base, addresses: np.ndarray) -> N
     lane_addr = acc.take(addresses)
     size = dtype.itemsize
     if kind == "slm":
-        flat = ex.memory.slm_flat(acc.groups, lane_addr, size, acc.who, "updates")
+        flat = ex.memory.slm_flat(None, lane_addr, size, acc.who, "updates", acc.slm_base())
         keys = flat
         store = ex.memory.slm.reshape(-1)
 
@@ -306,4 +325,5 @@ MESSAGES: dict[str, Callable] = {
     "svm_gather": _both(svm_scattered, False), "svm_scatter": _both(svm_scattered, True),
     "svm_block_ld": _both(svm_block, False), "svm_block_st": _both(svm_block, True),
     "svm_gather4scaled": _both(svm_scaled4, False), "svm_scatter4scaled": _both(svm_scaled4, True),
+    **{name: lsc_untyped for name, _kind in LSC_OPS.values()},
 }

@@ -21,69 +21,99 @@ class Machine:
         self.preds = np.zeros((threads, program.num_predicates, LANES), bool)
         self.surfaces = np.zeros((threads, program.num_surfaces), np.int64)
         self.addresses = np.zeros((threads, max(program.num_addresses, 1), 16), np.int64)
+        self._views: dict = {}
 
     # ---- general operands
     def _view(self, root: int, dtype: np.dtype) -> np.ndarray:
-        arr = self.regs[root]
-        return arr.view(dtype) if arr.shape[1] % dtype.itemsize == 0 else arr[:, : arr.shape[1] // dtype.itemsize
-                                                                               * dtype.itemsize].view(dtype)
+        key = (root, dtype)
+        view = self._views.get(key)
+        if view is None:
+            arr = self.regs[root]
+            usable = arr.shape[1] // dtype.itemsize * dtype.itemsize
+            view = (arr if usable == arr.shape[1] else arr[:, :usable]).view(dtype)
+            self._views[key] = view
+        return view
 
-    def _indices(self, op: Operand, n: int, inst: Inst) -> tuple[np.ndarray | slice, bool]:
+    def _plan(self, op: Operand, n: int, inst: Inst) -> tuple[str, object]:
+        """How ``n`` elements of ``op`` are selected, resolved once per operand and execution size:
+        ("slice", s) contiguous elements, ("one", i) a scalar region (one element broadcast),
+        ("index", idx) element indices, ("bytes", offsets) misaligned elements."""
+        plan = op.plans.get(n)
+        if plan is not None:
+            return plan
         offsets = op.element_bytes(n)
         size = op.dtype.itemsize
         nbytes = self.regs[op.root].shape[1]
         if offsets.size and (offsets.min() < 0 or offsets.max() + size > nbytes):
             raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}) reaches "
                               f"outside variable {self.program.roots[op.root].name} ({nbytes} bytes)")
-        aligned = bool(np.all(offsets % size == 0))
-        if aligned:
+        if np.any(offsets % size):
+            plan = ("bytes", offsets)
+        else:
             idx = offsets // size
-            if n > 1 and np.all(np.diff(idx) == 1):
-                return slice(int(idx[0]), int(idx[0]) + n), True
-            return idx, True
-        return offsets, False
+            first = int(idx[0])
+            if np.all(idx == first):
+                plan = ("one", first)
+            elif np.all(np.diff(idx) == 1):
+                plan = ("slice", slice(first, first + n))
+            else:
+                plan = ("index", idx)
+        op.plans[n] = plan
+        return plan
 
     def read(self, op: Operand, n: int, rows, inst: Inst) -> np.ndarray:
-        """(threads selected by ``rows``, n) values of ``op``; immediates broadcast."""
+        """(threads selected by ``rows``, n) values of ``op``; immediates and scalar regions are
+        broadcast read-only views (callers never write into what they read)."""
+        count = _count(rows, self.threads)
         if op.kind == "imm":
             value = op.value
             if isinstance(value, np.ndarray):          # packed vector immediate
-                return np.broadcast_to(np.resize(value, n), (_count(rows, self.threads), n))
-            return np.full((_count(rows, self.threads), n), value, op.dtype)
+                return np.broadcast_to(np.resize(value, n), (count, n))
+            return np.broadcast_to(np.asarray(value, op.dtype), (count, n))
         if op.kind == "reg":
-            idx, aligned = self._indices(op, n, inst)
-            if aligned:
-                view = self._view(op.root, op.dtype)
-                return view[rows][:, idx] if not isinstance(rows, slice) else view[rows, idx]
-            raw = self.regs[op.root][rows][:, idx[:, None] + np.arange(op.dtype.itemsize)]
-            return np.ascontiguousarray(raw).view(op.dtype).reshape(raw.shape[0], n)
+            how, where = self._plan(op, n, inst)
+            if how == "bytes":
+                raw = self.regs[op.root][rows][:, where[:, None] + np.arange(op.dtype.itemsize)]
+                return np.ascontiguousarray(raw).view(op.dtype).reshape(raw.shape[0], n)
+            view = self._view(op.root, op.dtype)
+            if how == "one":
+                column = view[rows, where: where + 1] if isinstance(rows, slice) else view[rows, where][:, None]
+                return np.broadcast_to(column, (count, n))
+            if isinstance(rows, slice) or how == "slice":
+                return view[rows, where] if isinstance(rows, slice) else view[rows, where.start: where.stop]
+            return view[rows[:, None], where[None, :]]
         if op.kind == "indirect":
             return self._read_indirect(op, n, rows, inst)
         if op.kind == "null":
-            return np.zeros((_count(rows, self.threads), n), op.dtype)
+            return np.zeros((count, n), op.dtype)
         raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): a {op.kind} "
                           f"operand cannot be read as a value")
 
     def write(self, op: Operand, n: int, rows, values: np.ndarray, mask: np.ndarray | None, inst: Inst) -> None:
-        """Store ``values`` (threads, n), already of ``op``'s type, where ``mask`` is set."""
+        """Store ``values`` (threads, n) or (threads, 1), converted to ``op``'s type on assignment,
+        where ``mask`` is set."""
         if op.kind == "null":
             return
         if op.kind != "reg":
             raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): "
                               f"cannot write a {op.kind} operand")
-        idx, aligned = self._indices(op, n, inst)
-        if not aligned:
+        how, where = self._plan(op, n, inst)
+        if how == "bytes":
             raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): "
                               f"misaligned destination")
         view = self._view(op.root, op.dtype)
-        if isinstance(rows, slice):
+        if how == "one":
+            where = slice(where, where + 1)
+            values = values[:, :1] if values.ndim == 2 else values
+            mask = mask if mask is None else mask[:, :1]
+        if isinstance(rows, slice) and isinstance(where, slice):
             if mask is None:
-                view[rows, idx] = values
+                view[rows, where] = values
             else:
-                old = view[rows, idx]
-                view[rows, idx] = np.where(mask, values, old)
+                np.copyto(view[rows, where], values, casting="unsafe", where=mask)
             return
-        sel = (rows[:, None], idx if not isinstance(idx, slice) else np.arange(idx.start, idx.stop)[None, :])
+        cols = np.arange(where.start, where.stop) if isinstance(where, slice) else where
+        sel = (np.arange(self.threads)[rows][:, None], cols[None, :])
         if mask is None:
             view[sel] = values
         else:

@@ -192,11 +192,18 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     kernels take AMD CL2's setup arguments first and no hidden arguments; ``no_implicit_arg_kernels``:
     the kernels LLVM may give no hidden arguments (``kernel_attributes.kernels_without_unknown_calls``);
     the others keep them all."""
+    from kernelkit.targets.amdhsa.library_index import (
+        MUX_BUILTINS,
+        NAMED_ATOMICS,
+        declared_names,
+        linkable_library,
+    )
+
     llvm_version = max(version, 4)
-    libraries = [mux_library_ir(tid.processor.name, llvm_version, cl2)]
+    libraries = [linkable_library(MUX_BUILTINS, tid.processor.name, llvm_version, cl2)]
     if NAMED_ATOMIC_CALL.search(mux_ir):
-        libraries.append(named_atomics_ir(tid.processor.name, llvm_version))
-    own = frozenset(n for lib in libraries for n in _opencl_definitions(lib))
+        libraries.append(linkable_library(NAMED_ATOMICS, tid.processor.name, llvm_version))
+    own = frozenset(n for lib in libraries for n in lib.opencl_definitions)
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
@@ -211,7 +218,7 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
         for lib, source in zip(libraries, (MUX_BUILTINS_SOURCE, NAMED_ATOMICS_SOURCE), strict=False):
-            main.link_in(_parse(lib, source.name))
+            main.link_in(_parse(lib.text(declared_names(main)), source.name))   # only what main needs
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)

@@ -1,8 +1,8 @@
-"""Definitions of the spec 003 ``__mux_*`` builtins for the host target, as LLVM IR text.
+"""Definitions of the spec 003 ``__mux_*`` builtins for the host target, built with kernelkit.ir.
 
 Every definition takes the builtin's own parameters followed by the two scheduling parameters
-(``ptr %kk.wi``, ``ptr %kk.wg``; see :mod:`sched`). Only the builtins a module declares are
-generated. ``__mux_work_group_barrier`` stays a declaration: the barrier pass turns each call
+(``ptr %wi``, ``ptr %wg``; see :mod:`sched`). Only the builtins a module declares are generated,
+in a module of their own that the code generator links in. ``__mux_work_group_barrier`` stays a declaration: the barrier pass turns each call
 into a suspension point of the work-item coroutine.
 
 Sub-groups here are the scalar code's: sub-groups of one work-item (the spec's trivial size 1). A
@@ -13,14 +13,20 @@ lanes of a vector value.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable, Sequence
 
-from kernelkit.targets.host.sched import WORK_GROUP_FIELDS, WORK_ITEM_FIELDS, field_index, llvm_struct
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder, const
+from kernelkit.ir.module import Argument, Module
+from kernelkit.ir.values import ConstantSplat, Value, poison
+from kernelkit.targets.host.passes.sched_fields import wg_field, wi_field
 
-WI_T = llvm_struct(WORK_ITEM_FIELDS)
-WG_T = llvm_struct(WORK_GROUP_FIELDS)
-SCHED = "ptr %wi, ptr %wg"
-ATTRS = "alwaysinline nounwind"
+ATTRS = ("alwaysinline", "nounwind")
+# sub-group builtins stay calls until the vectoriser has seen them (its W-lane copies run them as
+# operations across lanes, see passes/sub_groups); LLVM inlines the size-1 forms afterwards
+SUB_GROUP_ATTRS = ("nounwind",)
 
 # spec 003 "Memory and Control Barriers": MemScopeWorkGroup, AcquireRelease|WorkGroupMemory|CrossWorkGroupMemory
 BARRIER_SCOPE_WORK_GROUP = 2
@@ -44,244 +50,259 @@ _GROUP_OPS: dict[str, str] = {
     "logical_and": "and", "logical_or": "or", "logical_xor": "xor",
 }
 
-_FLOAT_TYPES = {"f16": "half", "f32": "float", "f64": "double"}
+_FLOAT_TYPES = {"f16": T.half, "f32": T.float32, "f64": T.float64}
 
 
-def _llvm_type(suffix: str) -> str:
+def _ir_type(suffix: str) -> T.Type:
     if suffix in _FLOAT_TYPES:
         return _FLOAT_TYPES[suffix]
     m = re.fullmatch(r"v(\d+)(i\d+|f16|f32|f64)", suffix)
     if m:
-        return f"<{m.group(1)} x {_llvm_type(m.group(2))}>"
+        return T.VectorType(_ir_type(m.group(2)), int(m.group(1)))
     if re.fullmatch(r"i\d+", suffix):
-        return suffix
+        return T.IntType(int(suffix[1:]))
     raise ValueError(f"unknown mux type suffix {suffix!r}")
 
 
-def _identity(op: str, ty: str) -> str:
-    bits = int(ty[1:]) if ty.startswith("i") else 0
-    if ty in ("half", "float", "double"):
-        return {"fadd": "0.0", "fmul": "1.0", "fmin": "0x7FF0000000000000",
-                "fmax": "0xFFF0000000000000"}[op]
+def _constant(ty: T.Type, value: float) -> Value:
+    """``value`` as a constant of ``ty`` (every lane of a vector)."""
+    if isinstance(ty, T.VectorType):
+        return ConstantSplat(ty, [const(ty.element, value)])
+    return const(ty, value)
+
+
+def _identity(op: str, ty: T.Type) -> Value:
+    scalar = ty.scalar
+    if isinstance(scalar, T.FloatType):
+        return _constant(ty, {"fadd": 0.0, "fmul": 1.0, "fmin": math.inf, "fmax": -math.inf}[op])
+    bits = scalar.bits  # type: ignore[attr-defined]
     if op in ("add", "or", "xor", "umax", "logical_or", "logical_xor"):
-        return "0"
-    if op in ("mul", "logical_and"):
-        return "1"
-    if op in ("and", "umin"):
-        return "-1"
-    if op == "smin":
-        return str((1 << (bits - 1)) - 1)
-    if op == "smax":
-        return str(-(1 << (bits - 1)))
-    raise ValueError(op)
+        value = 0
+    elif op in ("mul", "logical_and"):
+        value = 1
+    elif op in ("and", "umin"):
+        value = -1
+    elif op == "smin":
+        value = (1 << (bits - 1)) - 1
+    elif op == "smax":
+        value = -(1 << (bits - 1))
+    else:
+        raise ValueError(op)
+    return _constant(ty, value)
 
 
-def _combine(op: str, ty: str, a: str, b: str, out: str) -> list[str]:
-    inst = _GROUP_OPS[op]
-    if op.startswith("logical_"):
-        return [f"{out}.a = icmp ne {ty} {a}, 0", f"{out}.b = icmp ne {ty} {b}, 0",
-                f"{out}.c = {inst} i1 {out}.a, {out}.b", f"{out} = zext i1 {out}.c to {ty}"]
-    if inst in ("smin", "umin", "smax", "umax", "minnum", "maxnum"):
-        return [f"{out} = call {ty} @llvm.{inst}.{_intrinsic_suffix(ty)}({ty} {a}, {ty} {b})"]
-    return [f"{out} = {inst} {ty} {a}, {b}"]
+def _intrinsic_suffix(ty: T.Type) -> str:
+    if isinstance(ty, T.VectorType):
+        return f"v{ty.count}{_intrinsic_suffix(ty.element)}"
+    return {"half": "f16", "float": "f32", "double": "f64"}.get(str(ty), str(ty))
 
 
-def _intrinsic_suffix(ty: str) -> str:
-    return {"half": "f16", "float": "f32", "double": "f64"}.get(ty, ty)
+class _Library:
+    """The definitions being built, in a module of their own; ``needs``: the mux builtins they call."""
+
+    def __init__(self) -> None:
+        self.module = Module()
+        self.needs: set[str] = set()
+
+    def define(self, name: str, ret: T.Type, params: Sequence[tuple[T.Type, str]]) -> tuple[IRBuilder, list[Argument]]:
+        """Start the definition of ``name(params..., ptr %wi, ptr %wg)``; returns a builder at its
+        entry block and its arguments."""
+        fnty = T.FunctionType(ret, (*(t for t, _ in params), T.ptr, T.ptr))
+        f = self.module.declare_function(name, fnty)
+        for a, n in zip(f.args, [*(n for _, n in params), "wi", "wg"], strict=True):
+            a.name = n
+        f.linkage = "internal"
+        sub_group = "sub_group" in name and "barrier" not in name
+        f.attributes = list(SUB_GROUP_ATTRS if sub_group else ATTRS)
+        return IRBuilder(f.append_block("entry")), f.args
+
+    def call(self, b: IRBuilder, name: str, ret: T.Type, args: Sequence[Value], tag: str = "") -> Value:
+        """Call function ``name`` (declared here; a ``__mux_`` builtin becomes a need)."""
+        if name.startswith("__mux_"):
+            self.needs.add(name)
+        callee = self.module.declare_function(name, T.FunctionType(ret, tuple(a.type for a in args)))
+        return b.call(callee, args, tag)
+
+    def combine(self, b: IRBuilder, op: str, a: Value, c: Value, tag: str) -> Value:
+        """``a <op> c`` for a group operation ``op`` (spec 003 reduce/scan kinds)."""
+        inst = _GROUP_OPS[op]
+        if op.startswith("logical_"):
+            zero = _constant(a.type, 0)
+            x, y = b.icmp("ne", a, zero, f"{tag}.a"), b.icmp("ne", c, zero, f"{tag}.b")
+            return b.zext(b.binop(inst, x, y, f"{tag}.c"), a.type, tag)
+        if inst in ("smin", "umin", "smax", "umax", "minnum", "maxnum"):
+            return self.call(b, f"llvm.{inst}.{_intrinsic_suffix(a.type)}", a.type, [a, c], tag)
+        return b.binop(inst, a, c, tag)
 
 
-def _wg_field(reg: str, name: str, index: str | None = None) -> str:
-    i = field_index(WORK_GROUP_FIELDS, name)
-    idx = f", i32 {index}" if index is not None else ""
-    return f"{reg} = getelementptr inbounds {WG_T}, ptr %wg, i32 0, i32 {i}{idx}"
+def _dim_load(lib: _Library, name: str, field: str, default: int, from_wi: bool = False) -> None:
+    b, (i, wi, wg) = lib.define(name, T.i64, [(T.i32, "i")])
+    ok = b.icmp("ult", i, const(T.i32, 3), "ok")
+    d = b.select(ok, i, const(T.i32, 0), "d")
+    p = wi_field(b, wi, field, d, "p") if from_wi else wg_field(b, wg, field, d, "p")
+    v = b.load(T.i64, p, "v", align=8)
+    b.ret(b.select(ok, v, const(T.i64, default), "r"))
 
 
-def _wi_field(reg: str, name: str, index: str | None = None) -> str:
-    i = field_index(WORK_ITEM_FIELDS, name)
-    idx = f", i32 {index}" if index is not None else ""
-    return f"{reg} = getelementptr inbounds {WI_T}, ptr %wi, i32 0, i32 {i}{idx}"
+def _local_linear(b: IRBuilder, wi: Value, tag: str = "ll") -> Value:
+    return b.load(T.i64, wi_field(b, wi, "local_linear_id", tag=f"{tag}.p"), tag, align=8)
 
 
-# sub-group builtins stay calls until the vectoriser has seen them (its W-lane copies run them as
-# operations across lanes, see passes/sub_groups); LLVM inlines the size-1 forms afterwards
-SUB_GROUP_ATTRS = "nounwind"
+def _local_sizes(b: IRBuilder, wg: Value, tag: str = "n") -> tuple[Value, Value, Value]:
+    """The group's local size in dimensions 0, 1, 2 and the number of its work-items."""
+    n = [b.load(T.i64, wg_field(b, wg, "local_size", d, f"{tag}.p{d}"), f"{tag}.{d}") for d in range(3)]
+    return n[0], n[1], b.mul(b.mul(n[0], n[1], f"{tag}.01"), n[2], tag)
 
 
-def _define(ret: str, name: str, params: str, body: list[str]) -> str:
-    sep = ", " if params else ""
-    attrs = SUB_GROUP_ATTRS if "sub_group" in name and "barrier" not in name else ATTRS
-    lines = [f"define internal {ret} @{name}({params}{sep}{SCHED}) {attrs} {{", "entry:"]
-    lines += [f"  {b}" if not b.endswith(":") else b for b in body]
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _dim_load(field: str, default: int, from_wi: bool = False) -> list[str]:
-    gep = _wi_field("%p", field, "%d") if from_wi else _wg_field("%p", field, "%d")
-    return [
-        "%ok = icmp ult i32 %i, 3",
-        "%d = select i1 %ok, i32 %i, i32 0",
-        gep,
-        "%v = load i64, ptr %p, align 8",
-        f"%r = select i1 %ok, i64 %v, i64 {default}",
-        "ret i64 %r",
-    ]
-
-
-def _local_linear(prefix: str = "%ll") -> list[str]:
-    return [_wi_field(f"{prefix}.p", "local_linear_id"), f"{prefix} = load i64, ptr {prefix}.p, align 8"]
-
-
-def _local_count(prefix: str = "%n") -> list[str]:
-    out = []
-    for d in range(3):
-        out += [_wg_field(f"{prefix}.p{d}", "local_size", str(d)), f"{prefix}.{d} = load i64, ptr {prefix}.p{d}"]
-    return out + [f"{prefix}.01 = mul i64 {prefix}.0, {prefix}.1", f"{prefix} = mul i64 {prefix}.01, {prefix}.2"]
-
-
-def _work_item_query(name: str) -> str | None:
+def _work_item_query(lib: _Library, name: str) -> bool:
+    mux = f"__mux_{name}"
     if name.startswith("get_") and name[4:] in _DIM_QUERIES:
-        field, default = _DIM_QUERIES[name[4:]]
-        return _define("i64", f"__mux_{name}", "i32 %i", _dim_load(field, default))
-    if name == "get_local_id":
-        return _define("i64", "__mux_get_local_id", "i32 %i", _dim_load("local_id", 0, from_wi=True))
-    if name == "get_global_id":
-        body = ["%ok = icmp ult i32 %i, 3", "%d = select i1 %ok, i32 %i, i32 0",
-                _wg_field("%gp", "group_id", "%d"), "%g = load i64, ptr %gp",
-                _wg_field("%ep", "enqueued_local_size", "%d"), "%e = load i64, ptr %ep",
-                _wg_field("%op", "global_offset", "%d"), "%o = load i64, ptr %op",
-                _wi_field("%lp", "local_id", "%d"), "%l = load i64, ptr %lp",
-                "%ge = mul i64 %g, %e", "%gl = add i64 %ge, %l", "%v = add i64 %gl, %o",
-                "%r = select i1 %ok, i64 %v, i64 0", "ret i64 %r"]
-        return _define("i64", "__mux_get_global_id", "i32 %i", body)
-    if name == "get_work_dim":
-        return _define("i32", "__mux_get_work_dim", "", [
-            _wg_field("%p", "work_dim"), "%v = load i64, ptr %p", "%r = trunc i64 %v to i32", "ret i32 %r"])
-    if name == "get_local_linear_id":
-        return _define("i64", "__mux_get_local_linear_id", "", [*_local_linear(), "ret i64 %ll"])
-    if name == "get_global_linear_id":
-        body = []
+        _dim_load(lib, mux, *_DIM_QUERIES[name[4:]])
+    elif name == "get_local_id":
+        _dim_load(lib, mux, "local_id", 0, from_wi=True)
+    elif name == "get_global_id":
+        b, (i, wi, wg) = lib.define(mux, T.i64, [(T.i32, "i")])
+        ok = b.icmp("ult", i, const(T.i32, 3), "ok")
+        d = b.select(ok, i, const(T.i32, 0), "d")
+        g = b.load(T.i64, wg_field(b, wg, "group_id", d, "gp"), "g")
+        e = b.load(T.i64, wg_field(b, wg, "enqueued_local_size", d, "ep"), "e")
+        o = b.load(T.i64, wg_field(b, wg, "global_offset", d, "op"), "o")
+        lid = b.load(T.i64, wi_field(b, wi, "local_id", d, "lp"), "l")
+        v = b.add(b.add(b.mul(g, e, "ge"), lid, "gl"), o, "v")
+        b.ret(b.select(ok, v, const(T.i64, 0), "r"))
+    elif name == "get_work_dim":
+        b, (wi, wg) = lib.define(mux, T.i32, [])
+        b.ret(b.trunc(b.load(T.i64, wg_field(b, wg, "work_dim", tag="p"), "v"), T.i32, "r"))
+    elif name == "get_local_linear_id":
+        b, (wi, wg) = lib.define(mux, T.i64, [])
+        b.ret(_local_linear(b, wi))
+    elif name == "get_global_linear_id":
+        b, (wi, wg) = lib.define(mux, T.i64, [])
+        x, gs = [], []
         for d in range(3):
-            body += [f"%id{d} = call i64 @__mux_get_global_id(i32 {d}, {SCHED})",
-                     f"%of{d} = call i64 @__mux_get_global_offset(i32 {d}, {SCHED})",
-                     f"%gs{d} = call i64 @__mux_get_global_size(i32 {d}, {SCHED})",
-                     f"%x{d} = sub i64 %id{d}, %of{d}"]
-        body += ["%a = mul i64 %x2, %gs1", "%b = add i64 %a, %x1", "%c = mul i64 %b, %gs0",
-                 "%r = add i64 %c, %x0", "ret i64 %r"]
-        return _define("i64", "__mux_get_global_linear_id", "", body)
-    if name == "get_sub_group_id":  # (scalar code: sub-groups of one work-item)
-        return _define("i32", "__mux_get_sub_group_id", "", [*_local_linear(), "%r = trunc i64 %ll to i32", "ret i32 %r"])
-    if name == "get_num_sub_groups":
-        return _define("i32", "__mux_get_num_sub_groups", "", [*_local_count(), "%r = trunc i64 %n to i32", "ret i32 %r"])
-    if name in ("get_max_sub_group_size", "get_sub_group_size"):
-        return _define("i32", f"__mux_{name}", "", ["ret i32 1"])
-    if name == "get_sub_group_local_id":
-        return _define("i32", "__mux_get_sub_group_local_id", "", ["ret i32 0"])
-    return None
+            dim = const(T.i32, d)
+            gid = lib.call(b, "__mux_get_global_id", T.i64, [dim, wi, wg], f"id{d}")
+            off = lib.call(b, "__mux_get_global_offset", T.i64, [dim, wi, wg], f"of{d}")
+            gs.append(lib.call(b, "__mux_get_global_size", T.i64, [dim, wi, wg], f"gs{d}"))
+            x.append(b.sub(gid, off, f"x{d}"))
+        zy = b.add(b.mul(x[2], gs[1], "a"), x[1], "b")
+        b.ret(b.add(b.mul(zy, gs[0], "c"), x[0], "r"))
+    elif name == "get_sub_group_id":  # (scalar code: sub-groups of one work-item)
+        b, (wi, wg) = lib.define(mux, T.i32, [])
+        b.ret(b.trunc(_local_linear(b, wi), T.i32, "r"))
+    elif name == "get_num_sub_groups":
+        b, (wi, wg) = lib.define(mux, T.i32, [])
+        b.ret(b.trunc(_local_sizes(b, wg)[2], T.i32, "r"))
+    elif name in ("get_max_sub_group_size", "get_sub_group_size", "get_sub_group_local_id"):
+        b, _ = lib.define(mux, T.i32, [])
+        b.ret(const(T.i32, 0 if name == "get_sub_group_local_id" else 1))
+    else:
+        return False
+    return True
 
 
-def _work_group_op(name: str, op: str, kind: str, suffix: str) -> str:
+def _barrier(lib: _Library, b: IRBuilder, barrier_id: Value, wi: Value, wg: Value) -> None:
+    lib.call(b, "__mux_work_group_barrier", T.void, [barrier_id, const(T.i32, BARRIER_SCOPE_WORK_GROUP),
+                                                     const(T.i32, BARRIER_SEMANTICS_DEFAULT), wi, wg])
+
+
+def _work_group_op(lib: _Library, name: str, op: str, kind: str, suffix: str) -> None:
     """__mux_work_group_<op>[_<kind>]_<suffix>(i32 %id, T %val[, i64 x, y, z]) through the scratch slots."""
-    ty = _llvm_type(suffix)
-    st = "i32" if ty == "i1" else ty
-    val = "%v"
-    body = [_wg_field("%sp", "scratch"), "%s = load ptr, ptr %sp", *_local_linear(), *_local_count()]
-    if ty == "i1":
-        body.append("%v.z = zext i1 %v to i32")
-        val = "%v.z"
-    body += ["%slot = getelementptr i64, ptr %s, i64 %ll", f"store {st} {val}, ptr %slot, align 8",
-             f"call void @__mux_work_group_barrier(i32 %id, i32 {BARRIER_SCOPE_WORK_GROUP}, i32 {BARRIER_SEMANTICS_DEFAULT}, {SCHED})"]
-    params = f"i32 %id, {ty} %v"
+    ty = _ir_type(suffix)
+    st = T.i32 if ty == T.i1 else ty
+    params = [(T.i32, "id"), (ty, "v")]
     if op == "broadcast":
-        params += ", i64 %x, i64 %y, i64 %z"
-        body += ["%zy = mul i64 %z, %n.1", "%zyy = add i64 %zy, %y", "%zyx = mul i64 %zyy, %n.0",
-                 "%li = add i64 %zyx, %x", "%bp = getelementptr i64, ptr %s, i64 %li",
-                 f"%acc.done = load {st}, ptr %bp, align 8"]
+        params += [(T.i64, "x"), (T.i64, "y"), (T.i64, "z")]
+    b, args = lib.define(name, ty, params)
+    barrier_id, v, wi, wg = args[0], args[1], args[-2], args[-1]
+    s = b.load(T.ptr, wg_field(b, wg, "scratch", tag="sp"), "s")
+    ll = _local_linear(b, wi)
+    n0, n1, n = _local_sizes(b, wg)
+    val = b.zext(v, T.i32, "v.z") if ty == T.i1 else v
+    b.store(val, b.gep(T.i64, s, [ll], "slot"), align=8)
+    _barrier(lib, b, barrier_id, wi, wg)
+    if op == "broadcast":
+        x, y, z = args[2:5]
+        li = b.add(b.mul(b.add(b.mul(z, n1, "zy"), y, "zyy"), n0, "zyx"), x, "li")
+        acc = b.load(st, b.gep(T.i64, s, [li], "bp"), "acc.done", align=8)
     else:
         comb_op = {"any": "or", "all": "and"}.get(op, kind)
-        hi = {"reduce": "%n", "any": "%n", "all": "%n", "scan_inclusive": "%ll.1", "scan_exclusive": "%ll"}[op]
+        hi = {"reduce": n, "any": n, "all": n, "scan_exclusive": ll}.get(op)
         if op == "scan_inclusive":
-            body.append("%ll.1 = add i64 %ll, 1")
-        ident = _identity(comb_op, st)
-        body += ["br label %loop", "loop:",
-                 "%i = phi i64 [ 0, %entry ], [ %i.next, %body ]",
-                 f"%acc = phi {st} [ {ident}, %entry ], [ %acc.next, %body ]",
-                 f"%more = icmp ult i64 %i, {hi}", "br i1 %more, label %body, label %exit", "body:",
-                 "%ep = getelementptr i64, ptr %s, i64 %i", f"%e = load {st}, ptr %ep, align 8",
-                 *_combine(comb_op, st, "%acc", "%e", "%acc.next"), "%i.next = add i64 %i, 1",
-                 "br label %loop", "exit:", f"%acc.done = add {st} %acc, 0" if not st.startswith(("h", "f", "d"))
-                 else f"%acc.done = fadd {st} %acc, -0.0"]
-    body.append(f"call void @__mux_work_group_barrier(i32 %id, i32 {BARRIER_SCOPE_WORK_GROUP}, i32 {BARRIER_SEMANTICS_DEFAULT}, {SCHED})")
-    if ty == "i1":
-        body += ["%r = icmp ne i32 %acc.done, 0", "ret i1 %r"]
-    else:
-        body.append(f"ret {ty} %acc.done")
-    return _define(ty, name, params, body)
+            hi = b.add(ll, const(T.i64, 1), "ll.1")
+        entry, loop, body, done = b.block, *(b.function.append_block(t) for t in ("loop", "body", "exit"))
+        b.br(loop)
+        b.position_at_end(loop)
+        i, acc = b.phi(T.i64, "i"), b.phi(st, "acc")
+        b.cbr(b.icmp("ult", i, hi, "more"), body, done)
+        b.position_at_end(body)
+        e = b.load(st, b.gep(T.i64, s, [i], "ep"), "e", align=8)
+        acc_next = lib.combine(b, comb_op, acc, e, "acc.next")
+        i_next = b.add(i, const(T.i64, 1), "i.next")
+        b.br(loop)
+        i.add_incoming(const(T.i64, 0), entry)
+        i.add_incoming(i_next, body)
+        acc.add_incoming(_identity(comb_op, st), entry)
+        acc.add_incoming(acc_next, body)
+        b.position_at_end(done)
+    _barrier(lib, b, barrier_id, wi, wg)
+    b.ret(b.icmp("ne", acc, const(T.i32, 0), "r") if ty == T.i1 else acc)
 
 
-def _sub_group_op(name: str, op: str, kind: str, suffix: str) -> str:
+def _sub_group_op(lib: _Library, name: str, op: str, kind: str, suffix: str) -> None:
     """Sub-groups of size 1 (scalar code): reductions/inclusive scans/broadcasts/shuffles return the
     value itself."""
-    ty = _llvm_type(suffix)
+    ty = _ir_type(suffix)
     if op in ("reduce", "scan_inclusive", "any", "all"):
-        return _define(ty, name, f"{ty} %v", [f"ret {ty} %v"])
-    if op == "scan_exclusive":
-        st = ty
-        return _define(ty, name, f"{ty} %v", [f"ret {ty} {_identity(kind, st)}"])
-    if op == "broadcast":
-        return _define(ty, name, f"{ty} %v, i32 %l", [f"ret {ty} %v"])
-    if op == "shuffle":
-        return _define(ty, name, f"{ty} %v, i32 %l", [f"ret {ty} %v"])
-    if op == "shuffle_xor":
-        return _define(ty, name, f"{ty} %v, i32 %x", [f"ret {ty} %v"])
-    if op == "shuffle_up":  # index = 0 - delta: 0 -> curr, -1 -> prev (index + max size 1)
-        return _define(ty, name, f"{ty} %prev, {ty} %curr, i32 %d",
-                       ["%z = icmp eq i32 %d, 0", f"%r = select i1 %z, {ty} %curr, {ty} %prev", f"ret {ty} %r"])
-    if op == "shuffle_down":  # index = delta: 0 -> curr, 1 -> next
-        return _define(ty, name, f"{ty} %curr, {ty} %next, i32 %d",
-                       ["%z = icmp eq i32 %d, 0", f"%r = select i1 %z, {ty} %curr, {ty} %next", f"ret {ty} %r"])
-    raise ValueError(name)
+        b, (v, *_) = lib.define(name, ty, [(ty, "v")])
+        b.ret(v)
+    elif op == "scan_exclusive":
+        b, _ = lib.define(name, ty, [(ty, "v")])
+        b.ret(_identity(kind, ty))
+    elif op in ("broadcast", "shuffle", "shuffle_xor"):
+        b, (v, *_) = lib.define(name, ty, [(ty, "v"), (T.i32, "x" if op == "shuffle_xor" else "l")])
+        b.ret(v)
+    elif op in ("shuffle_up", "shuffle_down"):
+        # up: index = 0 - delta (0 -> curr, -1 -> prev); down: index = delta (0 -> curr, 1 -> next)
+        first, other = ("prev", "curr") if op == "shuffle_up" else ("curr", "next")
+        b, (a0, a1, delta, *_) = lib.define(name, ty, [(ty, first), (ty, other), (T.i32, "d")])
+        curr, neighbour = (a1, a0) if op == "shuffle_up" else (a0, a1)
+        b.ret(b.select(b.icmp("eq", delta, const(T.i32, 0), "z"), curr, neighbour, "r"))
+    else:
+        raise ValueError(name)
 
 
-_VEC_REDUCE = {"add": "add", "fadd": None, "mul": "mul", "fmul": None, "smin": "smin", "umin": "umin",
-               "fmin": "fmin", "smax": "smax", "umax": "umax", "fmax": "fmax", "and": "and", "or": "or",
-               "xor": "xor"}
-
-
-def _vec_group_op(name: str, op: str, kind: str, suffix: str) -> str:
+def _vec_group_op(lib: _Library, name: str, op: str, kind: str, suffix: str) -> None:
     """Vec-groups: the group is the lanes of the vector operand."""
-    vty = _llvm_type(suffix)
-    m = re.fullmatch(r"<(\d+) x (.+)>", vty)
-    if not m:  # scalar vec-group == sub-group of size 1
-        return _sub_group_op(name, op, kind, suffix)
-    lanes, ety = int(m.group(1)), m.group(2)
-    body: list[str] = []
+    vty = _ir_type(suffix)
+    if not isinstance(vty, T.VectorType):  # scalar vec-group == sub-group of size 1
+        _sub_group_op(lib, name, op, kind, suffix)
+        return
+    lanes, ety = vty.count, vty.element
     if op in ("any", "all", "reduce"):
         comb = {"any": "or", "all": "and"}.get(op, kind)
-        acc = _identity(comb, ety) if ety != "i1" else ("1" if comb == "and" else "0")
+        b, (v, *_) = lib.define(name, ety, [(vty, "v")])
+        acc = _identity(comb, ety) if ety != T.i1 else const(T.i1, comb == "and")
         for i in range(lanes):
-            body.append(f"%e{i} = extractelement {vty} %v, i32 {i}")
-            body += _combine(comb, ety, acc, f"%e{i}", f"%a{i}")
-            acc = f"%a{i}"
-        body.append(f"ret {ety} {acc}")
-        return _define(ety, name, f"{vty} %v", body)
-    if op == "broadcast":
-        return _define(ety, name, f"{vty} %v, i32 %l", [f"%r = extractelement {vty} %v, i32 %l", f"ret {ety} %r"])
-    if op in ("scan_inclusive", "scan_exclusive"):
-        acc = _identity(kind, ety)
-        out = "poison"
+            acc = lib.combine(b, comb, acc, b.extract_element(v, const(T.i32, i), f"e{i}"), f"a{i}")
+        b.ret(acc)
+    elif op == "broadcast":
+        b, (v, lane, *_) = lib.define(name, ety, [(vty, "v"), (T.i32, "l")])
+        b.ret(b.extract_element(v, lane, "r"))
+    elif op in ("scan_inclusive", "scan_exclusive"):
+        b, (v, *_) = lib.define(name, vty, [(vty, "v")])
+        acc, out = _identity(kind, ety), poison(vty)
         for i in range(lanes):
-            body.append(f"%e{i} = extractelement {vty} %v, i32 {i}")
+            e = b.extract_element(v, const(T.i32, i), f"e{i}")
             if op == "scan_exclusive":
-                body.append(f"%o{i} = insertelement {vty} {out}, {ety} {acc}, i32 {i}")
-                body += _combine(kind, ety, acc, f"%e{i}", f"%a{i}")
+                out = b.insert_element(out, acc, const(T.i32, i), f"o{i}")
+                acc = lib.combine(b, kind, acc, e, f"a{i}")
             else:
-                body += _combine(kind, ety, acc, f"%e{i}", f"%a{i}")
-                body.append(f"%o{i} = insertelement {vty} {out}, {ety} %a{i}, i32 {i}")
-            acc, out = f"%a{i}", f"%o{i}"
-        body.append(f"ret {vty} {out}")
-        return _define(vty, name, f"{vty} %v", body)
-    raise ValueError(name)
+                acc = lib.combine(b, kind, acc, e, f"a{i}")
+                out = b.insert_element(out, acc, const(T.i32, i), f"o{i}")
+        b.ret(out)
+    else:
+        raise ValueError(name)
 
 
 _GROUP_RE = re.compile(
@@ -290,80 +311,100 @@ _GROUP_RE = re.compile(
     r"add|mul|smin|umin|smax|umax|and|or|xor))?_((?:nx)?v?\d*(?:i\d+|f16|f32|f64))$")
 
 
-def _misc(name: str) -> str | None:
+def _misc(lib: _Library, name: str) -> bool:
     if name in ("__mux_isftz", "__mux_usefast", "__mux_isembeddedprofile"):
-        return _define("i1", name, "", ["ret i1 false"])
-    if name == "__mux_mem_barrier":
-        return _define("void", name, "i32 %scope, i32 %sem", ["fence seq_cst", "ret void"])
-    if name == "__mux_sub_group_barrier":
-        return _define("void", name, "i32 %id, i32 %scope, i32 %sem", ["fence seq_cst", "ret void"])
-    m = re.fullmatch(r"__mux_dma_(read|write)_(1|2|3)D", name)
-    if m:
-        return _dma(name, int(m.group(2)))
-    if name == "__mux_dma_wait":
-        return _define("void", name, "i32 %n, ptr %events", ["ret void"])
-    return None
+        b, _ = lib.define(name, T.i1, [])
+        b.ret(const(T.i1, 0))
+    elif name in ("__mux_mem_barrier", "__mux_sub_group_barrier"):
+        params = [(T.i32, "scope"), (T.i32, "sem")]
+        b, _ = lib.define(name, T.void, [(T.i32, "id"), *params] if "sub_group" in name else params)
+        b.fence("seq_cst")
+        b.ret_void()
+    elif m := re.fullmatch(r"__mux_dma_(read|write)_(1|2|3)D", name):
+        _dma(lib, name, int(m.group(2)))
+    elif name == "__mux_dma_wait":
+        b, _ = lib.define(name, T.void, [(T.i32, "n"), (T.ptr, "events")])
+        b.ret_void()
+    else:
+        return False
+    return True
 
 
-def _dma(name: str, dims: int) -> str:
+def _memmove(lib: _Library, b: IRBuilder, dst: Value, src: Value, size: Value) -> None:
+    lib.call(b, "llvm.memmove.p0.p0.i64", T.void, [dst, src, size, const(T.i1, 0)])
+
+
+def _dma_rows(b: IRBuilder, count: Value, copy: Callable[[IRBuilder, Value], None]) -> None:
+    """``for (r = 0; r < count; ++r) copy(r)`` from ``b``'s block; ``b`` ends in the exit block."""
+    entry = b.block
+    loop, body, done = (b.function.append_block(t) for t in ("loop", "body", "done"))
+    b.br(loop)
+    b.position_at_end(loop)
+    r = b.phi(T.i64, "r")
+    b.cbr(b.icmp("ult", r, count, "c"), body, done)
+    b.position_at_end(body)
+    copy(b, r)
+    r1 = b.add(r, const(T.i64, 1), "r1")
+    b.br(loop)
+    r.add_incoming(const(T.i64, 0), entry)
+    r.add_incoming(r1, body)
+    b.position_at_end(done)
+
+
+def _dma(lib: _Library, name: str, dims: int) -> None:
     """Synchronous copies: each work-item that calls performs the whole copy (idempotent, the
     spec's DMA calls are made with uniform arguments); the event is returned unchanged."""
+    p, i = T.ptr, T.i64
     if dims == 1:
-        params = "ptr %dst, ptr %src, i64 %w, ptr %ev"
-        body = ["call void @llvm.memmove.p0.p0.i64(ptr %dst, ptr %src, i64 %w, i1 false)", "ret ptr %ev"]
-        return _define("ptr", name, params, body)
-    if dims == 2:
-        params = "ptr %dst, ptr %src, i64 %w, i64 %ds, i64 %ss, i64 %h, ptr %ev"
-        body = ["br label %loop", "loop:", "%r = phi i64 [ 0, %entry ], [ %r1, %body ]",
-                "%c = icmp ult i64 %r, %h", "br i1 %c, label %body, label %done", "body:",
-                "%do = mul i64 %r, %ds", "%so = mul i64 %r, %ss", "%d = getelementptr i8, ptr %dst, i64 %do",
-                "%s = getelementptr i8, ptr %src, i64 %so",
-                "call void @llvm.memmove.p0.p0.i64(ptr %d, ptr %s, i64 %w, i1 false)",
-                "%r1 = add i64 %r, 1", "br label %loop", "done:", "ret ptr %ev"]
-        return _define("ptr", name, params, body)
-    params = ("ptr %dst, ptr %src, i64 %w, i64 %dls, i64 %sls, i64 %h, i64 %dps, i64 %sps, i64 %dp, ptr %ev")
-    body = ["br label %loop", "loop:", "%p = phi i64 [ 0, %entry ], [ %p1, %body ]",
-            "%c = icmp ult i64 %p, %dp", "br i1 %c, label %body, label %done", "body:",
-            "%do = mul i64 %p, %dps", "%so = mul i64 %p, %sps", "%d = getelementptr i8, ptr %dst, i64 %do",
-            "%s = getelementptr i8, ptr %src, i64 %so",
-            f"%e = call ptr @{name[:-2]}2D(ptr %d, ptr %s, i64 %w, i64 %dls, i64 %sls, i64 %h, ptr %ev, {SCHED})",
-            "%p1 = add i64 %p, 1", "br label %loop", "done:", "ret ptr %ev"]
-    return _define("ptr", name, params, body)
+        b, (dst, src, w, ev, *_) = lib.define(name, p, [(p, "dst"), (p, "src"), (i, "w"), (p, "ev")])
+        _memmove(lib, b, dst, src, w)
+    elif dims == 2:
+        b, (dst, src, w, ds, ss, h, ev, *_) = lib.define(
+            name, p, [(p, "dst"), (p, "src"), (i, "w"), (i, "ds"), (i, "ss"), (i, "h"), (p, "ev")])
+
+        def row(b: IRBuilder, r: Value) -> None:
+            d = b.gep(T.i8, dst, [b.mul(r, ds, "do")], "d")
+            _memmove(lib, b, d, b.gep(T.i8, src, [b.mul(r, ss, "so")], "s"), w)
+        _dma_rows(b, h, row)
+    else:
+        b, (dst, src, w, dls, sls, h, dps, sps, dp, ev, wi, wg) = lib.define(
+            name, p, [(p, "dst"), (p, "src"), (i, "w"), (i, "dls"), (i, "sls"), (i, "h"), (i, "dps"),
+                      (i, "sps"), (i, "dp"), (p, "ev")])
+
+        def plane(b: IRBuilder, k: Value) -> None:
+            d = b.gep(T.i8, dst, [b.mul(k, dps, "do")], "d")
+            s = b.gep(T.i8, src, [b.mul(k, sps, "so")], "s")
+            lib.call(b, f"{name[:-2]}2D", p, [d, s, w, dls, sls, h, ev, wi, wg], "e")
+        _dma_rows(b, dp, plane)
+    b.ret(ev)
 
 
-def definition(name: str) -> str | None:
-    """IR text defining builtin ``name`` for the host, or None if it is not a mux builtin we know."""
+def _define(lib: _Library, name: str) -> bool:
+    """Add the definition of builtin ``name`` to ``lib``; False if it is not a mux builtin we know."""
     if name.startswith("__mux_get_"):
-        return _work_item_query(name[len("__mux_"):])
+        return _work_item_query(lib, name[len("__mux_"):])
     m = _GROUP_RE.fullmatch(name)
     if m:
         group, op, kind, suffix = m.group(1), m.group(2), m.group(3) or "", m.group(4)
-        if group == "work":
-            return _work_group_op(name, op, kind, suffix)
-        if group == "sub":
-            return _sub_group_op(name, op, kind, suffix)
-        return _vec_group_op(name, op, kind, suffix)
-    return _misc(name)
+        {"work": _work_group_op, "sub": _sub_group_op, "vec": _vec_group_op}[group](lib, name, op, kind, suffix)
+        return True
+    return _misc(lib, name)
 
 
-def dependencies(text: str) -> set[str]:
-    """Other mux builtins a generated definition calls."""
-    return set(re.findall(r"@(__mux_\w+)\(", text))
-
-
-def definitions_for(names: set[str]) -> tuple[str, set[str]]:
-    """(IR text, names defined) for the mux builtins among ``names`` and what they need.
+def definitions_for(names: set[str]) -> tuple[Module, set[str]]:
+    """(module of definitions, names defined) for the mux builtins among ``names`` and the builtins
+    they call; link the module into the kernel's (``kernelkit.ir.transforms.link.link_into``).
 
     ``__mux_work_group_barrier`` is never defined here (see module docstring)."""
-    done: dict[str, str] = {}
+    lib = _Library()
+    done: set[str] = set()
     todo = [n for n in sorted(names) if n.startswith("__mux_")]
     while todo:
         name = todo.pop()
         if name in done or name == "__mux_work_group_barrier":
             continue
-        text = definition(name)
-        if text is None:
+        if not _define(lib, name):
             continue
-        done[name] = text
-        todo.extend(dependencies(text) - set(done))
-    return "\n\n".join(done[n] for n in sorted(done)), set(done)
+        done.add(name)
+        todo.extend(sorted(lib.needs - done))
+    return lib.module, done

@@ -17,15 +17,30 @@ from dataclasses import dataclass, field
 
 from kernelkit import ir
 from kernelkit.errors import CompileError
-from kernelkit.ir.transforms.link import add_definitions
+from kernelkit.ir import types as T
+from kernelkit.ir.metadata import MDNode
+from kernelkit.ir.transforms.link import link_into
 from kernelkit.llvm_binding import llvm
 from kernelkit.targets.host import builtins
 from kernelkit.targets.host.cpu import HostCPU, host_cpu, selected_cpu
-from kernelkit.targets.host.passes import barriers, local_atomics, opencl_names, wrapper
+from kernelkit.targets.host.images import link_image_library
+from kernelkit.targets.host.passes import (
+    barriers,
+    fast_rsqrt,
+    implicit_loop_barriers,
+    local_atomics,
+    opencl_names,
+    wrapper,
+)
 from kernelkit.targets.host.passes.cancellation import instrument_function
 from kernelkit.targets.host.passes.retarget import retarget
 from kernelkit.targets.host.passes.scheduling import add_scheduling_parameters
-from kernelkit.targets.host.passes.vectorise import VectorisedKernels, host_vector_width, vectorise_kernels
+from kernelkit.targets.host.passes.vectorise import (
+    VectorisedKernels,
+    host_vector_width,
+    packet_width,
+    vectorise_kernels,
+)
 from kernelkit.targets.host.sched import WG_PARAM, WI_PARAM
 
 
@@ -94,7 +109,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
 
     module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
-        add_definitions(module, check_definition())
+        link_into(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
     shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
     sites = lower_printf(module)
@@ -106,15 +121,16 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False):
         raise CompileError("host: the module has no kernels")
     called = {f.name for f in module.functions if f.is_declaration
               and any(isinstance(u, ir.CallInst) and u.callee is f for u in f.users)}
-    shim_text, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
-    mux_text, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
+    shims, shim_defined, shim_needs = opencl_names.forwarding_definitions(called)
+    mux, mux_defined = builtins.definitions_for((called | shim_needs) - shim_defined)
     helpers = _helper_names()
     add_scheduling_parameters(module, shim_defined | mux_defined | helpers | {"__mux_work_group_barrier"},
                               scheduled=helpers)
     if sites:
         add_alloc_definition(module)
-    add_definitions(module, "\n\n".join([shim_text, mux_text,
-                                           "declare void @__mux_work_group_barrier(i32, i32, i32, ptr, ptr)"]))
+    link_into(module, shims)
+    link_into(module, mux)
+    module.declare_function(barriers.BARRIER, T.FunctionType(T.void, (T.i32, T.i32, T.i32, T.ptr, T.ptr)))
     return str(module), kernels, local_globals, sites, shared
 
 
@@ -180,12 +196,12 @@ def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local
         if name in coroutines:
             continue
         f = module.get_function(name)
-        parallel = not (_private_arrays(f) or local_atomics.has_local_atomics(f))
-        text_, md = wrapper.work_item_loops(f, False, 0 if parallel else None,
-                                            local_mem=(local_mem or {}).get(name, 0),
-                                            vector=(vectorised or {}).get(name),
-                                            local_size=(local_sizes or {}).get(name))
-        entry = wrapper.link_entry(module, text_, md, f if md else None)
+        group = None
+        if not (_private_arrays(f) or local_atomics.has_local_atomics(f)):
+            group = MDNode(distinct=True)
+            wrapper.mark_parallel_accesses(f, group)
+        entry = wrapper.add_entry(module, f, access_group=group, local_mem=(local_mem or {}).get(name, 0),
+                                  vector=(vectorised or {}).get(name), local_size=(local_sizes or {}).get(name))
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
         f.linkage = "internal"
@@ -228,15 +244,15 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
             continue
         f = module.get_function(name)
         info = infos[name]
-        md, base, parallel = [], None, None
+        group = None
         if info is not None and name not in serial and not _private_arrays(module.get_function(info.function)):
             # regions of different work-items are independent (their frames are disjoint, and
             # OpenCL orders their other memory accesses only at barriers)
-            info.access_group, md, base = 0, ["!0 = distinct !{}"], 1
-            parallel = module.get_function(info.function)
-        text_, loop_md = wrapper.work_item_loops(f, True, base, info, local_mem=(local_mem or {}).get(name, 0),
-                                                 local_size=(local_sizes or {}).get(name), vector=packets.get(name))
-        entry = wrapper.link_entry(module, text_, md + loop_md, parallel)
+            group = MDNode(distinct=True)
+            wrapper.mark_parallel_accesses(module.get_function(info.function), group)
+        entry = wrapper.add_entry(module, f, coroutine=True, access_group=group, resume=info,
+                                  local_mem=(local_mem or {}).get(name, 0), local_size=(local_sizes or {}).get(name),
+                                  vector=packets.get(name))
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
     return str(module)
@@ -273,10 +289,10 @@ def _c_library_symbol(name: str) -> bool:
     return False
 
 
-def check_unresolved(text: str) -> None:
-    """Every function the module still only declares must be an intrinsic or a C runtime symbol."""
-    missing = sorted(n for n in re.findall(r"^declare [^@]*@([-\w$.]+)\(", text, flags=re.M)
-                     if not n.startswith("llvm.") and n not in RUNTIME_SYMBOLS and not _c_library_symbol(n))
+def check_unresolved(module) -> None:
+    """Every function the (llvmlite) module still only declares must be an intrinsic or a C runtime symbol."""
+    missing = sorted(f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")
+                     and f.name not in RUNTIME_SYMBOLS and not _c_library_symbol(f.name))
     if missing:
         from kernelkit.mux.mangling import try_demangle
 
@@ -290,9 +306,9 @@ def check_unresolved(text: str) -> None:
 
 def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
-    check_unresolved(text)
     b = llvm()
     m = _parse(text, "work-item loops")
+    check_unresolved(m)
     tm = target_machine(cpu=cpu)
     pto = b.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
@@ -318,12 +334,16 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(ir_text, options)
+    text = link_builtin_library(link_image_library(ir_text), options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
-    wfv = VectorisedKernels(text) if check else vectorise_kernels(text, kernels, options,
-                                                                  host_vector_width(cpu.feature_string()))
-    text, coroutines, serial = lower_kernels(wfv.text, kernels, wfv.widths)
+    width = host_vector_width(cpu.feature_string())
+    wfv = VectorisedKernels(text) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
+        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width), local_sizes or {},
+        packet_width(width, True, False))
+    text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
+                                        options)
+    text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
     loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
     text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:

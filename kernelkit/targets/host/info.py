@@ -18,7 +18,7 @@ def host_device_info() -> DeviceInfo:
         device_name="host", device_type="cpu", address_capabilities=AddressCapabilities.BITS64,
         max_work_group_size=MAX_WORK_ITEM_SIZES, max_concurrent_work_items=MAX_WORK_GROUP_SIZE,
         max_work_width=1, max_sub_group_count=MAX_WORK_GROUP_SIZE, sub_group_sizes=(1,),
-        supports_work_group_collectives=True, supports_generic_address_space=True, image_support=False,
+        supports_work_group_collectives=True, supports_generic_address_space=True, image_support=True,
         local_memory_size=1 << 20, extra={"threads": os.cpu_count() or 1})
 
 

@@ -1,11 +1,14 @@
 """Memory access in the vISA code generator: address arithmetic (getelementptr), loads and stores
 through SVM (A64) gather/scatter messages for __global/__constant/private, and SLM messages for
-__local, split into pieces the messages allow. A mixin of KernelCodegen (codegen.py)."""
+__local, split into pieces the messages allow; on platforms with LSC (DG2) the same accesses are
+LSC messages (lsc_load/lsc_store on .ugm with flat a64 addresses, on .slm with a32 offsets), as IGC
+emits there. A mixin of KernelCodegen (codegen.py)."""
 
 from __future__ import annotations
 
 from kernelkit import ir
 from kernelkit.abi.opencl_types import ir_field_offset
+from kernelkit.abi.visa import PLATFORMS_BY_NAME
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.targets.visa.vtypes import (
@@ -22,9 +25,37 @@ from kernelkit.targets.visa.vtypes import (
     vtype_of,
 )
 
+# bytes per element -> LSC data size (sub-dword data zero-extended into a dword per lane, the layout
+# of svm_gather.1.N)
+LSC_DATA_SIZE = {1: "d8c32", 2: "d16c32", 4: "d32", 8: "d64"}
+
 
 class MemoryCodegen:
     """getelementptr, load and store (see the module doc)."""
+
+    @property
+    def lsc(self) -> bool:
+        return PLATFORMS_BY_NAME[self.platform].lsc
+
+    def _global_message(self, store: bool, exe: str, addr: str, data: str, size: int) -> None:
+        """One gather/scatter of ``size``-byte elements at the A64 addresses ``addr`` (per lane) to or
+        from ``data`` (a dword, or qword for 8 bytes, per lane)."""
+        if self.lsc:
+            where = f"flat[{addr}]:a64"
+            what = f"{data}:{LSC_DATA_SIZE[size]}"
+            self.emit(f"lsc_store.ugm {exe} {where} {what}" if store else f"lsc_load.ugm {exe} {what} {where}")
+            return
+        block = 8 if size == 8 else 4 if size == 4 else 1
+        blocks = 1 if size >= 4 else size
+        self.emit(f"svm_{'scatter' if store else 'gather'}.{block}.{blocks} {exe} {addr}.0 {data}.0")
+
+    def _slm_message(self, store: bool, exe: str, offsets: str, data: str) -> None:
+        """One dword gather/scatter at the SLM byte offsets ``offsets`` (per lane)."""
+        if self.lsc:
+            where = f"flat[{offsets}]:a32"
+            self.emit(f"lsc_store.slm {exe} {where} {data}:d32" if store else f"lsc_load.slm {exe} {data}:d32 {where}")
+            return
+        self.emit(f"{'scatter' if store else 'gather'}4_scaled.R {exe} %slm 0x0:ud {offsets}.0 {data}.0")
 
     def _gep(self, inst) -> None:
         base, *indices = inst.operands
@@ -95,15 +126,12 @@ class MemoryCodegen:
         return addr
 
     def _load_element(self, inst, addr: str, vt: str, size: int) -> None:
-        block = 8 if size == 8 else 4 if size == 4 else 1
-        blocks = 1 if size >= 4 else size
         data_type = {8: "uq", 4: "ud"}.get(size, "ud")
         data = self._new(data_type, self.simd)
         mask = "_NM" if self.uniform(inst) else ""
         for lane, n, m in self._halves():
-            da = self._piece(data, data_type, lane, n)
-            aa = self._piece(addr, "uq", lane, n)
-            self.emit(f"svm_gather.{block}.{blocks} ({m}{mask}, {n}) {aa}.0 {da}.0")
+            self._global_message(False, f"({m}{mask}, {n})", self._piece(addr, "uq", lane, n),
+                                 self._piece(data, data_type, lane, n), size)
         rt = "<1;1,0>"
         if self.uniform(inst):
             rt = "<0;1,0>"
@@ -148,8 +176,6 @@ class MemoryCodegen:
         base = self._wide(ptr, "uq")
         for self.k in range(lanes_of(value.type)):
             addr = self._element_address(base, self.k * size)
-            block = 8 if size == 8 else 4 if size == 4 else 1
-            blocks = 1 if size >= 4 else size
             data_type = {8: "uq", 4: "ud"}.get(size, "ud")
             data = self._new(data_type, self.simd)
             st = vt if size >= 4 else UNSIGNED[vt]
@@ -157,8 +183,8 @@ class MemoryCodegen:
             self.emit(f"mov (M1, {self.simd}) {self._alias(data, st) if st != data_type else data}(0,0)<{stride}> "
                       f"{self.src(value, st)}")
             for lane, n, m in self._halves():
-                self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
-                          f"{self._piece(data, data_type, lane, n)}.0")
+                self._global_message(True, f"({m}, {n})", self._piece(addr, "uq", lane, n),
+                                     self._piece(data, data_type, lane, n), size)
         self.k = 0
 
     def _slm(self, load, ptr, value) -> None:
@@ -186,11 +212,8 @@ class MemoryCodegen:
                     self.emit(f"mov (M1, {self.simd}) {data}(0,0)<1> {raw}(0,{word})<2;1,0>")
                 for lane, n, m in self._halves():
                     off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
-                    if load is not None:
-                        mask = "_NM" if self.uniform(load) else ""
-                        self.emit(f"gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
-                    else:
-                        self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                    mask = "_NM" if load is not None and self.uniform(load) else ""
+                    self._slm_message(load is None, f"({m}{mask}, {n})", off, dat)
                 if load is not None and words > 1:
                     self.emit(f"mov (M1_NM, {self.simd}) {raw}(0,{word})<2> {data}(0,0)<1;1,0>")
             if load is not None:

@@ -20,13 +20,12 @@ as kernel parameter ``index`` (0 when none), from the CheckTable's ``args``.
 
 from __future__ import annotations
 
-from kernelkit.targets.host.sched import (
-    CHECK_STRUCT,
-    WORK_GROUP_FIELDS,
-    WORK_ITEM_FIELDS,
-    field_index,
-    llvm_struct,
-)
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder, const
+from kernelkit.ir.module import Function, Module
+from kernelkit.ir.values import Value, null
+from kernelkit.targets.host.passes.sched_fields import field_type, wg_field, wi_field
+from kernelkit.targets.host.sched import CHECK_STRUCT
 
 HELPER = "kk_check"
 ARG_BOUNDS = "kk_arg_bounds"
@@ -35,136 +34,125 @@ RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its local
 # CheckTable fields, by index (sched.CheckTable)
 _COUNT, _RANGES, _SINK, _VIOLATED, _ADDRESS, _SIZE, _IS_STORE, _GID = range(8)
 _KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN, _ARGS = range(8, 15)
+CHECK_TYPE = T.LiteralStructType(tuple(field_type(t) for t in CHECK_STRUCT[2:-2].split(", ")))
+_GLOBAL = T.pointer(1)
 
 
-def _global_id_stores() -> str:
-    wg_t, wi_t = llvm_struct(WORK_GROUP_FIELDS), llvm_struct(WORK_ITEM_FIELDS)
-    lines = []
+def _table(b: IRBuilder, t: Value, field: int, dim: int | None = None, tag: str = "") -> Value:
+    idx = [const(T.i32, 0), const(T.i32, field), *([const(T.i32, dim)] if dim is not None else [])]
+    return b.gep(CHECK_TYPE, t, idx, tag, ["inbounds"])
+
+
+def _helper(module: Module, name: str, ret: T.Type, params: list[tuple[T.Type, str]]) -> Function:
+    f = module.declare_function(name, T.FunctionType(ret, (*(t for t, _ in params), T.ptr, T.ptr)))
+    for a, n in zip(f.args, [*(n for _, n in params), "wi", "wg"], strict=True):
+        a.name = n
+    f.linkage, f.attributes = "internal", ["alwaysinline", "nounwind"]
+    return f
+
+
+def _table_or(f: Function, otherwise: str) -> tuple[IRBuilder, Value]:
+    """Entry block: the launch's CheckTable; to a block ``otherwise`` when there is none, else the
+    builder continues in block ``look``."""
+    b = IRBuilder(f.append_block("entry"))
+    t = b.load(T.ptr, wg_field(b, f.args[-1], "check", tag="tp"), "t")
+    none, look = f.append_block(otherwise), f.append_block("look")
+    b.cbr(b.icmp("eq", t, null(T.ptr), "none"), none, look)
+    return b.position_at_end(look), t
+
+
+def _record_global_id(b: IRBuilder, t: Value, wi: Value, wg: Value) -> None:
     for d in range(3):
-        lines += [
-            f"  %g{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'group_id')}, i32 {d}",
-            f"  %g{d} = load i64, ptr %g{d}p",
-            f"  %e{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'enqueued_local_size')}, i32 {d}",
-            f"  %e{d} = load i64, ptr %e{d}p",
-            f"  %o{d}p = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'global_offset')}, i32 {d}",
-            f"  %o{d} = load i64, ptr %o{d}p",
-            f"  %l{d}p = getelementptr inbounds {wi_t}, ptr %wi, i32 0, i32 {field_index(WORK_ITEM_FIELDS, 'local_id')}, i32 {d}",
-            f"  %l{d} = load i64, ptr %l{d}p",
-            f"  %ge{d} = mul i64 %g{d}, %e{d}", f"  %gl{d} = add i64 %ge{d}, %l{d}", f"  %id{d} = add i64 %gl{d}, %o{d}",
-            f"  %idp{d} = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_GID}, i32 {d}",
-            f"  store i64 %id{d}, ptr %idp{d}",
-        ]
-    return "\n".join(lines)
+        g = b.load(T.i64, wg_field(b, wg, "group_id", d, f"g{d}p"), f"g{d}")
+        e = b.load(T.i64, wg_field(b, wg, "enqueued_local_size", d, f"e{d}p"), f"e{d}")
+        o = b.load(T.i64, wg_field(b, wg, "global_offset", d, f"o{d}p"), f"o{d}")
+        lid = b.load(T.i64, wi_field(b, wi, "local_id", d, f"l{d}p"), f"l{d}")
+        gid = b.add(b.add(b.mul(g, e, f"ge{d}"), lid, f"gl{d}"), o, f"id{d}")
+        b.store(gid, _table(b, t, _GID, d, f"idp{d}"))
 
 
-def _record(field: int, value: str) -> str:
-    return (f"  %r{field}p = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {field}\n"
-            f"  store i64 {value}, ptr %r{field}p")
+def _add_check(module: Module) -> None:
+    """``kk_check`` over flat pointers (the host flattens the address spaces before it is compiled,
+    and the calls with them)."""
+    i64 = T.i64
+    f = _helper(module, HELPER, _GLOBAL, [(_GLOBAL, "p"), (i64, "size"), (i64, "kind"), (i64, "base"),
+                                          (i64, "end"), (i64, "obj"), (i64, "site")])
+    p, size, kind, base, end, obj, site, wi, wg = f.args
+    b, t = _table_or(f, "ok")
+    ok = f.blocks[1]
+    names = ("object", "table", "loop", "test", "next", "notfound", "generic.test", "stack", "bad", "record", "sink")
+    (object_, table, loop, test, next_, notfound, generic_test, stack, bad, record, sink) = \
+        (f.append_block(n) for n in names)
+    a = b.ptrtoint(p, i64, "a")
+    last = b.add(a, size, "last")
+    b.cbr(b.icmp("ne", end, const(i64, 0), "bounded"), object_, table)
+    b.position_at_end(object_)
+    inside = b.and_(b.icmp("uge", a, base, "lo.o"), b.icmp("ule", last, end, "hi.o"), "in.o.1")
+    inside = b.and_(inside, b.icmp("uge", last, a, "wrap.o"), "in.o")
+    b.cbr(inside, ok, bad)
+    b.position_at_end(table)
+    count = b.load(i64, _table(b, t, _COUNT, tag="countp"), "count")
+    ranges = b.load(T.ptr, _table(b, t, _RANGES, tag="rangesp"), "ranges")
+    b.br(loop)
+    b.position_at_end(loop)
+    i = b.phi(i64, "i")
+    b.cbr(b.icmp("ult", i, count, "more"), test, notfound)
+    b.position_at_end(test)
+    bp = b.gep(i64, ranges, [b.shl(i, const(i64, 1), "bi")], "bp")
+    lo = b.load(i64, bp, "b")
+    hi = b.load(i64, b.gep(i64, bp, [const(i64, 1)], "ep"), "e")
+    b.cbr(b.and_(b.icmp("uge", a, lo, "lo"), b.icmp("ule", last, hi, "hi"), "in"), ok, next_)
+    b.position_at_end(next_)
+    i_next = b.add(i, const(i64, 1), "i.next")
+    b.br(loop)
+    i.add_incoming(const(i64, 0), table)
+    i.add_incoming(i_next, next_)
+    b.position_at_end(notfound)
+    space = b.and_(b.lshr(kind, const(i64, 1), "space.bits"), const(i64, 7), "space")
+    b.cbr(b.icmp("eq", space, const(i64, 0), "private"), bad, generic_test)
+    b.position_at_end(generic_test)
+    b.cbr(b.icmp("eq", space, const(i64, GENERIC_SPACE), "generic"), stack, bad)
+    b.position_at_end(stack)
+    stacksave = module.declare_function("llvm.stacksave.p0", T.FunctionType(T.ptr, ()))
+    sp = b.sub(b.ptrtoint(b.call(stacksave, [], "sp"), i64, "sp0"), const(i64, RED_ZONE), "spi")
+    top = b.ptrtoint(b.load(T.ptr, wg_field(b, wg, "stack_top", tag="topp"), "top"), i64, "topi")
+    onstack = b.and_(b.icmp("uge", a, sp, "above"), b.icmp("ult", a, top, "below"), "onstack")
+    b.br(bad)
+    b.position_at_end(bad)
+    unknown1 = b.phi(T.i1, "unknown.1")
+    for value, block in ((False, object_), (True, notfound), (False, generic_test)):
+        unknown1.add_incoming(const(T.i1, value), block)
+    unknown1.add_incoming(onstack, stack)
+    unknown = b.zext(unknown1, i64, "unknown")
+    won = b.cmpxchg(_table(b, t, _VIOLATED, tag="vp"), const(i64, 0), const(i64, 1), name="won")
+    b.cbr(b.extract_value(won, [1], "first"), record, sink)
+    b.position_at_end(record)
+    is_store = b.and_(kind, const(i64, 1), "isstore")
+    for field, value in ((_ADDRESS, a), (_SIZE, size), (_IS_STORE, is_store), (_KIND, kind), (_BASE, base),
+                         (_END, end), (_OBJECT, obj), (_SITE, site), (_UNKNOWN, unknown)):
+        b.store(value, _table(b, t, field, tag=f"r{field}p"))
+    _record_global_id(b, t, wi, wg)
+    b.br(sink)
+    b.position_at_end(sink)
+    b.ret(b.load(_GLOBAL, _table(b, t, _SINK, tag="skp"), "sk"))
+    IRBuilder(ok).ret(p)
 
 
-def _table_or(label: str) -> str:
-    """Entry block: ``%t`` = the launch's CheckTable; to ``label`` when there is none, else to ``look``."""
-    wg_t = llvm_struct(WORK_GROUP_FIELDS)
-    return f"""entry:
-  %tp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, "check")}
-  %t = load ptr, ptr %tp
-  %none = icmp eq ptr %t, null
-  br i1 %none, label %{label}, label %look
-look:"""
+def _add_arg_bounds(module: Module) -> None:
+    """``kk_arg_bounds``: the begin or end of the buffer passed as a kernel parameter."""
+    i64 = T.i64
+    f = _helper(module, ARG_BOUNDS, i64, [(i64, "index"), (i64, "which")])
+    index, which, _wi, _wg = f.args
+    b, t = _table_or(f, "unknown")
+    args = b.load(T.ptr, _table(b, t, _ARGS, tag="argsp"), "args")
+    slot = b.add(b.shl(index, const(i64, 1), "pair"), which, "slot")
+    b.ret(b.load(i64, b.gep(i64, args, [slot], "vp"), "v"))
+    IRBuilder(f.blocks[1]).ret(const(i64, 0))
 
 
-def check_definition() -> str:
-    """The definition of ``kk_check`` over flat pointers (the host flattens the address spaces
-    before it is compiled, and the calls with them)."""
-    wg_t = llvm_struct(WORK_GROUP_FIELDS)
-    records = "\n".join([_record(_ADDRESS, "%a"), _record(_SIZE, "%size"), _record(_IS_STORE, "%isstore"),
-                         _record(_KIND, "%kind"), _record(_BASE, "%base"), _record(_END, "%end"),
-                         _record(_OBJECT, "%obj"), _record(_SITE, "%site"), _record(_UNKNOWN, "%unknown")])
-    return f"""define internal ptr addrspace(1) @{HELPER}(ptr addrspace(1) %p, i64 %size, i64 %kind, i64 %base, i64 %end, i64 %obj, i64 %site, ptr %wi, ptr %wg) alwaysinline nounwind {{
-{_table_or("ok")}
-  %a = ptrtoint ptr addrspace(1) %p to i64
-  %last = add i64 %a, %size
-  %bounded = icmp ne i64 %end, 0
-  br i1 %bounded, label %object, label %table
-object:
-  %lo.o = icmp uge i64 %a, %base
-  %hi.o = icmp ule i64 %last, %end
-  %wrap.o = icmp uge i64 %last, %a
-  %in.o.1 = and i1 %lo.o, %hi.o
-  %in.o = and i1 %in.o.1, %wrap.o
-  br i1 %in.o, label %ok, label %bad
-table:
-  %countp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_COUNT}
-  %count = load i64, ptr %countp
-  %rangesp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_RANGES}
-  %ranges = load ptr, ptr %rangesp
-  br label %loop
-loop:
-  %i = phi i64 [ 0, %table ], [ %i.next, %next ]
-  %more = icmp ult i64 %i, %count
-  br i1 %more, label %test, label %notfound
-test:
-  %bi = shl i64 %i, 1
-  %bp = getelementptr i64, ptr %ranges, i64 %bi
-  %b = load i64, ptr %bp
-  %ep = getelementptr i64, ptr %bp, i64 1
-  %e = load i64, ptr %ep
-  %lo = icmp uge i64 %a, %b
-  %hi = icmp ule i64 %last, %e
-  %in = and i1 %lo, %hi
-  br i1 %in, label %ok, label %next
-next:
-  %i.next = add i64 %i, 1
-  br label %loop
-notfound:
-  %space.bits = lshr i64 %kind, 1
-  %space = and i64 %space.bits, 7
-  %private = icmp eq i64 %space, 0
-  br i1 %private, label %bad, label %generic.test
-generic.test:
-  %generic = icmp eq i64 %space, {GENERIC_SPACE}
-  br i1 %generic, label %stack, label %bad
-stack:
-  %sp = call ptr @llvm.stacksave.p0()
-  %sp0 = ptrtoint ptr %sp to i64
-  %spi = sub i64 %sp0, {RED_ZONE}
-  %topp = getelementptr inbounds {wg_t}, ptr %wg, i32 0, i32 {field_index(WORK_GROUP_FIELDS, 'stack_top')}
-  %top = load ptr, ptr %topp
-  %topi = ptrtoint ptr %top to i64
-  %above = icmp uge i64 %a, %spi
-  %below = icmp ult i64 %a, %topi
-  %onstack = and i1 %above, %below
-  br label %bad
-bad:
-  %unknown.1 = phi i1 [ false, %object ], [ true, %notfound ], [ false, %generic.test ], [ %onstack, %stack ]
-  %unknown = zext i1 %unknown.1 to i64
-  %vp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_VIOLATED}
-  %won = cmpxchg ptr %vp, i64 0, i64 1 seq_cst seq_cst
-  %first = extractvalue {{ i64, i1 }} %won, 1
-  br i1 %first, label %record, label %sink
-record:
-  %isstore = and i64 %kind, 1
-{records}
-{_global_id_stores()}
-  br label %sink
-sink:
-  %skp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_SINK}
-  %sk = load ptr addrspace(1), ptr %skp
-  ret ptr addrspace(1) %sk
-ok:
-  ret ptr addrspace(1) %p
-}}
-declare ptr @llvm.stacksave.p0()
-
-define internal i64 @{ARG_BOUNDS}(i64 %index, i64 %which, ptr %wi, ptr %wg) alwaysinline nounwind {{
-{_table_or("unknown")}
-  %argsp = getelementptr inbounds {CHECK_STRUCT}, ptr %t, i32 0, i32 {_ARGS}
-  %args = load ptr, ptr %argsp
-  %pair = shl i64 %index, 1
-  %slot = add i64 %pair, %which
-  %vp = getelementptr i64, ptr %args, i64 %slot
-  %v = load i64, ptr %vp
-  ret i64 %v
-unknown:
-  ret i64 0
-}}"""
+def check_definition() -> Module:
+    """A module defining ``kk_check`` and ``kk_arg_bounds`` (to link into the checked module)."""
+    module = Module()
+    _add_check(module)
+    _add_arg_bounds(module)
+    return module

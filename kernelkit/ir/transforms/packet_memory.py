@@ -1,0 +1,112 @@
+"""Memory accesses of the packetiser (`transforms.packetise`): by the stride analysis, a uniform
+address stays a scalar access, consecutive elements are one vector load/store from lane 0's
+address (masked in a divergent region), anything else is a gather/scatter; OpenCL vectors that
+are not consecutive go per lane."""
+
+from __future__ import annotations
+
+from kernelkit.ir import instructions as I
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder
+from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure
+from kernelkit.ir.values import ConstantInt, ConstantSimple, Value
+
+
+def type_suffix(ty: T.Type) -> str:
+    """LLVM's overloaded-intrinsic spelling of a type: f32, i64, v8f32, p1, v8p0."""
+    if isinstance(ty, T.IntType):
+        return f"i{ty.bits}"
+    if isinstance(ty, T.FloatType):
+        return {"half": "f16", "float": "f32", "double": "f64", "bfloat": "bf16"}.get(ty.kind, ty.kind)
+    if isinstance(ty, T.PointerType):
+        return f"p{ty.addrspace}"
+    if isinstance(ty, T.VectorType):
+        return f"v{ty.count}{type_suffix(ty.element)}"
+    raise VectorisationFailure(f"no intrinsic overload for type {ty}")
+
+
+class PacketMemory:
+    """Loads and stores of a `Packetiser` (mixed into it; uses its lanes, masks and vector forms)."""
+
+    def _contiguous(self, pointer: Value, ty: T.Type) -> bool:
+        size = self.sa.size_of(ty)
+        if isinstance(ty, T.VectorType) and self.sa.size_of(ty.element) * ty.count != size:
+            return False
+        return self.sa.stride(pointer).step == size
+
+    def _align_attr(self, inst: I.MemoryAccess) -> list[str]:
+        return [f"align {inst.align}"] if inst.align else []
+
+    def _intrinsic(self, name: str, ret: T.Type, args: list[Value], attrs: list[list[str]],
+                   b: IRBuilder) -> I.CallInst:
+        module = self.g.module
+        fnty = T.FunctionType(ret, tuple(a.type for a in args))
+        fn = module.declare_function(name, fnty)  # type: ignore[union-attr]
+        call = b.call(fn, args, function_type=fnty)
+        call.arg_attributes = attrs
+        return call
+
+    def _load(self, inst: I.LoadInst, region: DivergentRegion | None, b: IRBuilder) -> Value:
+        if inst.volatile or inst.atomic:
+            raise VectorisationFailure("varying volatile or atomic load")
+        ty = inst.type
+        wide = self.widen(ty)
+        mask = self.block_mask.get(inst.parent) if region is not None else None
+        ptr = inst.pointer
+        if ptr in self.varying and self._contiguous(ptr, ty):
+            base = b.extract_element(self._vop(ptr, b), ConstantInt(T.i32, 0))
+            if mask is None:
+                return b.load(wide, base, inst.name, inst.align)
+            return self._intrinsic(f"llvm.masked.load.{type_suffix(wide)}.{type_suffix(base.type)}", wide,
+                                   [base, self._mask_for(mask, wide, b), ConstantSimple(wide, "poison")],
+                                   [self._align_attr(inst), [], []], b)
+        if isinstance(ty, T.VectorType):
+            if mask is not None:
+                raise VectorisationFailure("masked gather of OpenCL vectors")
+            lanes = [b.load(ty, self._lane(self._vop(ptr, b), lane, b), "", inst.align) for lane in range(self.w)]
+            return self._concat(lanes, b)
+        ptrs = self._vop(ptr, b)
+        return self._intrinsic(f"llvm.masked.gather.{type_suffix(wide)}.{type_suffix(ptrs.type)}", wide,
+                               [ptrs, mask if mask is not None else self.all_true(), ConstantSimple(wide, "poison")],
+                               [self._align_attr(inst), [], []], b)
+
+    def _concat(self, lanes: list[Value], b: IRBuilder) -> Value:
+        ty = lanes[0].type
+        n = ty.count  # type: ignore[attr-defined]
+        acc: Value = ConstantSimple(T.VectorType(ty.element, n * self.w), "poison")  # type: ignore[attr-defined]
+        for lane, v in enumerate(lanes):
+            for j in range(n):
+                acc = b.insert_element(acc, b.extract_element(v, ConstantInt(T.i32, j)),
+                                       ConstantInt(T.i32, lane * n + j))
+        return acc
+
+    def _store(self, inst: I.StoreInst, region: DivergentRegion | None, b: IRBuilder) -> None:
+        value, ptr = inst.value, inst.pointer
+        if region is None and value not in self.varying and ptr not in self.varying:
+            return
+        if inst.volatile or inst.atomic:
+            raise VectorisationFailure("varying volatile or atomic store")
+        ty = value.type
+        wide = self.widen(ty)
+        mask = self.block_mask.get(inst.parent) if region is not None else None
+        vv = self._vop(value, b)
+        if ptr in self.varying and self._contiguous(ptr, ty):
+            base = b.extract_element(self._vop(ptr, b), ConstantInt(T.i32, 0))
+            if mask is None:
+                b.store(vv, base, inst.align)
+            else:
+                self._intrinsic(f"llvm.masked.store.{type_suffix(wide)}.{type_suffix(base.type)}", T.void,
+                                [vv, base, self._mask_for(mask, wide, b)], [[], self._align_attr(inst), []], b)
+        elif isinstance(ty, T.VectorType):
+            if mask is not None:
+                raise VectorisationFailure("masked scatter of OpenCL vectors")
+            ptrs = self._vop(ptr, b)
+            for lane in range(self.w):
+                b.store(self._lane(vv, lane, b), self._lane(ptrs, lane, b), inst.align)
+        else:
+            ptrs = self._vop(ptr, b)
+            self._intrinsic(f"llvm.masked.scatter.{type_suffix(wide)}.{type_suffix(ptrs.type)}", T.void,
+                            [vv, ptrs, mask if mask is not None else self.all_true()],
+                            [[], self._align_attr(inst), []], b)
+        self.replaced.append(inst)
+
