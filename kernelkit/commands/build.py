@@ -34,7 +34,7 @@ from kernelkit.commands.common import (
     target_kind,
     write_output,
 )
-from kernelkit.errors import KernelkitError
+from kernelkit.errors import CompileError, FormatError, KernelkitError
 
 __all__ = ["CL_STDS", "add_frontend_arguments", "frontend_options", "read_source", "register", "run"]
 
@@ -81,8 +81,9 @@ def _emit(args) -> str:
     return args.emit
 
 
-def _target_frontend(target_name: str) -> tuple[str, list[str]]:
-    """(SPIR triple, extra frontend options) of a target, from the compiler registry."""
+def _target_frontend(target_name: str) -> tuple[str, list[str], bool]:
+    """(SPIR triple, extra frontend options, whether clang's LLVM passes run) of a target, from
+    the compiler registry."""
     from kernelkit.mux.context import Context
     from kernelkit.mux.registry import resolve_target
     from kernelkit.mux.result import MuxError
@@ -91,8 +92,8 @@ def _target_frontend(target_name: str) -> tuple[str, list[str]]:
     try:
         target = info.create_target(Context(), device)
     except MuxError:  # a target that cannot compile yet still has a pointer size
-        return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), []
-    return target.frontend_triple, list(target.frontend_options())
+        return ("spir64-unknown-unknown" if info.device_info.pointer_size == 8 else "spir-unknown-unknown"), [], True
+    return target.frontend_triple, list(target.frontend_options()), target.frontend_llvm_passes
 
 
 def _emit_asm(args) -> int:
@@ -134,19 +135,29 @@ def _emit_llvm(args, emit: str) -> int:
         raise KernelkitError("--emit llvm takes one source and at most one target")
     source = args.sources[0]
     options = frontend_options(args)
-    triple = "spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"
-    if args.targets:  # the IR the target's frontend stage sees: its triple and its extra options
-        triple, target_options = _target_frontend(args.targets[0])
+    triple, llvm_passes = ("spir-unknown-unknown" if args.bits == "32" else "spir64-unknown-unknown"), True
+    if args.targets:  # the IR the target's frontend stage sees: its triple, extra options, passes
+        triple, target_options, llvm_passes = _target_frontend(args.targets[0])
         options = [*target_options, *options]
     output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES[emit])
-    compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
-                              use_cache=not args.no_cache)
-    _print_log(compiled.log)
-    data = compiled.ir_text.encode()
+    spirv = read_spirv(source)
+    if spirv is not None:      # a SPIR-V module: the IR kernelkit's SPIR-V reader gives every target
+        from kernelkit.frontend.spirv import translate
+
+        try:
+            ir_text = str(translate(spirv))
+        except FormatError as exc:
+            raise CompileError(f"{source}: {exc}") from None
+    else:
+        compiled = compile_opencl(read_source(source), options, filename=source, triple=triple,
+                                  use_cache=not args.no_cache, llvm_passes=llvm_passes)
+        _print_log(compiled.log)
+        ir_text = compiled.ir_text
+    data = ir_text.encode()
     if emit == "bitcode":
         from kernelkit.llvm_binding import llvm
 
-        data = llvm().parse_assembly(compiled.ir_text).as_bitcode()
+        data = llvm().parse_assembly(ir_text).as_bitcode()
     write_output(output, data)
     if not args.output:
         sys.stderr.write(f"kernelkit build: wrote {output}\n")

@@ -26,6 +26,7 @@ from kernelkit.errors import CompileError
 from kernelkit.frontend import clang
 from kernelkit.frontend.diagnostics import Diagnostic, clean_log, first_error, parse_diagnostics
 from kernelkit.frontend.options import BuildOptions, parse_options
+from kernelkit.frontend.printf_order import with_printf_order
 
 BASE_HEADER = Path(__file__).parent / "include" / "kernelkit_opencl.h"
 DEFAULT_TRIPLE = "spir64-unknown-unknown"
@@ -35,6 +36,9 @@ CACHE_NAMESPACE = "frontend-v1"
 _FIXED_ARGS = ("-x", "cl", "-cl-no-stdinc", "-nostdinc", "-Xclang", "-fdeclare-opencl-builtins",
                "-cl-kernel-arg-info", "-S", "-emit-llvm", "-fno-color-diagnostics",
                "-fno-caret-diagnostics", "-fno-crash-diagnostics")
+# clang's code generation at the -O level asked for, but none of LLVM's passes (``llvm_passes=False``)
+NO_LLVM_PASSES = ("-Xclang", "-disable-llvm-passes")
+USE_LISTS = ("-Xclang", "-emit-llvm-uselists")   # the order of printf's uses (printf_order.py)
 
 
 @dataclass
@@ -112,11 +116,12 @@ def _compilation_dir(filename: str) -> str:
     return os.getcwd()
 
 
-def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str) -> str:
+def _cache_key(source: str, filename: str, opts: BuildOptions, triple: str, llvm_passes: bool = True) -> str:
     from kernelkit import __version__
     from kernelkit.cache import make_key
 
-    return make_key(source, filename, triple, "\0".join(opts.canonical()), BASE_HEADER.read_bytes(),
+    mode = triple if llvm_passes else f"{triple}\0{NO_LLVM_PASSES[-1]}\0{USE_LISTS[-1]}"
+    return make_key(source, filename, mode, "\0".join(opts.canonical()), BASE_HEADER.read_bytes(),
                     clang.clang_version(), __version__, _quote_dir(filename) or "")
 
 
@@ -134,13 +139,15 @@ def _from_cache(cache, key: str) -> tuple[str, str, list] | None:
         return None
 
 
-def _run(source: str, filename: str, opts: BuildOptions, triple: str) -> tuple[str, str, list]:
+def _run(source: str, filename: str, opts: BuildOptions, triple: str, llvm_passes: bool = True) -> tuple[str, str, list]:
     with tempfile.TemporaryDirectory(prefix="kernelkit-cl-") as tmp:
         name = _source_file_name(filename)
         src = Path(tmp) / name
         src.write_text(_line_directive(filename) + source, encoding="utf-8")
         args = [*opts.clang_args(), *_FIXED_ARGS, "-target", triple, "-include", str(BASE_HEADER),
                 "-MD", "-MF", "deps.d", "-o", "out.ll", name]
+        if not llvm_passes:
+            args[:0] = [*(NO_LLVM_PASSES if opts.opt_level else ()), *USE_LISTS]
         args[:0] = [f"-fdebug-compilation-dir={_compilation_dir(filename)}"]
         quote_dir = _quote_dir(filename)
         if quote_dir:
@@ -153,17 +160,21 @@ def _run(source: str, filename: str, opts: BuildOptions, triple: str) -> tuple[s
             first = first_error(diagnostics) or f"clang failed with exit code {result.returncode}"
             raise CompileError(first, log=log, diagnostics=diagnostics)
         deps = _read_deps(Path(tmp) / "deps.d", {os.path.realpath(src), os.path.realpath(BASE_HEADER)})
-        return out.read_text("utf-8"), log, deps
+        ir_text = out.read_text("utf-8")
+        return (ir_text if llvm_passes else with_printf_order(ir_text)), log, deps
 
 
 def compile_opencl(source: str, options: str | Sequence[str] = (), *, filename: str = "<source>",
-                   triple: str = DEFAULT_TRIPLE, use_cache: bool = True) -> CompiledSource:
+                   triple: str = DEFAULT_TRIPLE, use_cache: bool = True, llvm_passes: bool = True) -> CompiledSource:
     """Compile OpenCL C ``source`` to LLVM IR text for ``triple`` (spir64 or spir for 32-bit).
 
     ``options`` are OpenCL build options (a list or one string): ``-D``, ``-I``, ``-cl-std=``,
     ``-O0``..``-O3`` and the spec's ``-cl-*`` options. ``filename`` names the source in
     diagnostics (and its directory is searched for ``#include "..."``). Raises CompileError
-    carrying clang's diagnostics and full log.
+    carrying clang's diagnostics and full log. ``llvm_passes=False``: the IR a target's own
+    optimisation pipeline takes, as in clang's own compile for that target: above ``-O0`` clang's
+    code for the -O level (no ``optnone``, TBAA, lifetimes) but none of LLVM's passes (no inlining),
+    and each printf call carries its place in clang's use list of printf (``printf_order``).
     """
     opts = parse_options(options)
     cache = key = None
@@ -171,11 +182,11 @@ def compile_opencl(source: str, options: str | Sequence[str] = (), *, filename: 
         from kernelkit.cache import Cache
 
         cache = Cache(CACHE_NAMESPACE)
-        key = _cache_key(source, filename, opts, triple)
+        key = _cache_key(source, filename, opts, triple, llvm_passes)
         hit = _from_cache(cache, key)
         if hit is not None:
             return CompiledSource(hit[0], hit[1], triple, opts, filename, from_cache=True, deps=hit[2])
-    ir_text, log, deps = _run(source, filename, opts, triple)
+    ir_text, log, deps = _run(source, filename, opts, triple, llvm_passes)
     if cache is not None and key is not None:
         cache.put(key, msgpack.packb({"ir": ir_text, "log": log, "deps": deps}))
     return CompiledSource(ir_text, log, triple, opts, filename, deps=deps)

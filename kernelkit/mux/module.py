@@ -133,7 +133,8 @@ class Module:
                 opts.append(f"-I{tmp}")
             try:
                 compiled = compile_opencl(source, opts, filename=filename,
-                                          triple=self.target.frontend_triple)
+                                          triple=self.target.frontend_triple,
+                                          llvm_passes=self.target.frontend_llvm_passes)
             except CompileError as exc:
                 self.add_build_error(exc.log or exc.message)
                 raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc

@@ -44,6 +44,10 @@ class Target:
         """The SPIR triple OpenCL C is compiled for before the target's own passes."""
         return "spir64-unknown-unknown" if self.pointer_size == 8 else "spir-unknown-unknown"
 
+    # whether OpenCL C reaches the target optimised by clang's SPIR pipeline (False: clang's code for
+    # the -O level without LLVM's passes, for a target whose own pipeline optimises it whole)
+    frontend_llvm_passes = True
+
     def frontend_options(self) -> list[str]:
         """Options the target adds to every OpenCL C compile (e.g. extension macros)."""
         return []

@@ -15,6 +15,12 @@ from kernelkit.targets.host.sched import SINK_BYTES, CheckTable
 ADDRESS_SPACES = {0: "private", 1: "global", 2: "constant", 3: "local", 4: "generic"}
 
 
+def image_ranges(arg, packed: PackedArg) -> list[tuple[int, int, str]]:
+    from kernelkit.runtime.images import checked_ranges
+
+    return checked_ranges(arg, packed.keep) if arg.kind == "image" else []
+
+
 class Checker:
     """Collects the ranges a launch may touch; raises a LaunchError naming the first violation."""
 
@@ -33,6 +39,7 @@ class Checker:
                 self._ranges.append((start, start + p.array.nbytes, what))
                 self._arg_bounds[2 * i], self._arg_bounds[2 * i + 1] = start, start + p.array.nbytes
                 self._arguments[i] = what
+            self._ranges += image_ranges(arg, p)
         self.table.args = ctypes.addressof(self._arg_bounds)
         self._keep: list = []
         self._objects: list = []

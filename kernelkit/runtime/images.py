@@ -234,3 +234,13 @@ def simulator_image_value(kernel: str, arg, value):
     from kernelkit.sim.amdil import SimImage
 
     return SimImage(image.array, image.channel_type.value, image.order.value)
+
+
+def checked_ranges(arg, kept) -> list[tuple[int, int, str]]:
+    """The memory a checked launch lets the kernel touch for an image argument (``kept``: what
+    :func:`pack_host_image` made): the texels and the descriptor."""
+    image, descriptor = kept
+    start, size = image.array.ctypes.data, image.array.nbytes
+    what = f"argument {arg.index} '{arg.name}' ({arg.type_name}, {image!r})"
+    where = ctypes.addressof(descriptor)
+    return [(start, start + size, what), (where, where + ctypes.sizeof(descriptor), f"{what}: its descriptor")]

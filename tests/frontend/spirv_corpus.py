@@ -51,6 +51,14 @@ def translator_spirv(file: str, cl_std: str, names: bool = True) -> bytes:
         return out.read_bytes()
 
 
+# what printf.cl's kernels print with their manifest arguments (OpenCL C 1.2 s6.12.13 formatting)
+PRINTED = {
+    "hello": "hello from kernel 42\n",
+    "print_values": "v[0] = 1.500 (pos)\nv[1] = -2.250 (neg)\nv[2] = 1.500 (pos)\n",
+    "print_vector": "1.000000,2.500000,-3.000000,4.000000 1234567890123 kbeef\n",
+}
+
+
 def signed_view(value):
     """SPIR-V integers carry no signedness: an unsigned buffer or scalar as its signed twin."""
     if isinstance(value, np.ndarray | np.generic) and value.dtype.kind == "u":

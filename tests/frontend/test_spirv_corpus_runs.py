@@ -18,7 +18,14 @@ from conftest import require_tool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from corpus_harness import Case, cases, make_args  # noqa: E402
-from spirv_corpus import STRUCT_KERNELS, assert_runs_like_source, clang_spirv, run_struct_kernel, signed_view  # noqa: E402
+from spirv_corpus import (  # noqa: E402
+    PRINTED,
+    STRUCT_KERNELS,
+    assert_runs_like_source,
+    clang_spirv,
+    run_struct_kernel,
+    signed_view,
+)
 
 import kernelkit  # noqa: E402
 
@@ -88,11 +95,7 @@ def test_clang_printf_spirv_breaks_only_the_format_rule_spirv_val_checks(tmp_pat
     assert "OpenCL.std printf: expected Format data type to be 8-bit int" in verdict.stderr
 
 
-@pytest.mark.parametrize("name,expected", [
-    ("hello", "hello from kernel 42\n"),
-    ("print_values", "v[0] = 1.500 (pos)\nv[1] = -2.250 (neg)\nv[2] = 1.500 (pos)\n"),
-    ("print_vector", "1.000000,2.500000,-3.000000,4.000000 1234567890123 kbeef\n"),
-])
+@pytest.mark.parametrize("name,expected", sorted(PRINTED.items()))
 def test_printf_from_spirv_prints_what_the_opencl_c_source_prints(name, expected):
     """printf.cl from clang's SPIR-V (OpenCL.std printf, format and %s strings as constant char arrays)
     prints on the host what the OpenCL C build prints: the formats of OpenCL C 1.2 s6.12.13."""

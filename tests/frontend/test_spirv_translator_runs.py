@@ -19,7 +19,14 @@ from conftest import require_tool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from corpus_harness import CORPUS, Case, cases, make_args  # noqa: E402
-from spirv_corpus import STRUCT_KERNELS, assert_runs_like_source, run_struct_kernel, translator_spirv  # noqa: E402
+from spirv_corpus import (  # noqa: E402
+    PRINTED,
+    STRUCT_KERNELS,
+    assert_runs_like_source,
+    run_struct_kernel,
+    signed_view,
+    translator_spirv,
+)
 
 import kernelkit  # noqa: E402
 
@@ -40,6 +47,17 @@ def test_translator_spirv_runs_like_the_opencl_c_source(case, capfd):
         run_struct_kernel(spirv, source, case, make_args)
     else:
         assert_runs_like_source(spirv, source, case, make_args)
+
+
+@pytest.mark.parametrize("target", ["host", "amdil:cayman", "visa:tgllp"])
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_translator_printf_prints_what_the_source_prints(target, name):
+    """printf.cl from the translator (format strings reached through an access chain, the printf inside the
+    exported kernel body, not inlined at -O0) prints on the host and on both simulators what OpenCL C prints."""
+    case = next(c for c in CASES if c.name == name)
+    program = kernelkit.Program(translator_spirv(case.file, case.cl_std)).build(target)
+    values, _ = make_args(case)
+    assert program.kernel(name)(*map(signed_view, values), global_size=case.run["global"]) == PRINTED[name]
 
 
 def test_the_kernel_keeps_its_name_beside_the_exported_body():

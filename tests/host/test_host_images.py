@@ -245,3 +245,23 @@ def test_images_are_validated_when_made():
     plain = np.zeros((3, 4), np.float32)
     assert kernelkit.Image(plain, order="R").array.base is plain
     assert kernelkit.Sampler.from_bits(0x1 | 0x6 | 0x20).addressing == "repeat"
+
+
+def test_checked_launches_let_kernels_touch_their_images_only():
+    """check=True: the texels and descriptor of an image argument are memory the kernel may read and
+    write; the results are the unchecked launch's."""
+    rng = np.random.default_rng(13)
+    src = rng.random((4, 8, 4), dtype=np.float32)
+    dst = np.zeros_like(src)
+    host(IMAGES_CL).kernel("image_copy")(kernelkit.Image(src), kernelkit.Image(dst), global_size=(8, 4), check=True)
+    np.testing.assert_array_equal(dst, src)
+    outs = []
+    for check in (True, False):
+        out = np.zeros((1, 12, 4), np.float32)
+        host(IMAGES_CL).kernel("image_sample")(kernelkit.Image(src), kernelkit.Sampler(True, "repeat", "linear"), out,
+                                               np.int32(5), global_size=(12, 1), check=check)
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])
+    with pytest.raises(kernelkit.LaunchError, match=r"out-of-bounds write .* by work-item \(12, 0, 0\)"):
+        host(IMAGES_CL).kernel("image_sample")(kernelkit.Image(src), kernelkit.Sampler(), out, np.int32(12),
+                                               global_size=(13, 1), check=True)

@@ -106,6 +106,15 @@ kernel void ragged(global const int *x, global int *y) {
     acc += x[k * get_global_size(0) + i];
   y[i] = acc;
 }
+// a packet alone walks B by 4096 bytes per iteration (one cache set): the cost rule picks it, and
+// without a fixed local size the entry chooses per launch between it and a copy without barriers
+kernel void strided(global const float *A, global const float *B, global float *C) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < 64; ++k)
+    acc += A[row * 64 + k] * B[k * 1024 + col];
+  C[row * get_global_size(0) + col] = acc;
+}
 // walks memory contiguously along k: the cost rule leaves it alone
 __attribute__((reqd_work_group_size(16, 1, 1)))
 kernel void rows(int n, global const float *A, global float *out) {
@@ -115,15 +124,17 @@ kernel void rows(int n, global const float *A, global float *out) {
     acc += A[r * n + k];
   out[r] = acc;
 }
-// chosen by the cost rule, but its atomic under divergent control keeps it from being vectorised
+// chosen by the cost rule, but its private array indexed per work-item keeps it from being vectorised
 __attribute__((reqd_work_group_size(16, 1, 1)))
 kernel void unvectorised(int n, global const float *A, global int *hits, global float *out) {
   int col = get_global_id(0);
   float acc = 0.0f;
   for (int k = 0; k < n; ++k)
-    acc += A[k * n + col];
-  if (col % 3 == 0)
-    atomic_inc(hits);
+    acc += A[k * 1024 + col];
+  int tmp[5];
+  for (int j = 0; j < 5; ++j)
+    tmp[j] = hits[j] * col;
+  hits[5 + col] = tmp[col % 5];
   out[col] = acc;
 }
 """
@@ -149,7 +160,7 @@ def test_sgemm_with_sizes_not_multiples_of_the_group():
                                    global_size=(n, m), local_size=(n, 1))
     np.testing.assert_allclose(C, A[:m].astype(np.float64) @ B[:, :n], rtol=1e-5)
     assert "sgemm" in logged(kernels(mode))
-    for mode, name in (("always", "sgemm"), ("auto", "sgemm_fixed")):
+    for mode, name in (("always", "sgemm"), ("always", "sgemm_fixed")):
         C2 = np.zeros((m, n), np.float32)
         kernels(mode).kernel(name)(np.int32(m), np.int32(n), np.int32(p), A, B[:, :n].copy(), C2,
                                    global_size=(48, 48), local_size=(16, 16))
@@ -204,8 +215,9 @@ def test_non_uniform_remainder_groups_of_opencl_2():
 def test_no_barrier_where_work_items_iterate_differently_and_the_cost_rule():
     always, auto = logged(kernels("always")), logged(kernels("auto"))
     assert "ragged" not in always and "ragged" not in auto
-    # auto: only kernels whose groups are packets (sgemm's local size is not fixed)
-    assert "rows" in always and "rows" not in auto and "sgemm_fixed" in auto and "sgemm" not in auto
+    # auto: a run-time step (sgemm's n) is not enough
+    assert "rows" in always and "rows" not in auto and "sgemm" in always and "sgemm" not in auto
+    assert "sgemm_fixed" not in auto and "strided" in auto
     assert not logged(kernels("never"))
     x = np.arange(64 * 5, dtype=np.int32)
     y = np.zeros(64, np.int32)
@@ -230,9 +242,21 @@ def test_auto_leaves_kernels_the_vectoriser_does_not_take():
     assert "kernel unvectorised: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised" in prog.build_log
     assert "unvectorised" in logged(kernels("always"))
     n = 32
-    A = np.random.default_rng(2).random((n, n), dtype=np.float32)
+    A = np.random.default_rng(2).random((n, 1024), dtype=np.float32)
     for mode in ("auto", "always"):
-        out, hits = np.zeros(n, np.float32), np.zeros(1, np.int32)
+        out, hits = np.zeros(n, np.float32), np.arange(5 + n, dtype=np.int32) + 3
         kernels(mode).kernel("unvectorised")(np.int32(n), A, hits, out, global_size=(n,), local_size=(16,))
-        np.testing.assert_allclose(out, A.astype(np.float64).sum(0), rtol=1e-5)
-        assert hits[0] == len(range(0, n, 3))
+        np.testing.assert_allclose(out, A[:, :n].astype(np.float64).sum(0), rtol=1e-5)
+        cols = np.arange(n)
+        np.testing.assert_array_equal(hits[5:], (cols % 5 + 3) * cols)
+
+
+@pytest.mark.parametrize("local", [None, (16, 2), (8, 4), (4, 1)])
+def test_entry_chooses_per_launch(local):
+    # x a multiple of the barrier packet width: the loops with barriers; else the copy without them
+    rng = np.random.default_rng(11)
+    A = rng.random((4, 64), dtype=np.float32)
+    B = rng.random((64, 1024), dtype=np.float32)
+    C = np.zeros((4, 32), np.float32)
+    kernels("auto").kernel("strided")(A, B, C, global_size=(32, 4), local_size=local)
+    np.testing.assert_allclose(C, A.astype(np.float64) @ B[:, :32], rtol=1e-5)

@@ -14,7 +14,7 @@ import pytest
 import kernelkit
 
 SOURCE = Path(__file__).with_name("vector_loop_shapes.cl")
-KERNELS = ("steps_to_one", "first_match", "nested_trips", "loop_in_branch")
+KERNELS = ("steps_to_one", "first_match", "nested_trips", "loop_in_branch", "countdown_in_branch")
 SIZES = [(64, 16), (37, None), (48, 24)]
 
 
@@ -93,3 +93,19 @@ def test_loops_under_divergent_control(sizes):
     uniform = np.float32(sum(np.float64(x[k]) * (k + 1) for k in range(n)))
     per_item = np.array([-sum(np.float64(x[(g + k) % n]) for k in range(g % 5 + 1)) for g in range(n)], np.float32)
     np.testing.assert_allclose(y, np.where(lid % 3 == 0, uniform, per_item), rtol=1e-5)
+
+
+@pytest.mark.parametrize("sizes", SIZES, ids=str)
+def test_divergent_loop_in_a_divergent_branch(sizes):
+    n = sizes[0]
+    x = np.random.default_rng(n + 4).integers(0, 50, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    launch("countdown_in_branch", (x, out), sizes)
+    expected = []
+    for g in range(n):
+        acc = 100
+        if g % 2 == 0:
+            for k in range(x[g] % 7, 0, -1):
+                acc = acc * 3 + (k ^ g)
+        expected.append(acc)
+    np.testing.assert_array_equal(out, expected)

@@ -60,3 +60,14 @@ kernel void loop_in_branch(global const float *x, global float *y, int n) {
   }
   y[gid] = s;
 }
+
+// a divergent loop (per-item trip count, guarded) inside a divergent branch
+kernel void countdown_in_branch(global const int *x, global int *out) {
+  int gid = get_global_id(0);
+  int acc = 100;
+  if (gid % 2 == 0) {
+    for (int k = x[gid] % 7; k > 0; --k)
+      acc = acc * 3 + (k ^ gid);
+  }
+  out[gid] = acc;
+}

@@ -15,7 +15,8 @@ dimension 0 (lane l is the work-item whose local id is the scalar kernel's plus 
   loops under divergent control first get loop masks (`transforms.loop_masks`): they run while
   any lane is active, the header's block mask is the loop mask, live-out values are blended per lane.
 - Calls: element-wise LLVM intrinsics take their vector form; other pure calls run once per lane;
-  calls with side effects and atomics run once per lane in lane order (outside divergent regions);
+  calls with side effects and atomics run once per lane in lane order, under divergence only for
+  the active lanes (`transforms.lane_guards`; printf's record reservation is such an atomic);
   sub-group builtins work across the packet's lanes (`transforms.sub_groups`).
 
 `vectorise(f, width, roots)` returns the new function (added to f's module) or raises
@@ -32,6 +33,7 @@ from kernelkit.ir.module import BasicBlock, Function, GlobalValue
 from kernelkit.ir.transforms.boscc import add_superword_branches, any_lane
 from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
+from kernelkit.ir.transforms.lane_guards import guard_lane_copies
 from kernelkit.ir.transforms.loop_masks import (
     ANY_LANE,
     MaskedLoopRoots,
@@ -90,6 +92,8 @@ class Packetiser(PacketMemory):
         self.block_mask: dict[BasicBlock, Value] = {}
         self.edge_mask: dict[tuple[BasicBlock, BasicBlock], Value] = {}
         self.pending_phis: list[tuple[I.PhiInst, I.PhiInst]] = []
+        self.lane_guards: list[tuple[I.Instruction, Value]] = []
+        self.lane_results: dict[I.Instruction, list[I.Instruction]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -115,12 +119,13 @@ class Packetiser(PacketMemory):
         for new, old in self.pending_phis:
             loop = self.masked_headers.get(old.parent)  # type: ignore[arg-type]
             for v, b in old.incoming():
-                if loop is not None and old is loop.active and (b, old.parent) in self.edge_mask:
+                if loop is not None and old is loop.active and b is loop.preheader and (b, old.parent) in self.edge_mask:
                     new.add_incoming(self.edge_mask[(b, old.parent)], b)   # the region's lanes enter
                     continue
                 new.add_incoming(self._vop(v, IRBuilder().position_before(b.terminator)), b)
         self._linearise()
         self._erase_replaced()
+        guard_lane_copies(self.g, self.lane_guards)
         add_superword_branches(self.g)
 
     def _varying_set(self) -> set[Value]:
@@ -131,10 +136,6 @@ class Packetiser(PacketMemory):
             for inst in block.instructions:
                 if isinstance(inst, I.PhiInst | I.LoadInst) or inst.opcode in _DIVISIONS:
                     seeds.add(inst)
-                elif isinstance(inst, I.AtomicRMWInst | I.CmpXchgInst):
-                    raise VectorisationFailure("atomic operation under divergent control")
-                elif isinstance(inst, I.CallInst) and not self._pure(inst):
-                    raise VectorisationFailure("call with side effects under divergent control")
         for join in self.join_region:
             seeds.update(p for p in join.phis() if not _same_incoming(p))
         out: set[Value] = set()
@@ -151,6 +152,8 @@ class Packetiser(PacketMemory):
         for v in out:
             if isinstance(v, I.AllocaInst):
                 raise VectorisationFailure("private variable whose contents differ between work-items")
+            if isinstance(v, I.CmpXchgInst) or _reads_lane_results(v):
+                continue   # (per lane: each lane's {value, success} is read apart)
             if isinstance(v, I.AggregateOpInst) or isinstance(v.type, T.ArrayType | T.LiteralStructType |
                                                                  T.NamedStructType):
                 raise VectorisationFailure(f"varying aggregate value ({v.opcode})")
@@ -325,11 +328,16 @@ class Packetiser(PacketMemory):
             self._call(inst, region, b)
             return
         if isinstance(inst, I.AtomicRMWInst | I.CmpXchgInst):
-            self._per_lane(inst, b)
+            self._per_lane(inst, b, self.block_mask.get(inst.parent) if region is not None else None)
             return
         if inst not in self.varying:
             return
-        if isinstance(inst, I.LoadInst):
+        if _reads_lane_results(inst):
+            wide = self.widen(inst.type)
+            new = ConstantSimple(wide, "poison")
+            for lane, result in enumerate(self.lane_results[inst.operands[0]]):
+                new = b.insert_element(new, b.extract_value(result, inst.indices), ConstantInt(T.i32, lane))
+        elif isinstance(inst, I.LoadInst):
             new = self._load(inst, region, b)
         elif isinstance(inst, I.BinaryOp):
             ops = [self._vop(op, b) for op in inst.operands]
@@ -441,18 +449,20 @@ class Packetiser(PacketMemory):
                     return
             self._per_lane(inst, b)
             return
-        if region is not None:
-            raise VectorisationFailure("call with side effects under divergent control")
-        self._per_lane(inst, b)
+        self._per_lane(inst, b, self.block_mask.get(inst.parent) if region is not None else None)
 
-    def _per_lane(self, inst: I.Instruction, b: IRBuilder) -> None:
-        """One copy of `inst` per lane, in lane order (calls, atomics)."""
+    def _per_lane(self, inst: I.Instruction, b: IRBuilder, mask: Value | None = None) -> None:
+        """One copy of `inst` per lane, in lane order (calls, atomics); under a `mask`, the copy of
+        a lane runs only when the lane is active (`transforms.lane_guards`). A compare-exchange's
+        per-lane {value, success} results are kept apart for its extractvalues."""
         from kernelkit.ir.transforms.editing import clone_instruction
 
-        if not inst.type.is_void and not isinstance(inst.type, T.IntType | T.FloatType | T.PointerType):
+        struct = isinstance(inst, I.CmpXchgInst)
+        if not inst.type.is_void and not struct and not isinstance(inst.type, T.IntType | T.FloatType | T.PointerType):
             raise VectorisationFailure(f"{inst.opcode} returning {inst.type} run per work-item")
         results = []
         for lane in range(self.w):
+            bit = b.extract_element(mask, ConstantInt(T.i32, lane)) if mask is not None else None
             vmap = {}
             for op in inst.operands:
                 if op in self.vec:
@@ -461,7 +471,11 @@ class Packetiser(PacketMemory):
             copy.metadata = {}
             b.insert(copy)
             results.append(copy)
-        if not inst.type.is_void and inst.uses:
+            if bit is not None:
+                self.lane_guards.append((copy, bit))
+        if struct:
+            self.lane_results[inst] = results
+        elif not inst.type.is_void and inst.uses:
             wide = self.widen(inst.type)
             acc: Value = ConstantSimple(wide, "poison")
             for lane, r in enumerate(results):
@@ -528,6 +542,12 @@ class Packetiser(PacketMemory):
                 users = {u.user.opcode for u in inst.uses if isinstance(u.user, I.Instruction)}  # type: ignore[attr-defined]
                 raise VectorisationFailure(f"internal: replaced {inst.opcode} still used by {sorted(users)}")
             inst.remove_from_parent()
+
+
+def _reads_lane_results(inst: object) -> bool:
+    """An extractvalue of a compare-exchange's {value, success} (run per lane)."""
+    return isinstance(inst, I.AggregateOpInst) and inst.opcode == "extractvalue" \
+        and isinstance(inst.operands[0], I.CmpXchgInst)
 
 
 def _keep_fpmath(inst: I.Instruction, new: I.Instruction) -> None:

@@ -129,10 +129,14 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
                               f"{PRIVATE_THREADS} threads with private memory")
         per_batch = min(per_batch, per_batch_limit)
     lane_ops = 0
+    machine = None
     for start in range(0, len(all_groups), per_batch):
         groups = all_groups[start: start + per_batch]
         geometry = Geometry(name, simd, lsize, groups, tpg, offset, table)
-        machine = Machine(program, len(groups) * tpg)
+        if machine is not None and machine.threads == len(groups) * tpg:
+            machine.reset()
+        else:
+            machine = Machine(program, len(groups) * tpg)
         memory.slm = np.zeros((len(groups), slm_bytes), np.uint8)
         _fill(machine, program, payload, values, geometry, lsize, gsize, ngroups, offset, dims)
         ex = Executor(program, machine, memory, geometry)

@@ -1,10 +1,10 @@
 """The executor's fast path: ALU instructions whose sources have the destination's size (and, for
 floats, its type) computed in that numpy type, without kernelkit.sim.visa.alu's widening.
 
-The results are bit-identical to alu's wide computation: integer add, mul, logic and shifts keep the
-low bits, which wide two's complement arithmetic followed by wrapping to the destination gives too
-(sources of the other signedness are reinterpreted, source modifiers applied in the narrow type wrap
-the same); float32 add, mul, div, sqrt and min/max computed in float32 are correctly rounded, which is
+The results are bit-identical to alu's wide computation: integer add, mul, logic, moves and shifts
+keep the low bits, which wide two's complement arithmetic followed by wrapping to the destination
+gives too (sources of the other signedness are reinterpreted, sources of another size converted by
+value, source modifiers applied in the narrow type wrap the same); float32 add, mul, div, sqrt and min/max computed in float32 are correctly rounded, which is
 what computing them in float64 and rounding once gives (binary64 has 53 >= 2 x 24 + 2 bits); ``mad``
 keeps alu's float64 product and sum. Everything else (saturation, mixed sizes, conversions, 64-bit
 float with float32 sources, ...) goes through alu."""
@@ -30,14 +30,14 @@ def _mad_float(s: list[np.ndarray]) -> np.ndarray:
 
 
 def _shift(kind: str) -> Callable:
-    def run(s: list[np.ndarray]) -> np.ndarray:
+    def run(s: list[np.ndarray], count_mask: int) -> np.ndarray:
         value, count = s[0], s[1]
-        bits = value.dtype.itemsize * 8
-        amount = (count & (bits - 1 if bits == 64 else 31)).astype(value.dtype)
+        amount = (count & count_mask).astype(value.dtype)
         if kind == "shl":
             return value << amount
         view = np.dtype(f"<{'i' if kind == 'asr' else 'u'}{value.dtype.itemsize}")
         return (value.view(view) >> amount.view(view)).view(value.dtype)
+    run.shift = True
     return run
 
 
@@ -72,8 +72,12 @@ class NativePlan:
     def sources(self, read: Callable[[Operand], np.ndarray]) -> list[np.ndarray]:
         out = []
         for op in self.inst.srcs:
-            value = read(op)                       # modifiers apply in the source's own type
-            if op.mod in (ABS, NEG_ABS):
+            value = read(op)
+            if value.dtype.itemsize != self.common.itemsize:
+                # another size: converted by value (sign or zero extension, or wrapping) first, then
+                # modified in the common type, which wraps as alu's 64-bit computation does
+                value = value.astype(self.common)
+            if op.mod in (ABS, NEG_ABS):           # same size: modifiers apply in the source's own type
                 value = np.abs(value)
             if op.mod in (NEG, NEG_ABS):
                 value = np.negative(value)
@@ -83,6 +87,10 @@ class NativePlan:
         return out
 
     def run(self, sources: list[np.ndarray]) -> np.ndarray:
+        if getattr(self.operation, "shift", False):
+            # alu's count mask: 6 bits when a source is 64-bit, else 5 (whatever the destination)
+            wide = any(op.dtype.itemsize == 8 for op in self.inst.srcs)
+            return self.operation(sources, 63 if wide else 31)
         return self.operation(sources)
 
     def compare(self, sources: list[np.ndarray]) -> np.ndarray:
@@ -93,6 +101,19 @@ def _source_ok(op: Operand, size: int) -> bool:
     if op.kind == "imm":
         return not isinstance(op.value, np.ndarray) and op.dtype.itemsize == size
     return op.kind == "reg" and op.dtype.itemsize == size
+
+
+def _int_source_ok(op: Operand, size: int, position: int, name: str) -> bool:
+    """An integer source of another size is exact when it is converted first: for the wrapping
+    operations (not for the shifted value of shr/asr, whose high bits matter), without abs (abs of
+    an extended value differs from abs in the destination type)."""
+    if op.kind not in ("reg", "imm") or op.dtype.kind not in "iu" or op.mod not in INT_MODS:
+        return False
+    if op.kind == "imm" and isinstance(op.value, np.ndarray):
+        return False
+    if op.dtype.itemsize == size:
+        return True
+    return op.mod not in (ABS, NEG_ABS) and not (name in ("shr", "asr") and position == 0)
 
 
 def native_plan(inst: Inst) -> NativePlan | None:
@@ -123,7 +144,6 @@ def native_plan(inst: Inst) -> NativePlan | None:
         return None
     operation = INT_OPERATIONS.get(name)
     size = dst.dtype.itemsize
-    if operation is None or any(not _source_ok(s, size) or s.dtype.kind not in "iu" or s.mod not in INT_MODS
-                                for s in srcs):
+    if operation is None or not all(_int_source_ok(s, size, k, name) for k, s in enumerate(srcs)):
         return None
     return NativePlan(inst, dst.dtype, operation)

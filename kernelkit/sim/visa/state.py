@@ -23,6 +23,15 @@ class Machine:
         self.addresses = np.zeros((threads, max(program.num_addresses, 1), 16), np.int64)
         self._views: dict = {}
 
+    def reset(self) -> None:
+        """Every register, predicate, surface and address register back to zero (a new batch of
+        threads on the same storage: no fresh pages to fault in)."""
+        for arr in self.regs:
+            arr.fill(0)
+        self.preds.fill(False)
+        self.surfaces.fill(0)
+        self.addresses.fill(0)
+
     # ---- general operands
     def _view(self, root: int, dtype: np.dtype) -> np.ndarray:
         key = (root, dtype)

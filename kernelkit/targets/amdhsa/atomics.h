@@ -25,8 +25,11 @@ typedef enum memory_scope {
 
 #define KK_SEQ memory_order_seq_cst
 #define KK_DEV memory_scope_device
-// the atomic object in address space AS (SPIR number N); its mangled pointer type
-#define KK_AT(AS, T) volatile AS atomic_##T *
+// the atomic object in address space AS (SPIR number N); its mangled pointer type. The OpenCL
+// functions take volatile objects; as in AMD's device library the volatile is not passed on to
+// the builtin: LLVM infers no address space for a volatile atomic on a generic pointer, so a
+// global or local object would get flat_atomic_* where AMD's library gives global_*/ds_*.
+#define KK_AT(AS, T) AS atomic_##T *
 #define KK_P(N, C) "PU3AS" #N "VU7_Atomic" #C
 #define KK_O "12memory_order"
 #define KK_OS "12memory_order12memory_scope"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
+from kernelkit.frontend.printf_order import printf_use_list_order
 from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
@@ -33,8 +34,13 @@ from kernelkit.targets.amdhsa.lower import (
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 NAMED_ATOMICS_SOURCE = Path(__file__).with_name("atomics_named.cl")
+CL1_ATOMICS_SOURCE = Path(__file__).with_name("atomics_cl1.cl")
 # a call of an OpenCL atomic on a global (U3AS1) or local (U3AS3) object: atomics_named.cl
 NAMED_ATOMIC_CALL = re.compile(r"@_Z\d+atomic_\w+PU3AS[13]VU7_Atomic\w*\(")
+# a call of an OpenCL 1.x atomic (atomic_add, atom_add...) on a volatile int, uint, long, ulong or float
+CL1_ATOMIC_CALL = re.compile(r"@_Z\d+atom(?:ic)?_(?:add|sub|min|max|and|or|xor|inc|dec|xchg|cmpxchg)PU3AS[13]V[ijlmf]")
+# the device libraries linked only into the modules that call one of their functions
+ON_DEMAND_LIBRARIES = ((NAMED_ATOMICS_SOURCE, NAMED_ATOMIC_CALL), (CL1_ATOMICS_SOURCE, CL1_ATOMIC_CALL))
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 ALLOWED_EXTERNAL = ("printf",)   # lowered by LLVM's AMDGPU printf runtime binding
@@ -96,15 +102,17 @@ def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
 
 
 @lru_cache(maxsize=32)
-def named_atomics_ir(processor: str, version: int) -> str:
-    """The scoped atomics on global and local objects (atomics_named.cl) for one processor, cached
-    like mux_library_ir; linked only into modules that call them (NAMED_ATOMIC_CALL)."""
+def on_demand_library_ir(library: str, processor: str, version: int) -> str:
+    """One of the ON_DEMAND_LIBRARIES by name (``atomics_named``: the scoped atomics on global and
+    local objects; ``atomics_cl1``: the OpenCL 1.x atomics) for one processor, cached like
+    mux_library_ir."""
     from kernelkit.cache import Cache
 
+    source = MUX_BUILTINS_SOURCE.with_name(f"{library}.cl")
     store = Cache("amdhsa-mux", library=True)
-    key = _library_key("atomics_named", processor, str(version))
+    key = _library_key(library, processor, str(version))
     cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_library(NAMED_ATOMICS_SOURCE, processor, version)
+    text = cached.decode() if cached is not None else _compile_library(source, processor, version)
     if cached is None:
         store.put(key, text.encode())
     text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
@@ -192,18 +200,13 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     kernels take AMD CL2's setup arguments first and no hidden arguments; ``no_implicit_arg_kernels``:
     the kernels LLVM may give no hidden arguments (``kernel_attributes.kernels_without_unknown_calls``);
     the others keep them all."""
-    from kernelkit.targets.amdhsa.library_index import (
-        MUX_BUILTINS,
-        NAMED_ATOMICS,
-        declared_names,
-        linkable_library,
-    )
+    from kernelkit.targets.amdhsa.library_index import MUX_BUILTINS, declared_names, linkable_library
 
     llvm_version = max(version, 4)
-    libraries = [linkable_library(MUX_BUILTINS, tid.processor.name, llvm_version, cl2)]
-    if NAMED_ATOMIC_CALL.search(mux_ir):
-        libraries.append(linkable_library(NAMED_ATOMICS, tid.processor.name, llvm_version))
-    own = frozenset(n for lib in libraries for n in lib.opencl_definitions)
+    libraries = [(MUX_BUILTINS_SOURCE, linkable_library(MUX_BUILTINS, tid.processor.name, llvm_version, cl2))]
+    libraries += [(source, linkable_library(source.stem, tid.processor.name, llvm_version))
+                  for source, call in ON_DEMAND_LIBRARIES if call.search(mux_ir)]
+    own = frozenset(n for _, lib in libraries for n in lib.opencl_definitions)
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
@@ -217,14 +220,14 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
         text = force_inline(text)
     main = _parse(text, "the SPIR to AMDGPU mapping")
     try:
-        for lib, source in zip(libraries, (MUX_BUILTINS_SOURCE, NAMED_ATOMICS_SOURCE), strict=False):
+        for source, lib in libraries:
             main.link_in(_parse(lib.text(declared_names(main)), source.name))   # only what main needs
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
     text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
     if flushes_f32_denormals(tid.processor.name, options):
         text = with_attribute_everywhere(text, F32_DENORMAL_MODE, FLUSHED)
-    main = _parse(_printf_uses_as_clang_orders_them(text), "linking the __mux_* builtins")
+    main = _parse(printf_use_list_order(text), "linking the __mux_* builtins")
     level = opt_level(options)
     # unused functions go before the pipeline's printf binding numbers the printf calls in them
     # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
@@ -247,16 +250,6 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     text = str(main)
     _check_unresolved(text)
     return text
-
-
-def _printf_uses_as_clang_orders_them(text: str) -> str:
-    """LLVM's printf binding numbers the printf calls in the order of printf's use list: clang's
-    in-memory module lists the last call first (format 1 = the last printf of the source); a
-    module read from text lists them as written, so the list is reversed to number like clang."""
-    uses = sum(1 for line in text.splitlines() if not line.startswith("declare") for _ in re.finditer(r"@printf\b", line))
-    if uses < 2:
-        return text
-    return text + f"uselistorder ptr @printf, {{ {', '.join(str(i) for i in reversed(range(uses)))} }}\n"
 
 
 def _check_unresolved(text: str) -> None:

@@ -173,12 +173,12 @@ def _values_in_metadata(node) -> list:
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
     """The code an index depends on besides the library's sources: the functions that make the
-    library text (codegen.mux_library_ir, named_atomics_ir, _compile_library: clang's flags),
+    library text (codegen.mux_library_ir, on_demand_library_ir, _compile_library: clang's flags),
     kernelkit.ir (which parses and prints it) and INDEX_FORMAT (bumped when build_index changes)."""
     from kernelkit.targets.amdhsa import codegen
 
     digest = hashlib.sha256(f"{INDEX_FORMAT}\0{codegen.PIPE_LDS_SLOT_IR}".encode())
-    for function in (codegen.mux_library_ir, codegen.named_atomics_ir, codegen._compile_library):
+    for function in (codegen.mux_library_ir, codegen.on_demand_library_ir, codegen._compile_library):
         code = getattr(function, "__wrapped__", function).__code__   # its bytecode, names and constants
         digest.update(code.co_code + repr((code.co_names, [c for c in code.co_consts if not hasattr(c, "co_code")])).encode())
     ir = Path(__file__).parents[2] / "ir"
@@ -209,7 +209,7 @@ _indexes: dict[tuple, LibraryIndex] = {}
 
 
 def linkable_library(library: str, processor: str, version: int, cl2: bool = False) -> LibraryIndex | WholeLibrary:
-    """``library`` (MUX_BUILTINS or NAMED_ATOMICS) for one processor and code object version: its
+    """``library`` (MUX_BUILTINS or the name of one of codegen.ON_DEMAND_LIBRARIES) for one processor and code object version: its
     index when the cache holds it; else the index is built and stored by a plain build worker (which
     would parse the whole library in every build) when the cache is on; else the whole library
     text. Building an index takes kernelkit.ir seconds, once: the build server and its children
@@ -230,7 +230,7 @@ def linkable_library(library: str, processor: str, version: int, cl2: bool = Fal
     index = LibraryIndex.from_bytes(data) if data is not None else None
     if index is None:
         text = (codegen.mux_library_ir(processor, version, cl2) if library == MUX_BUILTINS
-                else codegen.named_atomics_ir(processor, version))
+                else codegen.on_demand_library_ir(library, processor, version))
         if cache_disabled() or parse_memo_policy != SECOND_SIGHT or not os.environ.get("KERNELKIT_BUILD_WORKER"):
             return WholeLibrary(text)
         index = build_index(text)

@@ -8,6 +8,10 @@ from kernelkit.mux.target import Target
 
 
 class AmdhsaTarget(Target):
+    # LLVM's AMDGPU pipeline gets the IR un-inlined, as in clang's amdgcn compile: its printf
+    # binding runs before the inliner (one amdhsa.printf entry per source call site)
+    frontend_llvm_passes = False
+
     @property
     def target_id(self) -> TargetID:
         return TargetID.parse(self.device)

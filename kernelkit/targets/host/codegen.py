@@ -338,17 +338,21 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
-    wfv = VectorisedKernels(text) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
-        text, kernels, options, lambda t: vectorise_kernels(t, kernels, options, width), local_sizes or {},
-        packet_width(width, True, False))
-    text = fast_rsqrt.lower_module_text(wfv.text, kernels + [v[0] for v in wfv.widths.values()], cpu.features,
+    packet = packet_width(width, True, False)
+    wfv, copies = (VectorisedKernels(text), {}) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
+        text, kernels, options, lambda t, names: vectorise_kernels(t, names, options, width), local_sizes or {},
+        packet)
+    every = kernels + list(copies.values())   # (a kernel with loop barriers keeps a copy without them)
+    local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
+    text = fast_rsqrt.lower_module_text(wfv.text, every + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
-    text, coroutines, serial = lower_kernels(text, kernels, wfv.widths)
-    loops = _wrapper_loops(kernels, wfv.widths, local_sizes or {})
-    text = add_entries(text, kernels, coroutines, local_mem, wfv.widths, local_sizes, loops)
+    text, coroutines, serial = lower_kernels(text, every, wfv.widths)
+    loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
+    text = add_entries(text, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths, loops)
+    text = implicit_loop_barriers.add_dispatchers(text, copies, packet)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text

@@ -2,77 +2,63 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from kernelkit.errors import CompileError
+from kernelkit import ir
+from kernelkit.errors import CompileError, FormatError
+from kernelkit.ir.metadata import md_int_values
 from kernelkit.mux.module import Module
 from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
 
 
-def _kernel_attributes(ir_text: str, kernel: str) -> str:
-    """The text of the attributes a kernel's definition carries (inline and in attribute groups)."""
-    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\(([^\n]*)$", ir_text, flags=re.M)
-    if not m:
-        return ""
-    groups = re.findall(r"#(\d+)", m.group(1))
-    out = [m.group(1)]
-    for g in groups:
-        a = re.search(rf"^attributes #{g} = \{{([^\n]*)\}}", ir_text, flags=re.M)
-        if a:
-            out.append(a.group(1))
-    return " ".join(out)
+def _md_ints(fn: ir.Function | None, key: str) -> list[int | None]:
+    node = fn.metadata.get(key) if fn is not None else None
+    return md_int_values(node) if node is not None else []
 
 
-def _opencl_version(ir_text: str) -> tuple[int, int]:
-    m = re.search(r"^!opencl\.ocl\.version = !\{!(\d+)", ir_text, flags=re.M)
-    if m:
-        v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+), i32 (\d+)\}}", ir_text, flags=re.M)
-        if v:
-            return int(v.group(1)), int(v.group(2))
-    return (1, 2)
+def _max_work_dim(module: ir.Module | None, kernel: str) -> int:
+    values = _md_ints(module.get_function(kernel) if module is not None else None, "max_work_dim")
+    return values[0] if len(values) == 1 and values[0] is not None else 3
 
 
-def _max_work_dim(ir_text: str, kernel: str) -> int:
-    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\([^\n]*!max_work_dim !(\d+)", ir_text, flags=re.M)
-    if m:
-        v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+)\}}", ir_text, flags=re.M)
-        if v:
-            return int(v.group(1))
-    return 3
-
-
-def fixed_local_size(ir_text: str, kernel: str) -> tuple[int, int, int] | None:
+def fixed_local_size(module: ir.Module | None, kernel: str) -> tuple[int, int, int] | None:
     """The size every work-group of ``kernel`` has: its ``!reqd_work_group_size`` when its groups are
     uniform (the launch checks both), else None."""
-    m = re.search(rf"^define [^\n]*@{re.escape(kernel)}\([^\n]*!reqd_work_group_size !(\d+)", ir_text, flags=re.M)
-    if not m or not uniform_work_groups(ir_text, kernel):
+    values = _md_ints(module.get_function(kernel) if module is not None else None, "reqd_work_group_size")
+    if len(values) != 3 or None in values or not uniform_work_groups(module, kernel):
         return None
-    v = re.search(rf"^!{m.group(1)} = !\{{i32 (\d+), i32 (\d+), i32 (\d+)\}}", ir_text, flags=re.M)
-    return (int(v.group(1)), int(v.group(2)), int(v.group(3))) if v else None
+    return values[0], values[1], values[2]  # type: ignore[return-value]
 
 
-def uniform_work_groups(ir_text: str, kernel: str) -> bool:
+def uniform_work_groups(module: ir.Module | None, kernel: str) -> bool:
     """Must the global size be a multiple of the local size? (OpenCL C < 2.0, or
     -cl-uniform-work-group-size, which clang records as "uniform-work-group-size"="true")."""
-    attrs = _kernel_attributes(ir_text, kernel)
+    from kernelkit.mux.passes.kernel_attributes import opencl_c_version
+
+    fn = module.get_function(kernel) if module is not None else None
+    attrs = fn.all_attributes() if fn is not None else []
     if '"uniform-work-group-size"="true"' in attrs:
         return True
     if '"uniform-work-group-size"="false"' in attrs:
         return False
-    return _opencl_version(ir_text) < (2, 0)
+    return module is None or opencl_c_version(module) < (2, 0)
 
 
-def kernel_reaches(mux_ir: str, kernels: list[str]) -> dict[str, list[dict]]:
+def read_mux_ir(mux_ir: str) -> ir.Module | None:
+    """The finalized mux IR as kernelkit.ir (None when it cannot read it: the code generator,
+    which reads it too, reports that)."""
+    try:
+        return ir.parse(mux_ir)
+    except FormatError:
+        return None
+
+
+def kernel_reaches(module: ir.Module | None, kernels: list[str]) -> dict[str, list[dict]]:
     """Each kernel's reach (the buffer bytes every work-item touches), for the launch's size checks;
     none for a module kernelkit.ir cannot read."""
-    from kernelkit import ir
-    from kernelkit.errors import FormatError
     from kernelkit.ir.analysis.reach import kernel_reach
 
-    try:
-        module = ir.parse(mux_ir)
-    except FormatError:
+    if module is None:
         return {}
     return {f.name: [r.to_json() for r in kernel_reach(f)] for f in module.functions if f.name in kernels}
 
@@ -83,14 +69,15 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
-    fixed = {sig.name: size for sig in signatures for size in [fixed_local_size(mux_ir, sig.name)] if size}
+    module = read_mux_ir(mux_ir)
+    fixed = {sig.name: size for sig in signatures for size in [fixed_local_size(module, sig.name)] if size}
     code = compile_host(mux_ir, check=check, options=options,
                         local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed)
     if log is not None:
         log.extend(code.log)
-    reach = kernel_reaches(mux_ir, [sig.name for sig in signatures])
-    kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(mux_ir, sig.name),
-                              uniform_work_groups(mux_ir, sig.name), reach.get(sig.name, []),
+    reach = kernel_reaches(module, [sig.name for sig in signatures])
+    kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(module, sig.name),
+                              uniform_work_groups(module, sig.name), reach.get(sig.name, []),
                               vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=code.cpu.name, features=list(code.cpu.features),

@@ -49,10 +49,6 @@ def field_index(fields: tuple[tuple[str, str, object], ...], name: str) -> int:
     raise KeyError(name)
 
 
-def llvm_struct(fields: tuple[tuple[str, str, object], ...]) -> str:
-    return "{ " + ", ".join(t for _, t, _ in fields) + " }"
-
-
 class WorkItemInfo(ctypes.Structure):
     _fields_ = [(n, c) for n, _, c in WORK_ITEM_FIELDS]
 
@@ -90,5 +86,3 @@ class CheckTable(ctypes.Structure):
 
 
 SINK_BYTES = 4096
-PRINTF_STRUCT = "{ ptr, i64, i64 }"
-CHECK_STRUCT = "{ i64, ptr, ptr, i64, i64, i64, i64, [3 x i64], i64, i64, i64, i64, i64, i64, ptr }"

@@ -83,13 +83,15 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
             main.link_in(parse_verified(str(floats), "the float builtin library", "visa"))
             module = ir.parse(str(main))
     wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
-    if not wanted:
+    helpers = any(not f.is_declaration and f.calling_conv != "spir_kernel" for f in module.functions)
+    if not wanted and not helpers:
         return module
-    lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
-                     portable_math=True)
     b = llvm()
     main = parse_verified(str(module), "the frontend", "visa")
-    main.link_in(parse_verified(lib, "the builtin library", "visa"))
+    if wanted:
+        lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
+                         portable_math=True)
+        main.link_in(parse_verified(lib, "the builtin library", "visa"))
     linked = ir.parse(str(main))
     _inline_everything(linked)
     main = parse_verified(str(linked), "the builtin library link", "visa")

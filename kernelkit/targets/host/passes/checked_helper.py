@@ -24,23 +24,20 @@ from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import Function, Module
 from kernelkit.ir.values import Value, null
-from kernelkit.targets.host.passes.sched_fields import field_type, wg_field, wi_field
-from kernelkit.targets.host.sched import CHECK_STRUCT
+from kernelkit.targets.host.passes.sched_fields import wg_field, wi_field
+from kernelkit.targets.host.sched import CheckTable
 
 HELPER = "kk_check"
 ARG_BOUNDS = "kk_arg_bounds"
 GENERIC_SPACE = 4
 RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
-# CheckTable fields, by index (sched.CheckTable)
-_COUNT, _RANGES, _SINK, _VIOLATED, _ADDRESS, _SIZE, _IS_STORE, _GID = range(8)
-_KIND, _BASE, _END, _OBJECT, _SITE, _UNKNOWN, _ARGS = range(8, 15)
-CHECK_TYPE = T.LiteralStructType(tuple(field_type(t) for t in CHECK_STRUCT[2:-2].split(", ")))
 _GLOBAL = T.pointer(1)
 
 
-def _table(b: IRBuilder, t: Value, field: int, dim: int | None = None, tag: str = "") -> Value:
-    idx = [const(T.i32, 0), const(T.i32, field), *([const(T.i32, dim)] if dim is not None else [])]
-    return b.gep(CHECK_TYPE, t, idx, tag, ["inbounds"])
+def _table(b: IRBuilder, t: Value, field: str, dim: int = 0, tag: str = "") -> Value:
+    """Pointer to field ``field`` (element ``dim`` of an array field) of the CheckTable ``*t``."""
+    offset = getattr(CheckTable, field).offset + 8 * dim
+    return b.gep(T.i8, t, [const(T.i64, offset)], tag, ["inbounds"])
 
 
 def _helper(module: Module, name: str, ret: T.Type, params: list[tuple[T.Type, str]]) -> Function:
@@ -68,7 +65,7 @@ def _record_global_id(b: IRBuilder, t: Value, wi: Value, wg: Value) -> None:
         o = b.load(T.i64, wg_field(b, wg, "global_offset", d, f"o{d}p"), f"o{d}")
         lid = b.load(T.i64, wi_field(b, wi, "local_id", d, f"l{d}p"), f"l{d}")
         gid = b.add(b.add(b.mul(g, e, f"ge{d}"), lid, f"gl{d}"), o, f"id{d}")
-        b.store(gid, _table(b, t, _GID, d, f"idp{d}"))
+        b.store(gid, _table(b, t, "global_id", d, f"idp{d}"))
 
 
 def _add_check(module: Module) -> None:
@@ -91,8 +88,8 @@ def _add_check(module: Module) -> None:
     inside = b.and_(inside, b.icmp("uge", last, a, "wrap.o"), "in.o")
     b.cbr(inside, ok, bad)
     b.position_at_end(table)
-    count = b.load(i64, _table(b, t, _COUNT, tag="countp"), "count")
-    ranges = b.load(T.ptr, _table(b, t, _RANGES, tag="rangesp"), "ranges")
+    count = b.load(i64, _table(b, t, "count", tag="countp"), "count")
+    ranges = b.load(T.ptr, _table(b, t, "ranges", tag="rangesp"), "ranges")
     b.br(loop)
     b.position_at_end(loop)
     i = b.phi(i64, "i")
@@ -124,17 +121,17 @@ def _add_check(module: Module) -> None:
         unknown1.add_incoming(const(T.i1, value), block)
     unknown1.add_incoming(onstack, stack)
     unknown = b.zext(unknown1, i64, "unknown")
-    won = b.cmpxchg(_table(b, t, _VIOLATED, tag="vp"), const(i64, 0), const(i64, 1), name="won")
+    won = b.cmpxchg(_table(b, t, "violated", tag="vp"), const(i64, 0), const(i64, 1), name="won")
     b.cbr(b.extract_value(won, [1], "first"), record, sink)
     b.position_at_end(record)
     is_store = b.and_(kind, const(i64, 1), "isstore")
-    for field, value in ((_ADDRESS, a), (_SIZE, size), (_IS_STORE, is_store), (_KIND, kind), (_BASE, base),
-                         (_END, end), (_OBJECT, obj), (_SITE, site), (_UNKNOWN, unknown)):
-        b.store(value, _table(b, t, field, tag=f"r{field}p"))
+    for field, value in (("address", a), ("size", size), ("is_store", is_store), ("kind", kind), ("base", base),
+                         ("end", end), ("object", obj), ("site", site), ("unknown", unknown)):
+        b.store(value, _table(b, t, field, tag=f"{field}.p"))
     _record_global_id(b, t, wi, wg)
     b.br(sink)
     b.position_at_end(sink)
-    b.ret(b.load(_GLOBAL, _table(b, t, _SINK, tag="skp"), "sk"))
+    b.ret(b.load(_GLOBAL, _table(b, t, "sink", tag="skp"), "sk"))
     IRBuilder(ok).ret(p)
 
 
@@ -144,7 +141,7 @@ def _add_arg_bounds(module: Module) -> None:
     f = _helper(module, ARG_BOUNDS, i64, [(i64, "index"), (i64, "which")])
     index, which, _wi, _wg = f.args
     b, t = _table_or(f, "unknown")
-    args = b.load(T.ptr, _table(b, t, _ARGS, tag="argsp"), "args")
+    args = b.load(T.ptr, _table(b, t, "args", tag="argsp"), "args")
     slot = b.add(b.shl(index, const(i64, 1), "pair"), which, "slot")
     b.ret(b.load(i64, b.gep(i64, args, [slot], "vp"), "v"))
     IRBuilder(f.blocks[1]).ret(const(i64, 0))

@@ -12,19 +12,24 @@ races. One barrier per iteration (at the header, after its phis) is enough to se
 iterations; PoCL also puts one before the latch, which would double the resumptions.
 
 Cost rule (``-cl-loop-barriers=auto``, the default), per kernel against plain vectorisation: the
-loop's iterations must walk memory badly for a packet and well for the group: a load in the loop
-that is contiguous across the work-items of dimension 0 (a packet reads consecutive elements) and
-moves by a run-time or at least ``FAR_STEP``-byte step from one iteration to the next (a packet
-running the loop alone reads a new cache line per iteration; the group reads whole lines of it in
-each iteration), as ``B[k * n + col]`` in the naive sgemm. The kernel must have no barrier of its
-own, no ``__local`` atomics (their work-items run one at a time) and be a kernel the vectoriser
-takes (the group runs packets of W work-items), and every work-group of it must have a size along x
-that is a multiple of the packet width of kernels with barriers (a fixed local size:
-``reqd_work_group_size``, or a build specialised for the launch's local size): in a group of
-another size the packets cannot form and every work-item runs as its own coroutine, about 8x slower
-than plain vectorisation (naive sgemm 1024 with 8x8 groups, measured). ``-cl-loop-barriers=always``
-adds the barriers to every legal loop, ``never`` to none. Each kernel that gets them is named in the
-build log.
+loop must hold a load that is contiguous across the work-items of dimension 0 (a packet reads
+consecutive elements) and moves by a constant multiple of ``ALIASING_STEP`` bytes from one iteration
+to the next: a packet running the loop alone then hits one cache set in every iteration (the naive
+sgemm at n = 1024), while the group reads whole lines of one row per iteration. Nothing less: the
+barriers are resumption points of one coroutine per packet, which costs more than it gives on
+other walks (naive sgemm, run-time n, measured on the Zen 1 CPU here, group x a multiple of 16,
+plain / with barriers: n = 1024 1.26x and 1.08x faster with them, n = 384 2.5x-3.5x slower, n = 1000
+no gain), so a run-time step is not enough. The kernel must have no barrier of its own, no
+``__local`` atomics (their work-items run one at a time) and be a kernel the vectoriser takes (the
+group runs packets of W work-items). The packets need work-groups whose size along x is a multiple
+of the packet width of kernels with barriers; in a group of another size every work-item runs as
+its own coroutine, about 8x slower than plain vectorisation (n = 1024 with 8x8 groups, measured).
+So: with a fixed local size (``reqd_work_group_size``, or a build specialised for the launch's local
+size) the barriers go in only when its x is such a multiple; without one the binary keeps the
+kernel both ways (a copy ``<kernel>.kk.plain`` without the barriers) and the entry
+``kk.run.<kernel>`` chooses per launch by the enqueued local size along x.
+``-cl-loop-barriers=always`` adds the barriers to every legal loop, ``never`` to none. Each kernel
+that gets them is named in the build log.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from kernelkit.ir.analysis.strides import StrideAnalysis
 from kernelkit.ir.analysis.uniformity import UniformityAnalysis, WorkItemRoots
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import Argument, Function, Module
+from kernelkit.ir.transforms.editing import clone_function
 from kernelkit.ir.values import ConstantInt, Value
 from kernelkit.targets.host.passes import local_atomics
 from kernelkit.targets.host.passes.barriers import BARRIER, has_barriers
@@ -47,7 +53,8 @@ from kernelkit.targets.host.passes.vectorise import WI_ARG, HostWorkItemRoots
 
 OPTION = "-cl-loop-barriers="
 MODES = ("never", "auto", "always")
-FAR_STEP = 64                     # bytes: a load moving this far per iteration reads a new cache line each time
+PLAIN_SUFFIX, LOOPS_SUFFIX = ".kk.plain", ".kk.loops"   # the copy without barriers; the entry with them
+ALIASING_STEP = 4096              # bytes: a walk by multiples of this maps every iteration to one cache set
 # __mux_work_group_barrier(id, scope, semantics, wi, wg): the work-group scope and the default semantics
 # of OpenCL C's barrier(CLK_LOCAL_MEM_FENCE) as the host builtins emit them
 BARRIER_ID = 0xFFFF               # (ids only tell barriers apart for debugging; the host does not read them)
@@ -117,9 +124,9 @@ def _induction(loop: Loop) -> tuple[I.PhiInst, int] | None:
     return None
 
 
-def _far_walking_loads(f: Function, loop: Loop, lanes: StrideAnalysis) -> list[I.LoadInst]:
-    """Loads of ``loop`` contiguous across the work-items of dimension 0 that move by a run-time or
-    at least FAR_STEP-byte step per iteration."""
+def _aliasing_loads(f: Function, loop: Loop, lanes: StrideAnalysis) -> list[I.LoadInst]:
+    """Loads of ``loop`` contiguous across the work-items of dimension 0 that move by a constant
+    multiple of ALIASING_STEP bytes per iteration."""
     induction = _induction(loop)
     if induction is None:
         return []
@@ -130,7 +137,7 @@ def _far_walking_loads(f: Function, loop: Loop, lanes: StrideAnalysis) -> list[I
             if not isinstance(inst, I.LoadInst) or not lanes.stride(inst.pointer).contiguous(lanes.size_of(inst.type)):
                 continue
             step = iterations.stride(inst.pointer).step
-            if step is None or abs(step) >= FAR_STEP:
+            if step and step % ALIASING_STEP == 0:
                 out.append(inst)
     return out
 
@@ -167,7 +174,7 @@ def profitable_loops(f: Function, loops: list[Loop]) -> list[Loop]:
     if not loops:
         return []
     lanes = StrideAnalysis(UniformityAnalysis(f, HostWorkItemRoots(frozenset({0})).for_function(f)))
-    return [loop for loop in loops if _far_walking_loads(f, loop, lanes)]
+    return [loop for loop in loops if _aliasing_loads(f, loop, lanes)]
 
 
 def add_loop_barrier(module: Module, f: Function, loop: Loop) -> None:
@@ -185,10 +192,11 @@ def add_loop_barrier(module: Module, f: Function, loop: Loop) -> None:
 
 def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list[str],
                                exclude: frozenset[str] = frozenset(), local_sizes: dict | None = None,
-                               packet: int = 1) -> tuple[str, set[str]]:
+                               packet: int = 1, copies: dict[str, str] | None = None) -> tuple[str, set[str]]:
     """Add the barriers to the kernels of module ``text`` (but ``exclude``) the mode and the cost rule
     choose; returns the text and the kernels that got them. ``local_sizes``: the kernels' fixed
-    local sizes; ``packet``: the packet width of kernels with barriers."""
+    local sizes; ``packet``: the packet width of kernels with barriers; ``copies`` receives
+    kernel -> its copy without them (auto mode, no fixed local size)."""
     mode = loop_barrier_mode(options)
     if mode == "never":
         return text, set()
@@ -205,11 +213,13 @@ def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list
         if any(i.name.startswith(local_atomics.MARK[1:]) for i in f.instructions()):
             continue
         loops = candidate_loops(f)
+        fixed = (local_sizes or {}).get(name)
         if mode == "auto":
-            fixed = (local_sizes or {}).get(name)
-            if wfv_mode(options) == "never" or fixed is None or fixed[0] % packet:
+            if wfv_mode(options) == "never" or (fixed is not None and fixed[0] % packet):
                 continue
             loops = profitable_loops(f, loops)
+            if loops and fixed is None and copies is not None:
+                copies[name] = clone_function(f, name + PLAIN_SUFFIX).name
         for loop in loops:
             add_loop_barrier(module, f, loop)
         if loops:
@@ -221,20 +231,54 @@ def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list
 
 def vectorise_with_loop_barriers(text: str, kernels: list[str], options, vectorise, local_sizes: dict,
                                  packet: int):
-    """``vectorise(text)`` (-> VectorisedKernels) of the module with the implicit loop barriers; in
-    auto mode a kernel the vectoriser then does not take is built again without them (run
-    per work-item, the barriers would cost more than they give)."""
+    """``vectorise(text, kernels)`` (-> VectorisedKernels) of the module with the implicit loop
+    barriers; in auto mode a kernel the vectoriser then does not take is built again without them
+    (run per work-item, the barriers would cost more than they give). Returns it and the copies
+    without barriers (kernel -> copy; see :func:`add_dispatchers`)."""
     log: list[str] = []
+    copies: dict[str, str] = {}
     with_barriers, chosen = add_implicit_loop_barriers(text, kernels, options, log, local_sizes=local_sizes,
-                                                       packet=packet)
-    wfv = vectorise(with_barriers)
+                                                       packet=packet, copies=copies)
+    wfv = vectorise(with_barriers, kernels + list(copies.values()))
     lost = {k for k in chosen if k not in wfv.widths} if loop_barrier_mode(options) == "auto" else set()
     if lost:
         log = [line for line in log if not any(f"kernel {k}:" in line for k in lost)]
         log += [f"kernelkit: kernel {k}: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised"
                 for k in sorted(lost)]
+        copies = {}
         with_barriers, _ = add_implicit_loop_barriers(text, kernels, options, [], frozenset(lost), local_sizes,
-                                                      packet)
-        wfv = vectorise(with_barriers)
+                                                      packet, copies)
+        wfv = vectorise(with_barriers, kernels + list(copies.values()))
     wfv.log[:0] = log
-    return wfv
+    return wfv, copies
+
+
+def add_dispatchers(text: str, copies: dict[str, str], packet: int) -> str:
+    """``kk.run.<kernel>`` of each kernel of ``copies`` becomes a choice: the entry with the loop
+    barriers when the enqueued local size along x is a multiple of ``packet``, else the copy's."""
+    if not copies:
+        return text
+    from kernelkit.ir import parse
+    from kernelkit.targets.host.passes.sched_fields import wg_field
+    from kernelkit.targets.host.passes.wrapper import entry_name
+
+    module = parse(text)
+    for kernel, copy in copies.items():
+        loops, plain = module.get_function(entry_name(kernel)), module.get_function(entry_name(copy))
+        loops.name = entry_name(kernel) + LOOPS_SUFFIX
+        loops.linkage = plain.linkage = "internal"
+        choice = module.add_function(Function(entry_name(kernel), loops.function_type))
+        choice.attributes = ["nounwind"]
+        for a, b in zip(choice.args, loops.args, strict=True):
+            a.name = b.name
+        tmpl = choice.args[1]
+        entry, with_loops, without = (choice.append_block(n) for n in ("entry", "loops", "plain"))
+        b = IRBuilder(entry)
+        x = b.load(T.i64, wg_field(b, tmpl, "enqueued_local_size", 0, "lx.p"), "lx")
+        whole = b.icmp("eq", b.urem(x, const(T.i64, packet), "rem"), const(T.i64, 0), "packets")
+        b.cbr(whole, with_loops, without)
+        for block, target in ((with_loops, loops), (without, plain)):
+            b.position_at_end(block)
+            b.call(target, list(choice.args))
+            b.ret_void()
+    return str(module)

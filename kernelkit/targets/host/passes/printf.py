@@ -15,7 +15,7 @@ from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import Function, GlobalVariable, Module
-from kernelkit.ir.values import ConstantBytes, null, zeroinitializer
+from kernelkit.ir.values import ConstantBytes, ConstantExpr, null, zeroinitializer
 from kernelkit.targets.host.sched import SINK_BYTES, PrintfBuffer, WorkGroupInfo
 
 HELPERS = ("kk_printf_alloc",)
@@ -44,10 +44,38 @@ def type_size(ty: str) -> int:
 
 
 def _format_string(value) -> str:
-    """The text of a format string argument: a constant global ``[N x i8] c"..."`` (up to its NUL)."""
+    """The text of a format string argument: a constant global ``[N x i8] c"..."`` (up to its NUL), also
+    reached through pointer casts and constant byte offsets (a getelementptr instruction or constant
+    expression, as SPIR-V readers and -O0 code give it)."""
+    offset = 0
+    while True:
+        opcode = getattr(value, "opcode", None)
+        if opcode in ("bitcast", "addrspacecast") and isinstance(value, I.Instruction | ConstantExpr):
+            value = value.operands[0]
+        elif opcode == "getelementptr" and isinstance(value, I.Instruction | ConstantExpr):
+            step = _byte_offset(value)
+            if step is None:
+                return ""
+            offset += step
+            value = value.operands[0]
+        else:
+            break
     if isinstance(value, GlobalVariable) and isinstance(value.initializer, ConstantBytes):
-        return value.initializer.data.split(b"\0", 1)[0].decode("utf-8", "replace")
+        return value.initializer.data[offset:].split(b"\0", 1)[0].decode("utf-8", "replace")
     return ""
+
+
+def _byte_offset(gep) -> int | None:
+    """The constant byte offset of a getelementptr over bytes (``i8`` or ``[N x i8]``), else None."""
+    indices = [getattr(i, "value", None) for i in gep.operands[1:]]
+    if any(not isinstance(i, int) for i in indices):
+        return None
+    source = gep.source_type
+    if source == T.i8 and len(indices) == 1:
+        return indices[0]
+    if isinstance(source, T.ArrayType) and source.element == T.i8 and len(indices) == 2:
+        return indices[0] * source.count + indices[1]
+    return None
 
 
 def lower_printf(module: Module) -> list[list[str]]:

@@ -1,0 +1,104 @@
+"""clang's order of the printf calls, kept on the calls themselves.
+
+LLVM's AMDGPU printf binding numbers the printf calls of a module in the order of printf's use
+list. In clang's own amdgcn compile that is the order its code generation left in memory, which
+is neither the text order nor its reverse (a function clang emits late, a printf declared after
+its first use). clang writes that order as a ``uselistorder`` directive (``-emit-llvm-uselists``);
+kernelkit's passes rewrite the module, so the directive would not survive them. Instead every
+printf call gets its place in clang's order as ``!kk.printf.order !{i32 N}``
+(``with_printf_order``), and the target restores the use list from those numbers
+(``printf_use_list_order``) just before the binding runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+ORDER_KIND = "kk.printf.order"
+# clang's directives: one per value whose use list is not the parser's (top level or in a function)
+_DIRECTIVE = re.compile(r"^\s*(?:uselistorder(?:_bb)?\s.*|; uselistorder directives)\n", re.M)
+_PRINTF_DIRECTIVE = re.compile(r"^uselistorder ptr @printf, \{([\d, ]+)\}$", re.M)
+
+
+def parse_order(uses_in_text: list[bool]) -> list[int]:
+    """The use list LLVM's parser builds for a global, as indexes into its uses in text order;
+    ``uses_in_text[i]``: whether use i comes before the global's declaration (a forward reference:
+    the declaration takes those over in text order, and each later use goes to the list's front)."""
+    before = [i for i, forward in enumerate(uses_in_text) if forward]
+    after = [i for i, forward in enumerate(uses_in_text) if not forward]
+    return after[::-1] + before
+
+
+def _printf_calls(module) -> tuple[list, list[bool]]:
+    """The calls of printf in text order, and whether each comes before printf's declaration."""
+    from kernelkit.ir.instructions import CallInst
+
+    calls, forward, declared = [], [], False
+    for fn in module.functions:
+        if fn.name == "printf":
+            declared = True
+            continue
+        for inst in fn.instructions():
+            if isinstance(inst, CallInst) and getattr(inst.called_function, "name", None) == "printf":
+                calls.append(inst)
+                forward.append(not declared)
+    return calls, forward
+
+
+def with_printf_order(text: str) -> str:
+    """clang's IR written with ``-emit-llvm-uselists`` -> the same IR without use-list directives,
+    each printf call carrying its place in clang's use list of printf."""
+    directive = _PRINTF_DIRECTIVE.search(text)
+    text = _DIRECTIVE.sub("", text)
+    if "@printf(" not in text:
+        return text
+    from kernelkit import ir
+    from kernelkit.ir import types as T
+    from kernelkit.ir.metadata import MDNode, ValueAsMetadata
+    from kernelkit.ir.values import const_int
+
+    module = ir.parse(text)
+    calls, forward = _printf_calls(module)
+    listed = parse_order(forward)
+    if directive:       # LLVM's uselistorder: the parser's i-th use goes to place indexes[i]
+        indexes = [int(i) for i in directive.group(1).split(",")]
+        if sorted(indexes) != list(range(len(listed))):
+            return str(module)   # not the uses seen here: the parser's order stands
+        clang_order = [0] * len(listed)
+        for i, place in enumerate(indexes):
+            clang_order[place] = listed[i]
+    else:
+        clang_order = listed
+    for place, call_index in enumerate(clang_order):
+        calls[call_index].metadata[ORDER_KIND] = MDNode([ValueAsMetadata(const_int(T.i32, place))])
+    return str(module)
+
+
+def printf_use_list_order(text: str) -> str:
+    """``text`` with a ``uselistorder`` directive that gives printf's use list clang's order: the
+    calls sorted by their ``!kk.printf.order`` (calls without one keep their text order after
+    those that have one). Unchanged when the parser's order is that already. A module whose calls
+    carry no order (IR optimised by clang's SPIR pipeline: inlined calls, as the CL2 target and
+    SPIR-V input give) gets its use list reversed, which numbers the kernels' own calls like clang."""
+    nodes = dict(re.findall(r"^(![\w.]+) = !\{i32 (\d+)\}$", text, re.M))
+    uses_in_text, declared = [], False
+    for line in text.splitlines():
+        if line.startswith("declare") and re.search(r"@printf\(", line):
+            declared = True
+        elif not line.startswith(("declare", "define")):
+            for _ in re.finditer(r"@printf\b", line):
+                tag = re.search(r"!" + re.escape(ORDER_KIND) + r" (![\w.]+)", line)
+                place = int(nodes[tag.group(1)]) if tag and tag.group(1) in nodes else None
+                uses_in_text.append((place, not declared))
+    if len(uses_in_text) < 2:
+        return text
+    if all(place is None for place, _ in uses_in_text):
+        return text + f"uselistorder ptr @printf, {{ {', '.join(map(str, reversed(range(len(uses_in_text)))))} }}\n"
+    listed = parse_order([forward for _, forward in uses_in_text])
+    wanted = sorted(range(len(uses_in_text)),
+                    key=lambda i: (uses_in_text[i][0] is None, uses_in_text[i][0] or 0, i))
+    place_of = {use: place for place, use in enumerate(wanted)}
+    indexes = [place_of[use] for use in listed]
+    if indexes == sorted(indexes):
+        return text
+    return text + f"uselistorder ptr @printf, {{ {', '.join(map(str, indexes))} }}\n"
