@@ -156,7 +156,7 @@ def test_amdgpu_code_objects_equal_linking_the_whole_device_library(monkeypatch)
 
     monkeypatch.setenv("KERNELKIT_BUILD_IN_PROCESS", "1")   # both builds in this process, libraries swapped
     texts = {library_index.MUX_BUILTINS: codegen.mux_library_ir("gfx90a", 6),
-             library_index.NAMED_ATOMICS: codegen.named_atomics_ir("gfx90a", 6)}
+             library_index.NAMED_ATOMICS: codegen.on_demand_library_ir(library_index.NAMED_ATOMICS, "gfx90a", 6)}
     indexes = {name: build_index(text) for name, text in texts.items()}
     corpus = Path(__file__).resolve().parents[1] / "corpus"
     cases = [(name, (corpus / name).read_text(), options) for name, options in [
