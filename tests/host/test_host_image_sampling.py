@@ -271,3 +271,28 @@ def test_size_queries_of_each_dim_like_numpy_and_pocl(pocl_env):
     assert out.tolist() == [13, 11, 3, 7, 5, 2, 6, 5, 4, 0, 4]   # the arrays' shapes
     theirs = run_pocl(ACCESS_CL, "sizes", [*images, np.zeros(11, np.int32)], (1,))[4]
     np.testing.assert_array_equal(out, theirs)
+
+
+HALF_CL = """
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void halves(read_only image2d_t src, sampler_t s, global const float2 *c, write_only image2d_t dst) {
+  int x = get_global_id(0), y = get_global_id(1);
+  half4 v = read_imageh(src, s, c[y * get_global_size(0) + x]);
+  write_imageh(dst, (int2)(x, y), v * (half)2.0f + read_imageh(src, (int2)(x, y)));
+}
+"""
+
+
+def test_read_imageh_and_write_imageh_like_numpy():
+    """read_imageh is read_imagef rounded to half; write_imageh stores halves as write_imagef does (PoCL
+    builds no fp16 here: numpy is the oracle)."""
+    rng = np.random.default_rng(17)
+    texels = rng.random((4, 6, 4), dtype=np.float32)
+    coords = rng.uniform(-0.5, 1.5, (24, 2)).astype(np.float32)
+    sampler = kernelkit.Sampler(True, "mirrored_repeat", "nearest")
+    dst = np.zeros((4, 6, 4), np.float16)
+    prog = kernelkit.Program(HALF_CL).build()
+    prog.kernel("halves")(kernelkit.Image(texels), sampler, coords, kernelkit.Image(dst), global_size=(6, 4))
+    sampled = reference_sample(texels[None], coords, sampler, np.zeros(4, np.float32)).astype(np.float16)
+    expect = sampled.reshape(4, 6, 4) * np.float16(2) + texels.astype(np.float16)
+    np.testing.assert_array_equal(dst, expect)

@@ -57,14 +57,17 @@ _DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
 
 
 def vectorise(f: Function, width: int, roots, *, name: str | None = None, pointer_size: int = 8,
-              once_per_packet: frozenset[str] = frozenset()) -> Function:
+              once_per_packet: frozenset[str] = frozenset(), prepare=None) -> Function:
     """A `width`-lane copy of `f` named `name` (default `__vecz_v<width>_<f>`), in f's module.
     Calls of the functions named in `once_per_packet` (work-group barriers) run once for all lanes:
-    their arguments must be uniform and they must not be under divergent control."""
+    their arguments must be uniform and they must not be under divergent control. `prepare(copy)`
+    edits the copy before it is packetised (target-specific undoing of scalar-only lowerings)."""
     if f.is_declaration or not f.return_type.is_void:
         raise VectorisationFailure("only kernels (functions returning void) are vectorised")
     g = clone_function(f, name or f"__vecz_v{width}_{f.name}")
     try:
+        if prepare is not None:
+            prepare(g)
         scalarise(g, pointer_size)
         Packetiser(g, width, roots.for_function(g), pointer_size, once_per_packet).run()
     except VectorisationFailure:

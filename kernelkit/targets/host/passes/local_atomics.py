@@ -20,7 +20,7 @@ MARK = "%kk.la."          # as printed
 PREFIX = MARK[1:]         # the value names
 LOCAL = 3
 _OPERATIONS = ("add", "sub", "and", "or", "xor", "max", "min", "umax", "umin")
-_SELECT_PRED = {"max": "sgt", "min": "slt", "umax": "ugt", "umin": "ult"}
+SELECT_PREDICATES = {"max": "sgt", "min": "slt", "umax": "ugt", "umin": "ult"}
 
 
 def _lowerable(inst: I.Instruction) -> bool:
@@ -39,8 +39,8 @@ def lower_local_atomics(functions) -> None:
             ptr, value = inst.operands
             b = IRBuilder().position_before(inst)
             old = b.load(value.type, ptr, name=f"{PREFIX}{n}", align=inst.align)
-            if inst.operation in _SELECT_PRED:
-                keep = b.icmp(_SELECT_PRED[inst.operation], old, value, name=f"{PREFIX}{n}.cmp")
+            if inst.operation in SELECT_PREDICATES:
+                keep = b.icmp(SELECT_PREDICATES[inst.operation], old, value, name=f"{PREFIX}{n}.cmp")
                 new = b.select(keep, old, value, name=f"{PREFIX}{n}.new")
             else:
                 new = b.binop(inst.operation, old, value, name=f"{PREFIX}{n}.new")

@@ -25,6 +25,7 @@ from kernelkit.errors import CompileError
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.analysis.uniformity import WorkItemRoots
+from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.metadata import MDNode, ValueAsMetadata
 from kernelkit.ir.module import Argument, Function
 from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
@@ -154,6 +155,46 @@ LOCAL_ATOMIC_PREFIX = local_atomics.MARK[1:]
 REQUIRABLE_SUB_GROUP_SIZES = (1, 2, 4, 8, 16, 32, 64)
 
 
+_SELECT_OPERATION = {pred: op for op, pred in local_atomics.SELECT_PREDICATES.items()}
+
+
+def restore_local_atomics(g: Function) -> None:
+    """Turn the plain read-modify-writes `local_atomics` made of `g`'s __local atomics back into
+    `atomicrmw`s, which the packetiser runs once per lane in lane order (a vector load/op/store
+    would update a word several lanes address as one access); the W-lane copy is lowered again
+    afterwards."""
+    for old in [i for i in g.instructions() if isinstance(i, I.LoadInst) and i.name.startswith(LOCAL_ATOMIC_PREFIX)]:
+        found = _read_modify_write(old)
+        if found is None:
+            raise VectorisationFailure("atomics on __local memory whose read-modify-write was changed")
+        operation, value, new, store, compare = found
+        rmw = IRBuilder().position_before(old).atomicrmw(operation, old.pointer, value, "monotonic",
+                                                         align=old.align)
+        for inst in (store, new, compare):
+            if inst is not None:
+                inst.erase()
+        old.replace_all_uses_with(rmw)
+        old.erase()
+
+
+def _read_modify_write(old: I.LoadInst):
+    """(operation, operand, new value, store, compare or None) of `local_atomics`' sequence."""
+    for user in old.users:
+        if isinstance(user, I.BinaryOp) and user.operands[0] is old:
+            new, operation, value, compare = user, user.opcode, user.operands[1], None
+        elif isinstance(user, I.CompareInst) and user.operands[0] is old and user.predicate in _SELECT_OPERATION:
+            selects = [u for u in user.users if isinstance(u, I.SelectInst) and u.operands[1] is old]
+            if len(selects) != 1:
+                continue
+            new, operation, value, compare = selects[0], _SELECT_OPERATION[user.predicate], user.operands[1], user
+        else:
+            continue
+        stores = [u for u in new.users if isinstance(u, I.StoreInst) and u.value is new and u.pointer is old.pointer]
+        if len(stores) == 1 and len(new.uses) == 1 and (compare is None or len(compare.uses) == 1):
+            return operation, value, new, stores[0], compare
+    return None
+
+
 def _has_barriers(f: Function) -> bool:
     return any(isinstance(i, I.CallInst) and i.called_function is not None
                and i.called_function.name == BARRIER for i in f.instructions())
@@ -212,10 +253,9 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
         try:
             if wi is None:
                 raise VectorisationFailure("no work-item info parameter")
-            if any(i.name.startswith(LOCAL_ATOMIC_PREFIX) for i in f.instructions()):
-                # (their lanes would update the same local word as one vector access)
-                raise VectorisationFailure("atomics on __local memory (lowered to plain read-modify-write)")
-            g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi), once_per_packet=frozenset({BARRIER}))
+            g = vectorise(f, width, HostWorkItemRoots(frozenset({0}), wi), once_per_packet=frozenset({BARRIER}),
+                          prepare=restore_local_atomics)
+            local_atomics.lower_local_atomics([g])
         except VectorisationFailure as exc:
             if required is not None:
                 raise CompileError(f"kernel {name}: intel_reqd_sub_group_size({required}) needs the kernel "
