@@ -2,7 +2,7 @@
 through SVM (A64) gather/scatter messages for __global/__constant/private, and SLM messages for
 __local, split into pieces the messages allow; on platforms with LSC (DG2) the same accesses are
 LSC messages (lsc_load/lsc_store on .ugm with flat a64 addresses, on .slm with a32 offsets), as IGC
-emits there. A mixin of KernelCodegen (codegen.py)."""
+emits there, in SIMD16 and SIMD32 kernels. A mixin of KernelCodegen (codegen.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from kernelkit.targets.visa.vtypes import (
 # bytes per element -> LSC data size (sub-dword data zero-extended into a dword per lane, the layout
 # of svm_gather.1.N)
 LSC_DATA_SIZE = {1: "d8c32", 2: "d16c32", 4: "d32", 8: "d64"}
+LSC_SIMD = 16                 # DG2's LSC execution size
 
 
 class MemoryCodegen:
@@ -35,7 +36,11 @@ class MemoryCodegen:
 
     @property
     def lsc(self) -> bool:
-        return PLATFORMS_BY_NAME[self.platform].lsc
+        """LSC messages: on platforms with LSC, in kernels whose pieces are whole SIMD16 messages
+        (IGC's LSC_UNTYPED.md: SIMT messages use the hardware's execution size, SIMD16 on DG2; IGC
+        compiles no SIMD8 kernels there, and GenX_IR 1.0.12504 crashes on some SIMD8 LSC kernels,
+        e.g. corpus int_vector_ops, that it finalizes every time with SVM messages)."""
+        return PLATFORMS_BY_NAME[self.platform].lsc and self.simd >= LSC_SIMD
 
     def _global_message(self, store: bool, exe: str, addr: str, data: str, size: int) -> None:
         """One gather/scatter of ``size``-byte elements at the A64 addresses ``addr`` (per lane) to or
