@@ -1,7 +1,8 @@
 """vISA simulator speed: lane-operations per second (instructions x enabled lanes, messages
 included) on saxpy over 1M work-items and a 16x16-tiled sgemm 256x256, run on IGC's own vISA for
 the same OpenCL C (ocloc, tgllp) and on kernelkit's (its visa target, SIMD16), with numpy's result
-checked. numpy running the same computation is shown beside it as the ratio.
+checked. numpy running the same computation is shown beside it as the ratio. ``--platform dg2``
+runs both producers' LSC code (IGC's DG2 objects get the private base IGC gives them).
 
     python benchmarks/visa_sim.py [--repeat N] [--platform tgllp]
 """
@@ -46,6 +47,16 @@ def igc_kernel(source: str, kernel: str, platform: str):
                                                       buffer_offsets={kernel: found[kernel]["buffer_offsets"]})
                        if p.kernel == kernel)
         sig = next(s for s in signatures_from_source(str(path)) if s.name == kernel)
+    igc_inputs = [(offset, size) for offset, size, _type in found[kernel]["inputs"]]
+    if [(i.offset, i.size) for i in payload.inputs] != igc_inputs:
+        # IGC gives some DG2 kernels a private base kernelkit's ABI does not (stack calls it inserts)
+        from kernelkit.abi.visa import lay_out
+
+        implicit = {"local_ids" if i.kind == "local_id" else i.kind for i in payload.inputs
+                    if i.kind not in ("payload_header", "argument")}
+        payload = lay_out(sig, simd, platform, implicit | {"private_base"}, found[kernel]["buffer_offsets"])
+        if [(i.offset, i.size) for i in payload.inputs] != igc_inputs:
+            raise SystemExit(f"IGC's inputs for {kernel} on {platform} differ from kernelkit's ABI")
     return decode(routine), payload, sig
 
 

@@ -126,3 +126,46 @@ def test_index_round_trips_through_bytes(index):
     assert again is not None and again.text(["lib_hook_user"]) == index.text(["lib_hook_user"])
     assert LibraryIndex.from_bytes(b"not an index") is None
     assert index.opencl_definitions == frozenset()
+
+
+# OpenCL C 3.0 without the generic address space: atomics on global and local objects call the
+# AS1/AS3 overloads, which atomics_named.cl defines (codegen.NAMED_ATOMIC_CALL)
+NAMED_ATOMICS_OPTIONS = ["-cl-std=CL3.0", "-cl-ext=-__opencl_c_generic_address_space,-__opencl_c_pipes,"
+                         "-__opencl_c_device_enqueue,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device"]
+NAMED_ATOMICS_SOURCE = """
+kernel void named(global atomic_int *a, global int *out) {
+  local atomic_int l;
+  if (get_local_id(0) == 0) atomic_store_explicit(&l, 0, memory_order_relaxed, memory_scope_work_group);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = atomic_fetch_add_explicit(a, 1, memory_order_acq_rel, memory_scope_device);
+  atomic_fetch_max_explicit(&l, x, memory_order_relaxed, memory_scope_work_group);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = atomic_load_explicit(&l, memory_order_relaxed, memory_scope_work_group);
+}
+"""
+
+
+def test_amdgpu_code_objects_equal_linking_the_whole_device_library(monkeypatch):
+    """The real __mux_* library (mux_builtins.cl for gfx90a, code object V6) and the named atomics:
+    kernels with barriers and work-group functions, printf, images and scoped atomics build to the
+    same bytes when only the index's pieces are linked as when LLVM links the whole libraries."""
+    from pathlib import Path
+
+    from kernelkit.mux.registry import build_binary
+    from kernelkit.targets.amdhsa import codegen, library_index
+
+    monkeypatch.setenv("KERNELKIT_BUILD_IN_PROCESS", "1")   # both builds in this process, libraries swapped
+    texts = {library_index.MUX_BUILTINS: codegen.mux_library_ir("gfx90a", 6),
+             library_index.NAMED_ATOMICS: codegen.on_demand_library_ir(library_index.NAMED_ATOMICS, "gfx90a", 6)}
+    indexes = {name: build_index(text) for name, text in texts.items()}
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    cases = [(name, (corpus / name).read_text(), options) for name, options in [
+        ("workgroup_cl20.cl", ["-cl-std=CL2.0"]), ("printf.cl", ["-cl-std=CL1.2"]),
+        ("images_cl20.cl", ["-cl-std=CL2.0"]), ("atomics_c11.cl", ["-cl-std=CL2.0"])]]
+    cases.append(("named_atomics.cl", NAMED_ATOMICS_SOURCE, NAMED_ATOMICS_OPTIONS))
+    for name, source, options in cases:
+        built = []
+        for pick in (lambda lib: library_index.WholeLibrary(texts[lib]), lambda lib: indexes[lib]):
+            monkeypatch.setattr(library_index, "linkable_library", lambda lib, *_args, pick=pick: pick(lib))
+            built.append(build_binary(source, "gfx90a", options, filename=name))
+        assert built[0] == built[1], name

@@ -75,6 +75,9 @@ def test_dg2_memory_is_lsc_and_gives_numpys_results():
     for legacy in ("svm_gather", "svm_scatter", "gather4_scaled", "scatter4_scaled"):
         assert legacy not in text
     assert "lsc_" not in compile_visa(MIXED, "tgllp").kernel("mixed").text
+    # DG2's LSC is SIMD16: SIMD8 kernels keep SVM/SLM messages (IGC compiles none at SIMD8 there)
+    simd8 = compile_visa(MIXED, "dg2", simd=8).kernel("mixed").text
+    assert "lsc_" not in simd8 and "svm_gather" in simd8
     program = kernelkit.Program(MIXED).build("visa:dg2")
     n, local = 96, 32
     c = RNG.integers(-128, 128, n).astype(np.int8)

@@ -1,5 +1,6 @@
 """Link only what a module needs of kernelkit's AMDGPU device libraries (``mux_builtins.cl``, 2 MB of
-IR, and ``atomics_named.cl``), without parsing the whole library in every build.
+IR, and the libraries linked on demand: ``atomics_named.cl``, 2.9 MB, ``atomics_cl1.cl``), without
+parsing the whole library in every build.
 
 A ``LibraryIndex`` is a library cut by kernelkit.ir into its top-level entities (globals, aliases,
 functions), each printed by one printer so that their metadata and attribute-group numbers agree,

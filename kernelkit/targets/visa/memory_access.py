@@ -2,7 +2,7 @@
 through SVM (A64) gather/scatter messages for __global/__constant/private, and SLM messages for
 __local, split into pieces the messages allow; on platforms with LSC (DG2) the same accesses are
 LSC messages (lsc_load/lsc_store on .ugm with flat a64 addresses, on .slm with a32 offsets), as IGC
-emits there. A mixin of KernelCodegen (codegen.py)."""
+emits there, in SIMD16 and SIMD32 kernels. A mixin of KernelCodegen (codegen.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from kernelkit.targets.visa.vtypes import (
 # bytes per element -> LSC data size (sub-dword data zero-extended into a dword per lane, the layout
 # of svm_gather.1.N)
 LSC_DATA_SIZE = {1: "d8c32", 2: "d16c32", 4: "d32", 8: "d64"}
+LSC_SIMD = 16                 # DG2's LSC execution size
 
 
 class MemoryCodegen:
@@ -35,7 +36,11 @@ class MemoryCodegen:
 
     @property
     def lsc(self) -> bool:
-        return PLATFORMS_BY_NAME[self.platform].lsc
+        """LSC messages: on platforms with LSC, in kernels whose pieces are whole SIMD16 messages
+        (IGC's LSC_UNTYPED.md: SIMT messages use the hardware's execution size, SIMD16 on DG2; IGC
+        compiles no SIMD8 kernels there, and GenX_IR 1.0.12504 crashes on some SIMD8 LSC kernels,
+        e.g. corpus int_vector_ops, that it finalizes every time with SVM messages)."""
+        return PLATFORMS_BY_NAME[self.platform].lsc and self.simd >= LSC_SIMD
 
     def _global_message(self, store: bool, exe: str, addr: str, data: str, size: int) -> None:
         """One gather/scatter of ``size``-byte elements at the A64 addresses ``addr`` (per lane) to or
@@ -188,26 +193,35 @@ class MemoryCodegen:
         self.k = 0
 
     def _slm(self, load, ptr, value) -> None:
-        """Dword SLM access (each element of a vector in turn): gather4_scaled / scatter4_scaled on
-        %slm (T0)."""
+        """Dword SLM access (each element of a vector in turn; a 64-bit element as its two dwords):
+        gather4_scaled / scatter4_scaled on %slm (T0)."""
         ty = load.type if load is not None else value.type
         vt = vtype_of(ty)
-        if SIZES[vt] != 4:
-            raise CompileError("vISA code generation: __local accesses other than 32-bit are not supported")
+        if SIZES[vt] not in (4, 8):
+            raise CompileError("vISA code generation: __local accesses other than 32- and 64-bit are not supported")
+        words = SIZES[vt] // 4
         base = self._wide(ptr, "ud")
         for self.k in range(lanes_of(ty)):
-            offsets = base
-            if self.k:
-                offsets = self._new("ud", self.simd)
-                self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
-            data = self._new("ud", self.simd)
+            whole = self._new(vt, self.simd)
             if load is None:
-                self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
-            for lane, n, m in self._halves():
-                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
-                mask = "_NM" if load is not None and self.uniform(load) else ""
-                self._slm_message(load is None, f"({m}{mask}, {n})", off, dat)
+                self.emit(f"mov (M1, {self.simd}) {whole}(0,0)<1> {self.src(value, vt)}")
+            raw = whole if vt == "ud" else self._alias(whole, "ud")
+            for word in range(words):
+                offsets = base
+                if self.k or word:
+                    offsets = self._new("ud", self.simd)
+                    self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> "
+                              f"0x{SIZES[vt] * self.k + 4 * word:x}:ud")
+                data = raw if words == 1 else self._new("ud", self.simd)
+                if load is None and words > 1:
+                    self.emit(f"mov (M1, {self.simd}) {data}(0,0)<1> {raw}(0,{word})<2;1,0>")
+                for lane, n, m in self._halves():
+                    off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                    mask = "_NM" if load is not None and self.uniform(load) else ""
+                    self._slm_message(load is None, f"({m}{mask}, {n})", off, dat)
+                if load is not None and words > 1:
+                    self.emit(f"mov (M1_NM, {self.simd}) {raw}(0,{word})<2> {data}(0,0)<1;1,0>")
             if load is not None:
                 rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
-                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {whole}(0,0){rt}")
         self.k = 0
