@@ -16,7 +16,7 @@ from corpus_harness import cases, make_args
 import kernelkit
 
 SOURCE = Path(__file__).with_name("vector_lane_effects.cl")
-KERNELS = ("tickets_in_branch", "claim_slots", "print_some", "print_until")
+KERNELS = ("tickets_in_branch", "claim_slots", "print_some", "print_until", "volatile_reads")
 
 
 @functools.cache
@@ -76,6 +76,15 @@ def test_printf_in_a_divergent_loop():
     # the lanes of a packet print iteration by iteration (OpenCL orders no printf between work-items)
     expected = [f"{g}:{k}" for g in range(n) for k in range(x[g] % 4, 0, -1)]
     assert sorted(out.splitlines()) == sorted(expected)
+
+
+def test_volatile_loads_in_a_divergent_branch():
+    n = 40
+    flag = np.arange(8, dtype=np.int32) * 10 + 1
+    out = np.zeros(n, np.int32)
+    program("always").kernel("volatile_reads")(flag, out, np.int32(5), global_size=(n,), local_size=(n,))
+    expected = [sum(int(flag[(g + k) % 8]) for k in range(5) if (g + k) % 4 != 1) for g in range(n)]
+    np.testing.assert_array_equal(out, expected)
 
 
 PRINTF_CASES = [c for c in cases() if c.file == "printf.cl"]

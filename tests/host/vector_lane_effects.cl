@@ -32,3 +32,12 @@ kernel void print_until(global const int *x) {
   for (int k = x[gid] % 4; k > 0; --k)
     printf("%d:%d\n", gid, k);
 }
+
+kernel void volatile_reads(volatile global int *flag, global int *out, int n) {
+  int gid = get_global_id(0);
+  int v = 0;
+  for (int k = 0; k < n; ++k)
+    if ((gid + k) % 4 != 1)
+      v += flag[(gid + k) % 8];
+  out[gid] = v;
+}

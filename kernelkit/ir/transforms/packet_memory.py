@@ -84,11 +84,12 @@ class PacketMemory:
         value, ptr = inst.value, inst.pointer
         if region is None and value not in self.varying and ptr not in self.varying:
             return
-        if inst.volatile or inst.atomic:
-            raise VectorisationFailure("varying volatile or atomic store")
+        mask = self.block_mask.get(inst.parent) if region is not None else None
+        if inst.volatile or inst.atomic:   # per lane, in lane order
+            self._per_lane(inst, b, mask)
+            return
         ty = value.type
         wide = self.widen(ty)
-        mask = self.block_mask.get(inst.parent) if region is not None else None
         vv = self._vop(value, b)
         if ptr in self.varying and self._contiguous(ptr, ty):
             base = b.extract_element(self._vop(ptr, b), ConstantInt(T.i32, 0))

@@ -72,6 +72,9 @@ class CallCodegen:
     def _intrinsic(self, inst, name: str, args) -> bool:
         """LLVM intrinsics (one element of a vector at a time): ``llvm.<base>[.sat].<types>``."""
         base, suffix = name.split(".")[1:3]
+        if base == "frexp" and suffix == "f64":
+            self._frexp_double(inst, args[0])
+            return True
         exe = self.exe(inst)
         vt = vtype_of(inst.type)
         if base in ("fmuladd", "fma"):
@@ -81,7 +84,7 @@ class CallCodegen:
             vt = UNSIGNED[vt] if unsigned else vt
             self.emit(f"{op} {exe} {self.dst(inst, vt)} {self.src(args[0], vt)} {self.src(args[1], vt)}")
         elif base == "fabs":
-            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+            self.emit(f"mov {exe} {self.dst(inst)} {self.modified('abs', args[0])}")
         elif base in ROUNDING and vt == "f":              # (GenX_IR: rnd* are float-only)
             self.emit(f"{ROUNDING[base]} {exe} {self.dst(inst)} {self.src(args[0])}")
         elif base == "sqrt" and vt in ("f", "df"):             # df: the IEEE macro
@@ -92,13 +95,18 @@ class CallCodegen:
             self._funnel_shift(inst, base == "fshl", *args)
         elif base in ("uadd", "usub") and suffix == "sat":
             self._saturating(inst, base == "uadd", *args)
-        elif base == "copysign" and vt == "f":
-            mag, sign = self._tmp(inst, "ud"), self._tmp(inst, "ud")
-            self.emit(f"and {exe} {mag[0]} {self.src(args[0], 'ud')} 0x7fffffff:ud")
-            self.emit(f"and {exe} {sign[0]} {self.src(args[1], 'ud')} 0x80000000:ud")
-            self.emit(f"or {exe} {self.dst(inst, 'ud')} {mag[1]} {sign[1]}")
+        elif base == "copysign" and vt in ("f", "df"):
+            raw, bits = ("ud", 32) if vt == "f" else ("uq", 64)
+            mag, sign = self._tmp(inst, raw), self._tmp(inst, raw)
+            self.emit(f"and {exe} {mag[0]} {self.src(args[0], raw)} 0x{(1 << bits - 1) - 1:x}:{raw}")
+            self.emit(f"and {exe} {sign[0]} {self.src(args[1], raw)} 0x{1 << bits - 1:x}:{raw}")
+            self.emit(f"or {exe} {self.dst(inst, raw)} {mag[1]} {sign[1]}")
         elif base == "round" and vt == "f":
             self._round_half_away(inst, args[0])
+        elif base == "ldexp" and vt == "df":
+            self._ldexp_double(inst, *args)
+        elif (base in ROUNDING or base == "round") and vt == "df":
+            self._round_double(inst, base if base in ("floor", "ceil", "trunc", "round") else "rint", args[0])
         else:
             return False
         return True
@@ -177,7 +185,7 @@ class CallCodegen:
             self.emit(f"max {exe} {dst} {srcs[0]} {srcs[1]}")
             self.emit(f"min {exe} {dst} {self.src(inst, vt)} {srcs[2]}")
         elif base in ("abs", "fabs") and len(args) == 1:
-            self.emit(f"mov {exe} {self.dst(inst)} (abs){self.src(args[0])}")
+            self.emit(f"mov {exe} {self.dst(inst)} {self.modified('abs', args[0])}")
         elif base in ("mad", "fma") and len(args) == 3:
             self.emit(f"mad {exe} {dst} {srcs[0]} {srcs[1]} {srcs[2]}")
         elif base == "select" and len(args) == 3:
@@ -204,20 +212,23 @@ class CallCodegen:
             return False
         ptr, *values = args
         values = values[:2] if op == "cmpxchg" else values[:0] if op in ("inc", "dec") else values[:1]
-        if op in ("min", "max") and name.endswith("i"):          # int (not uint) operands
+        if op in ("min", "max") and name.endswith(("i", "l")):   # int/long (not uint/ulong) operands
             op = {"min": "minsint", "max": "maxsint"}[op]
         if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
             values = [values[1], values[0]]
-        result = self._atomic_message(op, ptr, values)
+        wide = inst.type == T.i64
+        result = self._atomic_message(op, ptr, values, wide)
         if inst.type != T.void and inst.users:
-            vt = "d" if op in ("minsint", "maxsint") else "ud"
+            vt = _atomic_vtype(op, wide)
             self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
         return True
 
-    def _atomic_message(self, op: str, ptr, values) -> str:
+    def _atomic_message(self, op: str, ptr, values, wide: bool = False) -> str:
         """The SIMD-wide old values of atomic ``op`` on ``ptr`` with ``values`` (src0, src1): svm_atomic
-        on __global/__constant/generic/private (8 lanes a message), dword_atomic on %slm for __local."""
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
+        on __global/__constant/generic/private (8 lanes a message; ``wide``: 64-bit values, the
+        ``.64`` form, as IGC emits for cl_khr_int64_*_atomics), dword_atomic on %slm for __local."""
+        vt = _atomic_vtype(op, wide)
+        size = 8 if wide else 4
         sources = []
         for value in values:
             var = self._new(vt, self.simd)
@@ -229,10 +240,13 @@ class CallCodegen:
         space = ptr.type.addrspace
         if space in GLOBAL_SPACES or space == PRIVATE_SPACE:
             addr = self._wide(ptr, "uq")
+            width = ".64" if wide else ""
             for lane in range(0, self.simd, 8):
-                raw = [f"{s}{lane * 4}" if s != "%null." else "%null.0" for s in sources]
-                self.emit(f"svm_atomic.{op} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
-                          f"{result}.{lane * 4} {raw[0]} {raw[1]}")
+                raw = [f"{s}{lane * size}" if s != "%null." else "%null.0" for s in sources]
+                self.emit(f"svm_atomic.{op}{width} (M{lane // 4 + 1}, {min(8, self.simd)}) {addr}.{lane * 8} "
+                          f"{result}.{lane * size} {raw[0]} {raw[1]}")
+        elif wide:
+            raise CompileError("vISA code generation: 64-bit atomics on __local memory are not supported")
         elif space == LOCAL_SPACE:
             offsets = self._wide(ptr, "ud")
             for lane, n, m in self._halves():
@@ -247,29 +261,36 @@ class CallCodegen:
         """``atomicrmw`` and ``cmpxchg`` on 32-bit values; a cmpxchg's {old, success} pair is kept for
         its ``extractvalue`` users."""
         ty = inst.type if inst.opcode == "atomicrmw" else inst.operands[1].type
-        if ty not in (T.i32, T.float32) or (ty == T.float32 and inst.opcode == "cmpxchg"):
+        if ty not in (T.i32, T.i64, T.float32) or (ty == T.float32 and inst.opcode == "cmpxchg"):
             raise CompileError(f"vISA code generation: {inst.opcode} on {ty} is not supported")
+        wide = ty == T.i64
         if inst.opcode == "cmpxchg":
             ptr, expected, new = inst.operands[:3]
-            old = self._atomic_message("cmpxchg", ptr, [new, expected])
+            old = self._atomic_message("cmpxchg", ptr, [new, expected], wide)
             success = self._new("w", self.simd)
-            self.emit(f"cmp.eq (M1, {self.simd}) {success}(0,0)<1> {old}(0,0)<1;1,0> {self.src(expected, 'ud')}")
+            raw = "uq" if wide else "ud"
+            self.emit(f"cmp.eq (M1, {self.simd}) {success}(0,0)<1> {old}(0,0)<1;1,0> {self.src(expected, raw)}")
             self.pairs[id(inst)] = (f"{old}(0,0)<1;1,0>", f"{success}(0,0)<1;1,0>")
             return
         op = ATOMIC_RMW.get(inst.operation)
-        if op is None or ty != T.i32:
+        if op is None or ty == T.float32:
             raise CompileError(f"vISA code generation: atomicrmw {inst.operation} on {ty} is not supported")
         ptr, value = inst.operands[:2]
-        result = self._atomic_message(op, ptr, [] if op in ("inc", "dec") else [value])
-        vt = "d" if op in ("minsint", "maxsint") else "ud"
-        self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {result}(0,0)<1;1,0>")
+        result = self._atomic_message(op, ptr, [] if op in ("inc", "dec") else [value], wide)
+        self.emit(f"mov {self.exe(inst)} {self.dst(inst, _atomic_vtype(op, wide))} {result}(0,0)<1;1,0>")
 
     def _extract_value(self, inst) -> None:
         pair = self.pairs.get(id(inst.operands[0]))
         if pair is None or len(inst.indices) != 1:
             raise CompileError(f"vISA code generation: {inst} is not supported")
-        vt = "w" if inst.type == T.i1 else "ud"
+        vt = "w" if inst.type == T.i1 else "ud" if inst.type == T.i32 else "uq" if inst.type == T.i64 \
+            else vtype_of(inst.type)
         self.emit(f"mov {self.exe(inst)} {self.dst(inst, vt)} {pair[inst.indices[0]]}")
+
+
+def _atomic_vtype(op: str, wide: bool) -> str:
+    """vISA type of an atomic's operands (IGC documentation/visa SVM_ATOMIC: imin/imax D/Q, else UD/UQ)."""
+    return ("q" if wide else "d") if op in ("minsint", "maxsint") else ("uq" if wide else "ud")
 
 
 ATOMIC_RMW = {"add": "add", "sub": "sub", "xchg": "xchg", "and": "and", "or": "or", "xor": "xor", "max": "maxsint",

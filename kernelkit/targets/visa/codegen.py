@@ -25,6 +25,7 @@ from kernelkit.targets.visa.arith import ArithmeticCodegen
 from kernelkit.targets.visa.calls import CallCodegen
 from kernelkit.targets.visa.collectives import CollectiveCodegen, collective_kind
 from kernelkit.targets.visa.debuginfo import source_position
+from kernelkit.targets.visa.float64 import DoubleCodegen
 from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generic
 from kernelkit.targets.visa.memory_access import MemoryCodegen
 from kernelkit.targets.visa.printf import PrintfCodegen, printf_only_fpext
@@ -48,7 +49,7 @@ from kernelkit.targets.visa.vtypes import (
 
 
 class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodegen, CollectiveCodegen,
-                    GenericCodegen, PrintfCodegen):
+                    GenericCodegen, PrintfCodegen, DoubleCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
                  collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
@@ -131,6 +132,22 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodege
         width = 1 if self.uniform(value) else self.simd
         byte = k * width * SIZES[vtype_of(value.type)]
         return f"({byte // GRF_BYTES},{byte % GRF_BYTES // SIZES[vtype]})"
+
+    def modified(self, modifier: str, value, vtype: str | None = None) -> str:
+        """``(abs)``/``(-)`` applied to a source; to an immediate (which GenX_IR's text grammar cannot
+        modify), the folded immediate."""
+        text = self.src(value, vtype)
+        if not text.startswith("0x"):
+            return f"({modifier}){text}"
+        raw, ty = text.split(":")
+        bits = 8 * SIZES[ty]
+        value, sign = int(raw, 16), 1 << (bits - 1)
+        if ty in ("f", "df", "hf"):
+            value = value & ~sign if modifier == "abs" else value ^ sign
+        else:
+            signed = value - 2 * (value & sign)
+            value = (abs(signed) if modifier == "abs" else -signed) & ((1 << bits) - 1)
+        return f"0x{value:x}:{ty}"
 
     def src(self, value, vtype: str | None = None) -> str:
         """``value`` (element ``self.k`` of a vector) as a source operand (of type ``vtype`` when
@@ -333,7 +350,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodege
         op = inst.opcode
         vt = vtype_of(inst.type)
         if op == "fneg":
-            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} (-){self.src(inst.operands[0])}")
+            self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self.modified('-', inst.operands[0])}")
             return
         a, b = inst.operands
         st = UNSIGNED[vt] if op in UNSIGNED_OPS else vt
@@ -365,19 +382,32 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodege
         if pred.startswith("u") and inst.opcode == "icmp":
             vt = UNSIGNED[vt]
         if pred in ("ord", "uno"):           # both operands are numbers / either is a NaN
-            test, join = ("eq", "and") if pred == "ord" else ("ne", "or")
-            tested = [v for v in (a, b) if not isinstance(v, ir.ConstantFP)]   # (a constant is a number)
-            if len(tested) == 1:
-                self.emit(f"cmp.{test} {self.exe(inst)} {self.dst(inst)} {self.src(tested[0])} {self.src(tested[0])}")
-                return
-            left, right = self._tmp(inst, "w"), self._tmp(inst, "w")
-            self.emit(f"cmp.{test} {self.exe(inst)} {left[0]} {self.src(a)} {self.src(a)}")
-            self.emit(f"cmp.{test} {self.exe(inst)} {right[0]} {self.src(b)} {self.src(b)}")
-            self.emit(f"{join} {self.exe(inst)} {self.dst(inst)} {left[1]} {right[1]}")
+            self._nan_test(inst, a, b, self.dst(inst), pred == "ord")
             return
         if pred not in CMP:
             raise CompileError(f"vISA code generation: comparison {pred} is not supported")
+        if inst.opcode == "fcmp" and pred in UNORDERED_OR_ORDERED_NE:
+            # vISA's cmp is false for NaN operands except cmp.ne: ueq/ugt/uge/ult/ule also hold for
+            # NaNs, one does not
+            ordered = pred == "one"
+            test, nan = self._tmp(inst, "w"), self._tmp(inst, "w")
+            self.emit(f"cmp.{CMP[pred]} {self.exe(inst)} {test[0]} {self.src(a, vt)} {self.src(b, vt)}")
+            self._nan_test(inst, a, b, nan[0], ordered)
+            self.emit(f"{'and' if ordered else 'or'} {self.exe(inst)} {self.dst(inst)} {test[1]} {nan[1]}")
+            return
         self.emit(f"cmp.{CMP[pred]} {self.exe(inst)} {self.dst(inst)} {self.src(a, vt)} {self.src(b, vt)}")
+
+    def _nan_test(self, inst, a, b, dst: str, ordered: bool) -> None:
+        """``dst`` = both ``a`` and ``b`` are numbers (``ordered``) / either is a NaN."""
+        test, join = ("eq", "and") if ordered else ("ne", "or")
+        tested = [v for v in (a, b) if not isinstance(v, ir.ConstantFP)]   # (a constant is a number)
+        if len(tested) == 1:
+            self.emit(f"cmp.{test} {self.exe(inst)} {dst} {self.src(tested[0])} {self.src(tested[0])}")
+            return
+        left, right = self._tmp(inst, "w"), self._tmp(inst, "w")
+        self.emit(f"cmp.{test} {self.exe(inst)} {left[0]} {self.src(a)} {self.src(a)}")
+        self.emit(f"cmp.{test} {self.exe(inst)} {right[0]} {self.src(b)} {self.src(b)}")
+        self.emit(f"{join} {self.exe(inst)} {dst} {left[1]} {right[1]}")
 
     def _cast(self, inst) -> None:
         op = inst.opcode
@@ -531,6 +561,7 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodege
         self.emit(f"goto (M1, {self.simd}) {self.labels[id(default)]}")
 
 
+UNORDERED_OR_ORDERED_NE = frozenset({"ueq", "ugt", "uge", "ult", "ule", "one"})
 ELEMENTWISE = frozenset(set(BINARY) | {"fneg", "icmp", "fcmp", "zext", "sext", "trunc", "sitofp", "uitofp",
                                          "fptosi", "fptoui", "fpext", "fptrunc", "bitcast", "select", "freeze"})
 

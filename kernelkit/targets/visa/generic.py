@@ -3,7 +3,7 @@
 A __local pointer cast to generic becomes ``LOCAL_TAG | SLM offset`` (bits 63:61 = 010, as IGC tags
 generic pointers; __global and private addresses have 000 there). In a kernel with such a cast, a
 generic load or store splits per lane on the tag: an SLM message (gather4_scaled / scatter4_scaled)
-predicated on the tag, an SVM message on the others. 32-bit elements only (as __local accesses)."""
+predicated on the tag, an SVM message on the others. 32- and 64-bit elements (as __local accesses)."""
 
 from __future__ import annotations
 
@@ -29,12 +29,14 @@ class GenericCodegen:
         self.emit(f"or {exe} {self.dst(inst, 'uq')} {self.src(inst, 'uq')} 0x{LOCAL_TAG << TAG_SHIFT:x}:uq")
 
     def _generic_access(self, load, ptr, value) -> None:
-        """A load (``load``) or store (``value``) through a generic pointer, split on the tag."""
+        """A load (``load``) or store (``value``) through a generic pointer, split on the tag (a 64-bit
+        element: two dword SLM messages, one qword SVM message)."""
         ty = load.type if load is not None else value.type
         vt = vtype_of(ty)
-        if SIZES[vt] != 4:
-            raise CompileError("vISA code generation: generic accesses other than 32-bit are not supported in "
-                               "kernels that cast __local pointers to generic")
+        if SIZES[vt] not in (4, 8):
+            raise CompileError("vISA code generation: generic accesses other than 32- and 64-bit are not supported "
+                               "in kernels that cast __local pointers to generic")
+        size = SIZES[vt]
         simd = self.simd
         addr = self._wide(ptr, "uq")
         words = self._alias(addr, "ud")
@@ -45,24 +47,33 @@ class GenericCodegen:
         slm = self._new("ud", simd)
         self.emit(f"mov (M1_NM, {simd}) {slm}(0,0)<1> {words}(0,0)<2;1,0>")
         mask = "_NM" if load is not None and self.uniform(load) else ""
+        flat_type = "uq" if size == 8 else "ud"
         for self.k in range(lanes_of(ty)):
-            offsets, address = slm, self._element_address(addr, 4 * self.k)
-            if self.k:
-                offsets = self._new("ud", simd)
-                self.emit(f"add (M1_NM, {simd}) {offsets}(0,0)<1> {slm}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
-            data = self._new("ud", simd)
+            whole = self._new(vt, simd)
             if load is None:
-                self.emit(f"mov (M1, {simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
+                self.emit(f"mov (M1, {simd}) {whole}(0,0)<1> {self.src(value, vt)}")
+            raw, flat_data = self._alias(whole, "ud"), self._alias(whole, flat_type)
+            address = self._element_address(addr, size * self.k)
+            for word in range(size // 4):
+                offsets = slm
+                if self.k or word:
+                    offsets = self._new("ud", simd)
+                    self.emit(f"add (M1_NM, {simd}) {offsets}(0,0)<1> {slm}(0,0)<1;1,0> "
+                              f"0x{size * self.k + 4 * word:x}:ud")
+                data = raw if size == 4 else self._new("ud", simd)
+                if load is None and size == 8:
+                    self.emit(f"mov (M1, {simd}) {data}(0,0)<1> {raw}(0,{word})<2;1,0>")
+                for lane, n, m in self._halves():
+                    off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                    op = "gather4_scaled" if load is not None else "scatter4_scaled"
+                    self.emit(f"({local}) {op}.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                if load is not None and size == 8:
+                    self.emit(f"({local}) mov (M1_NM, {simd}) {raw}(0,{word})<2> {data}(0,0)<1;1,0>")
             for lane, n, m in self._halves():
-                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
-                flat = self._piece(address, "uq", lane, n)
-                if load is not None:
-                    self.emit(f"({local}) gather4_scaled.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
-                    self.emit(f"(!{local}) svm_gather.4.1 ({m}{mask}, {n}) {flat}.0 {dat}.0")
-                else:
-                    self.emit(f"({local}) scatter4_scaled.R ({m}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
-                    self.emit(f"(!{local}) svm_scatter.4.1 ({m}, {n}) {flat}.0 {dat}.0")
+                flat, dat = self._piece(address, "uq", lane, n), self._piece(flat_data, flat_type, lane, n)
+                op = "svm_gather" if load is not None else "svm_scatter"
+                self.emit(f"(!{local}) {op}.{size}.1 ({m}{mask}, {n}) {flat}.0 {dat}.0")
             if load is not None:
                 region = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
-                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){region}")
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {whole}(0,0){region}")
         self.k = 0

@@ -4,11 +4,14 @@ builtins the code generator does not emit itself, every non-kernel function inli
 generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers.
 
 The float builtins that library computes in double come, where written, from
-``float_geometric.cl`` (float only), linked first: platforms without fp64 cannot run the double
-code, and SKL's finalizer lacks the f64 operations it needs (reduce.fmax, rnd* on df)."""
+``float_geometric.cl`` and ``float_math.cl`` (float only; fmod in double from ``double_math.cl``),
+linked first (the library's definitions
+of the same names become declarations): platforms without fp64 cannot run the double code, and
+SKL's finalizer lacks the f64 operations it needs (reduce.fmax, rnd* on df)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from kernelkit import ir
@@ -18,15 +21,24 @@ SPIR64 = "spir64-unknown-unknown"
 LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-math-optimizations",
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 NOT_INLINED = ("noinline", "optnone")
-FLOAT_LIBRARY = Path(__file__).with_name("float_geometric.cl")
-FLOAT_PREFIX = "kkv_"          # float_geometric.cl's names: kkv_<builtin>
+FLOAT_LIBRARY = tuple(Path(__file__).with_name(n) for n in ("float_geometric.cl", "float_math.cl", "double_math.cl"))
+FLOAT_PREFIX = "kkv_"          # the float library's names: kkv_<builtin>
+
+
+@functools.cache
+def float_library_text() -> str:
+    """float_library() as IR text (compiled once per process)."""
+    return str(float_library())
 
 
 def float_library() -> ir.Module:
-    """float_geometric.cl as IR, its kkv_<name> definitions renamed to the builtins' mangled names."""
+    """The float library (float_geometric.cl, float_math.cl; double_math.cl: the double builtins
+    whose library versions need instructions GenX_IR lacks) as IR, its kkv_<name> definitions
+    renamed to the builtins' mangled names."""
     from kernelkit.frontend import compile_opencl
 
-    module = ir.parse(compile_opencl(FLOAT_LIBRARY.read_text(), [], filename=FLOAT_LIBRARY.name).ir_text)
+    source = "\n".join(p.read_text() for p in FLOAT_LIBRARY)
+    module = ir.parse(compile_opencl(source, [], filename="visa_float_library.cl").ir_text)
     for fn in module.functions:
         digits = len(fn.name) - len(fn.name[2:].lstrip("0123456789")) - 2
         length = int(fn.name[2:2 + digits]) if fn.name.startswith("_Z") and digits else 0
@@ -34,6 +46,16 @@ def float_library() -> ir.Module:
         if not fn.is_declaration and base.startswith(FLOAT_PREFIX):
             name = base[len(FLOAT_PREFIX):]
             fn.name = f"_Z{len(name)}{name}{fn.name[2 + digits + length:]}"
+    return module
+
+
+def _declaring(module: ir.Module, names: set[str]) -> ir.Module:
+    """``module`` with its definitions of ``names`` turned into declarations (the float library's
+    definitions replace them; the library's vector/half overloads call the scalar ones)."""
+    for fn in module.functions:
+        if fn.name in names and not fn.is_declaration:
+            fn.blocks = []
+            fn.linkage = ""
     return module
 
 
@@ -74,13 +96,17 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
     """``module`` with the library's definitions of the builtins it calls (but those ``handled``),
     everything inlined and optimised (LLVM's O2 pipeline, no loop or SLP vectoriser); with
     ``float_only``, float_geometric.cl's definitions first."""
-    from kernelkit.mux.clc import defined_builtins, library_ir
+    from kernelkit.mux.clc import defined_builtins, library_ir, subset
+    from kernelkit.mux.clc.build import defined_names
 
+    floated: frozenset[str] = frozenset()
     if float_only:
-        floats = float_library()
-        if _called_builtins(module, handled) & {f.name for f in floats.functions if not f.is_declaration}:
+        floated = defined_names(float_library_text())
+        needed = _called_builtins(module, handled) & floated
+        if needed:
+            floats = subset(float_library_text(), sorted(needed))
             main = parse_verified(str(module), "the frontend", "visa")
-            main.link_in(parse_verified(str(floats), "the float builtin library", "visa"))
+            main.link_in(parse_verified(floats, "the float builtin library", "visa"))
             module = ir.parse(str(main))
     wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
     helpers = any(not f.is_declaration and f.calling_conv != "spir_kernel" for f in module.functions)
@@ -91,6 +117,8 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
     if wanted:
         lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
                          portable_math=True)
+        if defined_names(lib) & floated:
+            lib = str(_declaring(ir.parse(lib), floated))
         main.link_in(parse_verified(lib, "the builtin library", "visa"))
     linked = ir.parse(str(main))
     _inline_everything(linked)

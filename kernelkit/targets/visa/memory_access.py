@@ -193,26 +193,35 @@ class MemoryCodegen:
         self.k = 0
 
     def _slm(self, load, ptr, value) -> None:
-        """Dword SLM access (each element of a vector in turn): gather4_scaled / scatter4_scaled on
-        %slm (T0)."""
+        """Dword SLM access (each element of a vector in turn; a 64-bit element as its two dwords):
+        gather4_scaled / scatter4_scaled on %slm (T0)."""
         ty = load.type if load is not None else value.type
         vt = vtype_of(ty)
-        if SIZES[vt] != 4:
-            raise CompileError("vISA code generation: __local accesses other than 32-bit are not supported")
+        if SIZES[vt] not in (4, 8):
+            raise CompileError("vISA code generation: __local accesses other than 32- and 64-bit are not supported")
+        words = SIZES[vt] // 4
         base = self._wide(ptr, "ud")
         for self.k in range(lanes_of(ty)):
-            offsets = base
-            if self.k:
-                offsets = self._new("ud", self.simd)
-                self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> 0x{4 * self.k:x}:ud")
-            data = self._new("ud", self.simd)
+            whole = self._new(vt, self.simd)
             if load is None:
-                self.emit(f"mov (M1, {self.simd}) {self._alias(data, vt)}(0,0)<1> {self.src(value, vt)}")
-            for lane, n, m in self._halves():
-                off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
-                mask = "_NM" if load is not None and self.uniform(load) else ""
-                self._slm_message(load is None, f"({m}{mask}, {n})", off, dat)
+                self.emit(f"mov (M1, {self.simd}) {whole}(0,0)<1> {self.src(value, vt)}")
+            raw = whole if vt == "ud" else self._alias(whole, "ud")
+            for word in range(words):
+                offsets = base
+                if self.k or word:
+                    offsets = self._new("ud", self.simd)
+                    self.emit(f"add (M1_NM, {self.simd}) {offsets}(0,0)<1> {base}(0,0)<1;1,0> "
+                              f"0x{SIZES[vt] * self.k + 4 * word:x}:ud")
+                data = raw if words == 1 else self._new("ud", self.simd)
+                if load is None and words > 1:
+                    self.emit(f"mov (M1, {self.simd}) {data}(0,0)<1> {raw}(0,{word})<2;1,0>")
+                for lane, n, m in self._halves():
+                    off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
+                    mask = "_NM" if load is not None and self.uniform(load) else ""
+                    self._slm_message(load is None, f"({m}{mask}, {n})", off, dat)
+                if load is not None and words > 1:
+                    self.emit(f"mov (M1_NM, {self.simd}) {raw}(0,{word})<2> {data}(0,0)<1;1,0>")
             if load is not None:
                 rt = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
-                self.emit(f"mov {self.exe(load)} {self.dst(load)} {self._alias(data, vt)}(0,0){rt}")
+                self.emit(f"mov {self.exe(load)} {self.dst(load)} {whole}(0,0){rt}")
         self.k = 0

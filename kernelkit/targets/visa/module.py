@@ -86,6 +86,7 @@ def _uses_double(function) -> bool:
                 continue
             for value in (inst, *inst.operands):
                 ty = getattr(value, "type", None)
+                ty = ty.element if isinstance(ty, T.VectorType) else ty
                 if isinstance(ty, T.FloatType) and ty.kind == "double":
                     return True
     return False
