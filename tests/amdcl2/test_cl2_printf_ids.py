@@ -6,24 +6,11 @@ ID, argument sizes and format of each call)."""
 from __future__ import annotations
 
 from amdgpu.clang_oracle import clang_code_object, source_metadata
+from amdgpu.printf_sources import LATE as SOURCE
 
 from kernelkit.formats.amdcl2.binary import read_cl2
 from kernelkit.formats.amdcl2.printf import from_llvm_format
 from kernelkit.mux.registry import build_binary
-
-SOURCE = """
-void later(int x);
-static void quiet(float f) { printf("quiet %f %d\\n", f, 7); }
-kernel void first(global int *a) {
-  printf("kernel first %d\\n", a[0]);
-  later(a[1]);
-  for (int i = 0; i < a[2]; i++) printf("loop %d %s\\n", i, "str");
-  quiet(1.5f);
-}
-void later(int x) { printf("later %d %lu\\n", x, (ulong)x); quiet((float)x); }
-kernel void second(global int *a) { later(a[0]); printf("vec %v4d\\n", (int4)(1, 2, 3, 4)); }
-kernel void none(global int *a) { a[0] = 1; }
-"""
 
 
 def test_cl2_printf_ids_are_clangs(tmp_path):
