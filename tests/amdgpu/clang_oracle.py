@@ -3,6 +3,7 @@ AMDGPU layouts and compile path. Uses kernelkit's own OpenCL base header (the wh
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 import tempfile
@@ -57,8 +58,14 @@ def explicit_args(kernel, as_version: int = 4) -> list[dict]:
     return args
 
 
-def corpus_files() -> dict[str, dict]:
+@cache
+def _manifest_files() -> dict[str, dict]:
     return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+
+
+def corpus_files() -> dict[str, dict]:
+    """The corpus manifest's files (a copy: parsing the YAML once per test run, not once per test)."""
+    return copy.deepcopy(_manifest_files())
 
 
 @cache

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from amdgpu.clang_oracle import _run_clang, source_metadata
+from amdgpu.printf_sources import LATE
 from kernelkit.formats.amdgpu.codeobject import CodeObject
 from kernelkit.mux.registry import build_binary
 
@@ -18,21 +19,6 @@ HELPER = """
 void helper(int x) { printf("helper %d\\n", x); }
 kernel void k1(global int *a) { printf("first %d\\n", a[0]); helper(a[1]); printf("last %f\\n", (float)a[2]); }
 kernel void k2(global int *a) { helper(a[3]); }
-"""
-# a helper defined after the kernel that calls it, a static helper (clang emits it late), a printf
-# in a loop, a vector format and a kernel that prints nothing
-LATE = """
-void later(int x);
-static void quiet(float f) { printf("quiet %f %d\\n", f, 7); }
-kernel void first(global int *a) {
-  printf("kernel first %d\\n", a[0]);
-  later(a[1]);
-  for (int i = 0; i < a[2]; i++) printf("loop %d %s\\n", i, "str");
-  quiet(1.5f);
-}
-void later(int x) { printf("later %d %lu\\n", x, (ulong)x); quiet((float)x); }
-kernel void second(global int *a) { later(a[0]); printf("vec %v4d\\n", (int4)(1, 2, 3, 4)); }
-kernel void none(global int *a) { a[0] = 1; }
 """
 
 

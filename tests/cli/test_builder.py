@@ -19,7 +19,9 @@ from kernelkit.errors import CompileError
 ROOT = Path(__file__).resolve().parents[2]
 # LLVM 22's AMDGPU backend cannot select a 32-bit atomic add on the flat address space of gfx600
 # (Southern Islands has no flat memory): "LLVM ERROR: Cannot select: ... AtomicLoadAdd", then abort().
-ABORTS = "kernel void bump(global atomic_int *counter) { atomic_fetch_add(counter, 1); }\n"
+# (an atomic on an object that is global or local by a run-time choice: its address space stays generic)
+ABORTS = ("kernel void bump(global atomic_int *counter, local atomic_int *slot, int where) {\n"
+          "  atomic_fetch_add(where ? (generic atomic_int *)counter : (generic atomic_int *)slot, 1);\n}\n")
 SAXPY = (ROOT / "examples" / "saxpy.cl").read_text()
 
 

@@ -20,7 +20,9 @@ from kernelkit.mux.registry import build_binary, resolve_target
 ROOT = Path(__file__).resolve().parents[2]
 # gfx600 (Southern Islands) has no flat atomics: LLVM 22 reports "Cannot select: ... AtomicLoadAdd" and
 # aborts (tests/cli/test_builder.py shows the in-process abort)
-ATOMIC_ADD = "kernel void bump(global atomic_int *counter) { atomic_fetch_add(counter, 1); }\n"
+# (an atomic on an object that is global or local by a run-time choice: its address space stays generic)
+ATOMIC_ADD = ("kernel void bump(global atomic_int *counter, local atomic_int *slot, int where) {\n"
+              "  atomic_fetch_add(where ? (generic atomic_int *)counter : (generic atomic_int *)slot, 1);\n}\n")
 # s_memrealtime exists from GFX8 on: x86 and GFX7 instruction selection cannot select the intrinsic
 STAMP_IR = """\
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-G1"

@@ -10,6 +10,7 @@ nested_loops' ``m``, blur5's ``out``) get their pointee from the accesses and ar
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -35,6 +36,7 @@ def _signed(name: str | None) -> str | None:
     return re.sub(r"\bu(char|short|int|long)", r"\1", name)
 
 
+@functools.cache
 def _cl_std(file: str) -> str:
     return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"][file].get("cl_std", "CL1.2")
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +19,14 @@ DTYPES = {
 }
 
 
-def manifest() -> dict:
+@cache
+def _parsed_manifest() -> dict:
     return yaml.safe_load((CORPUS / "manifest.yaml").read_text())
+
+
+def manifest() -> dict:
+    """tests/corpus/manifest.yaml (a copy: the YAML is parsed once per test run)."""
+    return copy.deepcopy(_parsed_manifest())
 
 
 @dataclass

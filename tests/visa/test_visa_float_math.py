@@ -21,7 +21,7 @@ from test_math import ULP_LIMITS  # noqa: E402
 from tests.visa.finalizer import finalize_binary  # noqa: E402
 
 UNARY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
-         "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10, "atan": np.arctan, "tanh": np.tanh,
+         "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "atan": np.arctan, "tanh": np.tanh,
          "sinh": np.sinh, "cosh": np.cosh, "rsqrt": lambda x: 1 / np.sqrt(x)}
 BINARY = {"pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod}
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, 3.0, -3.0, 1.5, 1e-30, -1e-30,

@@ -134,7 +134,7 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     """The optimised amdgcn IR of a CL2 module (setup arguments in), its features, e_flags."""
     from kernelkit.abi.hsa import uses_device_queue
     from kernelkit.targets.amdcl2.printf_records import reached_formats
-    from kernelkit.targets.amdcl2.setup_args import add_setup_arguments
+    from kernelkit.targets.amdcl2.setup_args import add_setup_arguments, without_unread_parameters
     from kernelkit.targets.amdhsa import codegen
     from kernelkit.targets.amdhsa.kernel_attributes import set_kernel_attributes
 
@@ -154,8 +154,8 @@ def _cl2_ir(module) -> tuple[str, tuple[str, ...], int]:
     add_setup_arguments(ir, module.program_info.kernels)
     module.finalized_llvm_module = None          # rewritten in place: not a mux module any more
     features = module.backend_options.features(tid.processor)
-    text = in_worker(codegen.amdgpu_ir, str(ir), tid, 2, module.options, features, cl2=True,
-                     **_compiling(module), stage="passes")
+    text = without_unread_parameters(in_worker(codegen.amdgpu_ir, str(ir), tid, 2, module.options, features,
+                                               cl2=True, **_compiling(module), stage="passes"))
     if gfx_level(device) >= 9:
         text = with_flat_scratch_init(text)
     return text, features, e_flags

@@ -11,7 +11,9 @@ code generation (spec 002 "Argument passing and kernel setup"):
   (kernelkit writes CL2's own metadata from the kernel signature);
 * a kernel that reads none of its arguments gets no parameters: LLVM sets up the kernarg
   segment pointer for every kernel with parameters, AMD's driver only for those that read it
-  (reference/amdcl2 ksetup1: ``kernelSetup1(uint n)`` has 4 user SGPRs).
+  (reference/amdcl2 ksetup1: ``kernelSetup1(uint n)`` has 4 user SGPRs). That is seen once
+  LLVM has optimised the kernels (clang's kernel stubs forward every argument to the kernel's
+  body): ``without_unread_parameters`` on the optimised amdgcn IR.
 """
 
 from __future__ import annotations
@@ -72,11 +74,22 @@ def add_setup_arguments(module, signatures) -> None:
                 params.append(new)
             else:
                 params.append(arg)
-        if not any(p.uses for p in params):
-            params = []      # the kernarg segment pointer is set up only for kernels that read it
         fnty = T.FunctionType(fn.function_type.return_type, tuple(p.type for p in params),
                               fn.function_type.vararg)
         fn.set_signature(fnty, params)
         for key in KERNEL_ARG_METADATA:
             fn.metadata.pop(key, None)
         set_attribute(fn, IMPLICIT_ARG_BYTES, "0")
+
+
+def without_unread_parameters(amdgpu_ir_text: str) -> str:
+    """The optimised amdgcn IR with no parameters for the kernels that read none of theirs."""
+    from kernelkit.ir import parse
+
+    module = parse(amdgpu_ir_text)
+    changed = False
+    for fn in module.kernels():
+        if fn.args and not any(a.uses for a in fn.args):
+            fn.set_signature(T.FunctionType(fn.function_type.return_type, (), fn.function_type.vararg), [])
+            changed = True
+    return str(module) if changed else amdgpu_ir_text

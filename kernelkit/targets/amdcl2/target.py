@@ -8,10 +8,6 @@ from kernelkit.targets.amdhsa.target import AmdhsaTarget
 
 
 class Cl2Target(AmdhsaTarget):
-    # the setup arguments leave out the parameters of kernels that read none (setup_args.py), which
-    # is seen only once clang's kernel stubs are optimised: the frontend's LLVM passes stay on
-    frontend_llvm_passes = True
-
     @property
     def target_id(self) -> TargetID:
         return TargetID.parse(device_processor(self.device))

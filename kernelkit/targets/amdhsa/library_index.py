@@ -232,12 +232,34 @@ def linkable_library(library: str, processor: str, version: int, cl2: bool = Fal
     if index is None:
         text = (codegen.mux_library_ir(processor, version, cl2) if library == MUX_BUILTINS
                 else codegen.on_demand_library_ir(library, processor, version))
-        if cache_disabled() or parse_memo_policy != SECOND_SIGHT or not os.environ.get("KERNELKIT_BUILD_WORKER"):
+        if cache_disabled() or parse_memo_policy != SECOND_SIGHT or not os.environ.get("KERNELKIT_BUILD_WORKER") \
+                or not _index_pays(store, key, ident):
             return WholeLibrary(text)
         index = build_index(text)
         store.put(key, index.to_bytes())
     _indexes[ident] = index
     return index
+
+
+# An index costs seconds to build and saves a parse of the whole library per build in a process that
+# has not kept one: it pays for itself once several build processes (e.g. one CLI call each) have
+# needed this library, not for a library a long-lived worker links a few times (it keeps the parse).
+INDEX_AFTER_PROCESSES = 3
+_counted: set[tuple] = set()
+
+
+def _index_pays(store, key: str, ident: tuple) -> bool:
+    """Whether to build the index now: this process's first need of the library is counted in the
+    cache (approximately: concurrent counts may merge), and the index is built once
+    INDEX_AFTER_PROCESSES processes have needed it."""
+    if ident in _counted:
+        return False
+    _counted.add(ident)
+    counter = f"{key}-processes"
+    seen = store.get(counter)
+    count = (int.from_bytes(seen, "little") if seen else 0) + 1
+    store.put(counter, count.to_bytes(4, "little"))
+    return count >= INDEX_AFTER_PROCESSES
 
 
 def declared_names(module) -> list[str]:

@@ -4,7 +4,7 @@
  * vISA's exp/log/sin/cos/pow, whose precision IGC's vISA documentation does not state (they serve
  * native_* and half_*). Accuracy aims at OpenCL C 3.0 s7.4 Table "ULP values for single precision
  * builtin math functions" (full profile): sin/cos 4, tan 5, exp/exp2/exp10/log/log2/log10 3,
- * expm1 3, pow 16, atan 5, atan2 6, sinh/cosh 4, tanh 5, hypot 4, rsqrt 2 ulp.
+ * expm1 3, log1p 2, pow 16, atan 5, atan2 6, sinh/cosh 4, tanh 5, hypot 4, rsqrt 2 ulp.
  *
  * Techniques (textbook): exponentials reduce x = k ln2 + r (Cody-Waite with fma) and evaluate the
  * Taylor polynomial of e^r on |r| <= ln2/2, scaled by 2^k in two exact steps; logarithms take
@@ -172,6 +172,16 @@ OVL float kkv_log10(float x) {
   float2 l = kkv_log_pair(x);
   float ph = l.x * KKV_LOG10E;
   return ph + (fma(l.x, KKV_LOG10E, -ph) + fma(l.x, KKV_LOG10E_LO, l.y * KKV_LOG10E));
+}
+
+/* log(1 + x): u = 1 + x rounded, plus the first-order correction of that rounding (x - (u - 1)) / u */
+OVL float kkv_log1p(float x) {
+  if (x != x || x < -1.0f) return __builtin_nanf("");
+  if (x == -1.0f) return -INFINITY;
+  if (x == INFINITY || fabs(x) < 0x1p-24f) return x;
+  float u = 1.0f + x;
+  float2 l = kkv_log_pair(u);
+  return l.x + (l.y + (x - (u - 1.0f)) / u);
 }
 
 /* |y| is an odd integer */
@@ -387,6 +397,7 @@ KKV_UNARY_VECTORS(expm1)
 KKV_UNARY_VECTORS(log)
 KKV_UNARY_VECTORS(log2)
 KKV_UNARY_VECTORS(log10)
+KKV_UNARY_VECTORS(log1p)
 KKV_UNARY_VECTORS(sin)
 KKV_UNARY_VECTORS(cos)
 KKV_UNARY_VECTORS(tan)
