@@ -446,9 +446,11 @@ _MEMORY_ACCESSES = (I.LoadInst, I.StoreInst, I.CallInst, I.AtomicRMWInst, I.CmpX
 
 
 def mark_parallel_accesses(f: Function, group: MDNode) -> None:
-    """Put every memory access of (fully inlined) kernel ``f`` in access group ``group``."""
+    """Put every memory access of (fully inlined) kernel ``f`` in access group ``group``, but volatile
+    ones: a volatile access is not independent between iterations (and LLVM 22's loop vectoriser
+    asserts on a volatile load it is told is parallel), so it keeps the loop's own dependence checks."""
     for inst in f.instructions():
-        if isinstance(inst, _MEMORY_ACCESSES):
+        if isinstance(inst, _MEMORY_ACCESSES) and not getattr(inst, "volatile", False):
             inst.metadata.setdefault("llvm.access.group", group)
 
 
