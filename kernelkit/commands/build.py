@@ -17,6 +17,7 @@ writes the cache. Compile errors print clang's diagnostics and exit 1.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -240,6 +241,17 @@ def _label(source: str, target: str) -> str:
     return f"{source} -> {target}"
 
 
+def clang_target_pairs(targets: list[str]) -> list[str]:
+    """clang's ``--target=<triple> -mcpu=<processor>`` (or ``--offload-arch=``): one triple without a
+    processor and AMDGPU processor names build each processor under that triple (``<triple>--<processor>``,
+    LLVM's target-ID form), so an OS the triple names is produced or refused, never silently replaced."""
+    triples = [t for t in targets if re.fullmatch(r"(amdgcn|r600)-\w*-\w+", t)]
+    processors = [t for t in targets if t.startswith("gfx")]
+    if len(triples) != 1 or not processors:
+        return targets
+    return [f"{triples[0]}--{t}" if t in processors else t for t in targets if t not in triples]
+
+
 def run(args) -> int:
     if args.no_cache:
         os.environ["KERNELKIT_NO_CACHE"] = "1"
@@ -255,6 +267,7 @@ def run(args) -> int:
     if not args.targets:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2
+    args.targets = clang_target_pairs(args.targets)
     options = frontend_options(args)
     if args.code_object_version is not None:
         options.append(f"-mcode-object-version={args.code_object_version}")

@@ -22,6 +22,8 @@ from kernelkit.formats.amdgpu.tables import (
 )
 
 DEFAULT_TRIPLE = "amdgcn-amd-amdhsa-"
+# vendors LLVM's Triple also parses besides the spec's table (clang users write amdgcn-mesa-mesa3d)
+LLVM_VENDOR_SPELLINGS = ("mesa",)
 
 
 class TargetIDError(KernelkitError, ValueError):
@@ -54,7 +56,7 @@ class TargetID:
             env = ""
             if rest.startswith("-"):
                 rest = rest[1:]
-            if vendor not in VENDORS:
+            if vendor not in VENDORS and vendor not in LLVM_VENDOR_SPELLINGS:
                 raise TargetIDError(f"unknown vendor {vendor!r} in {text!r} (valid: {', '.join(VENDORS)})")
             if os_name not in OPERATING_SYSTEMS:
                 raise TargetIDError(f"unknown OS {os_name!r} in {text!r} (valid: "
