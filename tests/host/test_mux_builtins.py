@@ -1,6 +1,6 @@
 """The host's definitions of spec 003's group builtins, called directly from hand-written IR
-(mux form): work-group reduce/scan/broadcast/any/all, sub-group (trivial, size 1) shuffles,
-vec-group operations across vector lanes. Oracle: the spec's definitions, computed with numpy."""
+(mux form): work-group reduce/scan/broadcast/any/all, sub-group shuffles and scans (at the sub-group
+size spec 003's query reports), vec-group operations across vector lanes. Oracle: the spec's definitions, computed with numpy."""
 
 from __future__ import annotations
 
@@ -107,7 +107,9 @@ entry:
 """
 
 
-def _program() -> kernelkit.Program:
+def _program(local_size: int = 8) -> tuple[kernelkit.Program, int]:
+    """The program, and the sub-group size its ``groups`` kernel has at ``local_size`` (1 when it runs one
+    work-item at a time, the packet width when the vectoriser takes it: spec 003's query)."""
     from kernelkit.ir import parse
     from kernelkit.mux.context import Context
     from kernelkit.targets.host.info import get_compilers
@@ -117,7 +119,8 @@ def _program() -> kernelkit.Program:
     module.llvm_module = parse(IR)
     module.state = module.COMPILED
     module.finalize()
-    return kernelkit.Program.from_binary(module.create_binary())
+    size = module.create_kernel("groups").query_sub_group_size_for_local_size(local_size, 1, 1)
+    return kernelkit.Program.from_binary(module.create_binary()), size
 
 
 def test_group_builtins_follow_the_spec():
@@ -126,7 +129,8 @@ def test_group_builtins_follow_the_spec():
     v = rng.integers(-20, 20, groups * n).astype(np.int32)
     v[v == 0] = 1
     out = np.zeros((groups * n, 16), np.int32)
-    _program().kernel("groups")(v, out, global_size=groups * n, local_size=n)
+    program, sub_group = _program(n)
+    program.kernel("groups")(v, out, global_size=groups * n, local_size=n)
     g = v.reshape(groups, n).astype(np.int64)
     rep = lambda x: np.repeat(np.asarray(x).reshape(groups, 1), n, 1).reshape(-1)  # noqa: E731
     excl_mul = np.concatenate([np.ones((groups, 1), np.int64), np.cumprod(g, 1)[:, :-1]], 1)
@@ -137,11 +141,17 @@ def test_group_builtins_follow_the_spec():
     np.testing.assert_array_equal(out[:, 4], rep((g < 0).any(1)))
     np.testing.assert_array_equal(out[:, 5], rep((g > -100).all(1)))
     np.testing.assert_array_equal(out[:, 6], rep((g != 0).sum(1) % 2))                      # logical xor
-    # sub-groups of one invocation: shuffle_up by 1 gives %prev, shuffle_down by 0 gives %curr,
-    # an exclusive scan gives the identity (umax: 0)
-    np.testing.assert_array_equal(out[:, 7], 7)
+    # sub-groups of `sub_group` invocations (spec 003): shuffle_up by 1 gives the previous invocation's
+    # %curr, and %prev (7) in an invocation that starts a sub-group; shuffle_down by 0 gives %curr; an
+    # exclusive umax scan gives 0 (the identity) first, then the running unsigned maximum before each
+    subs = v.reshape(-1, sub_group)
+    up = np.concatenate([np.full((subs.shape[0], 1), 7, np.int32), subs[:, :-1]], 1)
+    np.testing.assert_array_equal(out[:, 7], up.reshape(-1))
     np.testing.assert_array_equal(out[:, 8], v)
-    np.testing.assert_array_equal(out[:, 9], 0)
+    unsigned = subs.view(np.uint32)
+    running = np.concatenate([np.zeros((subs.shape[0], 1), np.uint32),
+                              np.maximum.accumulate(unsigned, 1)[:, :-1]], 1)
+    np.testing.assert_array_equal(out[:, 9], running.view(np.int32).reshape(-1))
     # vec-groups: the lanes <v, 2, 3, 4>
     np.testing.assert_array_equal(out[:, 10], v + 9)
     np.testing.assert_array_equal(out[:, 11], v + 9)
