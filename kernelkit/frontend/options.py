@@ -54,6 +54,18 @@ HOST_CODEGEN_OPTIONS = ("-cl-wfv=", "-cl-rsqrt-estimate=", "-cl-loop-barriers=")
 OPT_LEVELS = {"-O0": 0, "-O1": 1, "-O2": 2, "-O3": 3}
 
 
+def choice_option(options: Sequence[str], prefix: str, choices: Sequence[str], default: str) -> str:
+    """The value of the last ``<prefix><choice>`` option (one of HOST_CODEGEN_OPTIONS), ``default`` when
+    absent; a CompileError naming the option for a value not in ``choices``."""
+    value = default
+    for opt in options:
+        if opt.startswith(prefix):
+            value = opt[len(prefix):]
+            if value not in choices:
+                raise CompileError(f"build option {opt}: expected {prefix}{'|'.join(choices)}")
+    return value
+
+
 @dataclass
 class BuildOptions:
     """The parsed build options of one compile."""

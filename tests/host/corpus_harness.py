@@ -145,3 +145,23 @@ def make_args(case: Case, seed: int = 1234):
         else:
             values.append(np.array(s, dtype=DTYPES[arg["element"]])[()])
     return values, outs
+
+
+def assert_same_outputs(case: Case, reference, candidate) -> None:
+    """Corpus ``case`` launched from two builds of its program (``reference`` and ``candidate``) on the same
+    inputs gives the same outputs: integers exactly, floats to rtol 2e-6 / atol 1e-6, sorted when unordered."""
+    values, outs = make_args(case)
+    results = []
+    for program in (reference, candidate):
+        vals = [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+        program.kernel(case.name)(*vals, global_size=case.run["global"], local_size=case.run.get("local"))
+        results.append(vals)
+    for index, _ in outs:
+        ref, ours = results[0][index], results[1][index]
+        name = case.kernel["args"][index]["name"]
+        if name in case.run.get("unordered", []):
+            ours, ref = np.sort(ours, axis=None), np.sort(ref, axis=None)
+        if ours.dtype.kind == "f":
+            np.testing.assert_allclose(ours, ref, rtol=2e-6, atol=1e-6, err_msg=f"{case.id}: {name}")
+        else:
+            np.testing.assert_array_equal(ours, ref, err_msg=f"{case.id}: {name}")

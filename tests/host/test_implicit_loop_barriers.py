@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from corpus_harness import Case, cases, make_args
+from corpus_harness import Case, assert_same_outputs, cases
 
 import kernelkit
 from kernelkit.targets.host.passes.implicit_loop_barriers import loop_barrier_mode
@@ -27,31 +27,12 @@ def program(file: str, cl_std: str, mode: str) -> kernelkit.Program:
     return kernelkit.Program(Case(file, cl_std, {}).source, [f"-cl-std={cl_std}", f"-cl-loop-barriers={mode}"]).build()
 
 
-def _fresh(values):
-    return [v.copy() if isinstance(v, np.ndarray) else v for v in values]
-
-
 _with_barriers: set[str] = set()
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_implicit_loop_barriers_equal_the_plain_build(case: Case):
-    values, outs = make_args(case)
-    results = {}
-    for mode in ("never", "always"):
-        vals = _fresh(values)
-        program(case.file, case.cl_std, mode).kernel(case.name)(*vals, global_size=case.run["global"],
-                                                                 local_size=case.run.get("local"))
-        results[mode] = vals
-    for index, _ in outs:
-        ours, ref = results["always"][index], results["never"][index]
-        name = case.kernel["args"][index]["name"]
-        if name in case.run.get("unordered", []):
-            ours, ref = np.sort(ours, axis=None), np.sort(ref, axis=None)
-        if ours.dtype.kind == "f":
-            np.testing.assert_allclose(ours, ref, rtol=2e-6, atol=1e-6, err_msg=f"{case.id}: {name}")
-        else:
-            np.testing.assert_array_equal(ours, ref, err_msg=f"{case.id}: {name}")
+    assert_same_outputs(case, program(case.file, case.cl_std, "never"), program(case.file, case.cl_std, "always"))
     if any(m.group(1) == case.name for m in LOG.finditer(program(case.file, case.cl_std, "always").build_log)):
         _with_barriers.add(case.id)
 

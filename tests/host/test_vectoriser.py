@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 import pytest
-from corpus_harness import Case, cases, make_args
+from corpus_harness import Case, assert_same_outputs, cases
 
 import kernelkit
 from kernelkit.targets.host.passes.vectorise import host_vector_width, wfv_mode
@@ -28,28 +28,9 @@ def program(file: str, cl_std: str, mode: str) -> kernelkit.Program:
     return kernelkit.Program(Case(file, cl_std, {}).source, [f"-cl-std={cl_std}", f"-cl-wfv={mode}"]).build()
 
 
-def _fresh(values):
-    return [v.copy() if isinstance(v, np.ndarray) else v for v in values]
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_vectorised_equals_scalar(case: Case):
-    values, outs = make_args(case)
-    results = {}
-    for mode in ("never", "always"):
-        vals = _fresh(values)
-        program(case.file, case.cl_std, mode).kernel(case.name)(*vals, global_size=case.run["global"],
-                                                                 local_size=case.run.get("local"))
-        results[mode] = vals
-    for index, _ in outs:
-        ours, ref = results["always"][index], results["never"][index]
-        name = case.kernel["args"][index]["name"]
-        if name in case.run.get("unordered", []):
-            ours, ref = np.sort(ours, axis=None), np.sort(ref, axis=None)
-        if ours.dtype.kind == "f":
-            np.testing.assert_allclose(ours, ref, rtol=2e-6, atol=1e-6, err_msg=f"{case.id}: {name}")
-        else:
-            np.testing.assert_array_equal(ours, ref, err_msg=f"{case.id}: {name}")
+    assert_same_outputs(case, program(case.file, case.cl_std, "never"), program(case.file, case.cl_std, "always"))
     prog = program(case.file, case.cl_std, "always")
     info = prog._binary.kernel(case.name)
     failed = re.search(rf"kernel {case.name}: not vectorised \(-cl-wfv=always\): .+", prog.build_log)

@@ -20,9 +20,8 @@ from kernelkit.abi.visa import Payload, PayloadInput, _compile, implicit_inputs,
 from kernelkit.formats.visa import parse_visaasm
 from kernelkit.sim.visa import decode, launch
 from kernelkit.targets.visa.module import compile_visa
-from tests.conftest import require_tool
+from tests.conftest import reference_path, reference_source, require_tool
 
-REFERENCE = Path("/work/shared/reference/visa/dg2-g10_saxpy")
 RNG = np.random.default_rng(12)
 
 MIXED = """
@@ -43,20 +42,14 @@ kernel void mixed(global const char *c, global const short *s, global const long
 """
 
 
-def _reference_path() -> Path:
-    if not REFERENCE.exists():
-        pytest.skip("reference/visa/dg2-g10_saxpy is not on this machine")
-    return REFERENCE
-
-
 def test_igc_dg2_lsc_saxpy_gives_numpys_result():
     """IGC's DG2 saxpy (reference/visa: SIMD32, lsc_load/lsc_store on binding-table surfaces, two
     SIMD16 halves) with the payload kernelkit.abi.visa lays out for its source."""
-    ref = _reference_path()
-    module = ir.parse(_compile(str(ref / "saxpy.cl"), []).ir_text)
+    # IGC's dump is machine-generated (tests/reference); its source is human-written (../shared/reference)
+    module = ir.parse(_compile(str(reference_source("visa", "dg2-g10_saxpy", "saxpy.cl")), []).ir_text)
     sig = signatures_from_ir(module)[0]
     function = next(f for f in module.functions if f.name == "saxpy")
-    routine = parse_visaasm((ref / "saxpy.visaasm").read_text()).kernels[0]
+    routine = parse_visaasm(reference_path("visa", "dg2-g10_saxpy", "saxpy.visaasm").read_text()).kernels[0]
     payload = lay_out(sig, 32, "dg2", implicit_inputs(function, None, "dg2"), ())
     assert [(i.offset, i.size) for i in payload.inputs] == [(i.offset, i.size) for i in routine.inputs]
     x, y = RNG.random(512, np.float32), RNG.random(512, np.float32)

@@ -33,7 +33,6 @@ vectoriser across the work-item loop, which cannot widen the estimate intrinsic.
 
 from __future__ import annotations
 
-from kernelkit.errors import CompileError
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
@@ -63,13 +62,9 @@ _ESTIMATES = {8: ("llvm.x86.avx.rsqrt.ps.256", "avx"), 4: ("llvm.x86.sse.rsqrt.p
 def enabled(options) -> bool:
     """Does the build ask for the estimate (the last ``-cl-rsqrt-estimate=``; CompileError for a value
     not in MODES), and not for correctly rounded division and square root?"""
-    mode = "never"
-    for opt in options:
-        if opt.startswith(OPTION):
-            mode = opt[len(OPTION):]
-            if mode not in MODES:
-                raise CompileError(f"build option {opt}: expected {OPTION}{'|'.join(MODES)}")
-    return mode == "always" and OFF_OPTION not in options
+    from kernelkit.frontend.options import choice_option
+
+    return choice_option(options, OPTION, MODES, "never") == "always" and OFF_OPTION not in options
 
 
 def _fpmath(inst: I.Instruction) -> float:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernelkit.errors import CompileError
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.analysis import CFG, LoopForest
@@ -62,13 +61,9 @@ BARRIER_ID = 0xFFFF               # (ids only tell barriers apart for debugging;
 
 def loop_barrier_mode(options) -> str:
     """The last ``-cl-loop-barriers=`` (auto when absent); CompileError for another value."""
-    mode = "auto"
-    for opt in options:
-        if opt.startswith(OPTION):
-            mode = opt[len(OPTION):]
-            if mode not in MODES:
-                raise CompileError(f"build option {opt}: expected {OPTION}{'|'.join(MODES)}")
-    return mode
+    from kernelkit.frontend.options import choice_option
+
+    return choice_option(options, OPTION, MODES, "auto")
 
 
 def _from_argument(ptr: Value, base: Argument) -> bool:

@@ -47,13 +47,9 @@ assert field_index(WORK_ITEM_FIELDS, "local_id") == 0 and field_index(WORK_ITEM_
 
 def wfv_mode(options) -> str:
     """The last `-cl-wfv=` of the build options (auto when absent); CompileError for another value."""
-    mode = "auto"
-    for opt in options:
-        if opt.startswith(WFV_OPTION):
-            mode = opt[len(WFV_OPTION):]
-            if mode not in WFV_MODES:
-                raise CompileError(f"build option {opt}: expected -cl-wfv={'|'.join(WFV_MODES)}")
-    return mode
+    from kernelkit.frontend.options import choice_option
+
+    return choice_option(options, WFV_OPTION, WFV_MODES, "auto")
 
 
 def host_vector_width(features: str | None = None) -> int:
