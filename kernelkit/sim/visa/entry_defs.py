@@ -58,3 +58,22 @@ def _analyse(program: Program, simd: int, input_bytes) -> set[int]:
         elif dst is not None and dst.kind == "reg" and not written[dst.root].all():
             read_first.add(dst.root)           # a partial write: keep the rest zeroed
     return {root for root, cover in enumerate(written) if cover.all() and root not in read_first}
+
+
+def written_roots(program: Program) -> frozenset[int]:
+    """Roots any instruction may write: destinations, operands of other fields (second destinations)
+    and every raw operand of a message; every root when an indirect operand or address register
+    could reach any of them."""
+    found = program.cache.get("written")
+    if found is not None:
+        return found
+    roots: set[int] = set()
+    for inst in program.insts:
+        operands = [inst.dst, *(v for v in inst.fields.values() if isinstance(v, Operand))]
+        if any(op is not None and op.kind in ("indirect", "address") for op in operands + inst.srcs):
+            roots = set(range(len(program.roots)))
+            break
+        roots.update(op.root for op in operands if op is not None and op.kind == "reg")
+        roots.update(raw.root for raw in inst.raws.values() if not raw.null)
+    found = program.cache["written"] = frozenset(roots)
+    return found

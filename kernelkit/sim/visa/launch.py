@@ -26,7 +26,7 @@ from kernelkit.errors import LaunchError
 from kernelkit.formats.visa.model import Routine
 from kernelkit.formats.visa.printf_buffer import FIRST_RECORD, PRINTF_BUFFER_BYTES, read_printf_buffer
 from kernelkit.sim.visa.decode import DONE, Program, decode
-from kernelkit.sim.visa.entry_defs import entry_defined_roots
+from kernelkit.sim.visa.entry_defs import entry_defined_roots, written_roots
 from kernelkit.sim.visa.executor import Executor
 from kernelkit.sim.visa.memory import Memory
 from kernelkit.sim.visa.state import LANES, Machine
@@ -153,12 +153,17 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
             starts[:, :simd] = np.where(geometry.local_linear < group_items, 0, DONE)
             shape = shapes[len(groups)] = (geometry, image, starts)
         geometry, image, starts = shape[0].with_groups(groups), shape[1], shape[2]
-        if machine is not None and machine.threads == len(groups) * tpg:
+        unchanged: frozenset[int] = frozenset()
+        if machine is not None and machine.threads == len(groups) * tpg and machine.image is image:
+            machine.reset(keep)
+            unchanged = keep - written_roots(program)       # inputs still there from the last batch
+        elif machine is not None and machine.threads == len(groups) * tpg:
             machine.reset(keep)
         else:
             machine = Machine(program, len(groups) * tpg)
+        machine.image = image
         memory.slm = np.zeros((len(groups), slm_bytes), np.uint8)
-        _load_payload(machine, program, image, geometry)
+        _load_payload(machine, program, image, geometry, unchanged)
         ex = Executor(program, machine, memory, geometry)
         ex.lane_pc[...] = starts
         ex.run()
@@ -270,13 +275,15 @@ def _payload_image(program: Program, payload: Payload, values: dict, geometry: G
     return grf
 
 
-def _load_payload(machine: Machine, program: Program, image: np.ndarray, geometry: Geometry) -> None:
-    """Write the payload of every thread into the routine's input variables and %r0 (r0 holds the
-    thread's group id)."""
+def _load_payload(machine: Machine, program: Program, image: np.ndarray, geometry: Geometry,
+                  unchanged: frozenset[int] = frozenset()) -> None:
+    """Write the payload of every thread into the routine's input variables (but the ``unchanged``
+    roots, which hold this image already) and %r0 (r0 holds the thread's group id)."""
     r0 = image[:, :GRF_BYTES].view("<u4")
     gids = geometry.groups[geometry.group_of_row]                       # (T, 3)
     for d, dword in enumerate(R0_GROUP_DWORDS):
         r0[:, dword] = gids[:, d]
     for root, byte, off, nbytes in program.input_roots:
-        machine.regs[root][:, byte: byte + nbytes] = image[:, off: off + nbytes]
+        if root not in unchanged:
+            machine.regs[root][:, byte: byte + nbytes] = image[:, off: off + nbytes]
     machine.regs[program.predefined_roots["%r0"]][:, :GRF_BYTES] = image[:, :GRF_BYTES]

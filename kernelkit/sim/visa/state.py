@@ -22,6 +22,7 @@ class Machine:
         self.surfaces = np.zeros((threads, program.num_surfaces), np.int64)
         self.addresses = np.zeros((threads, max(program.num_addresses, 1), 16), np.int64)
         self._views: dict = {}
+        self.image = None                 # the payload image last loaded (kernelkit.sim.visa.launch)
 
     def reset(self, keep: frozenset[int] = frozenset()) -> None:
         """Every register, predicate, surface and address register back to zero (a new batch of
