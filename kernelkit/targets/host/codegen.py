@@ -12,7 +12,6 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from kernelkit import ir
@@ -79,26 +78,42 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 
 
-def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
-    """Step 0: link the definitions of the OpenCL builtins the module calls (kernelkit.mux.clc)."""
-    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
-    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
-    if not called:
+def link_libraries(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
+    """Step 0: the frontend's module with the image builtins (:mod:`~kernelkit.targets.host.images`)
+    and the OpenCL builtins it calls (kernelkit.mux.clc) linked in; unchanged when it needs neither.
+    Invalid frontend IR is a CompileError here."""
+    main = _parse(ir_text, "the frontend")
+    with_images = link_image_library(main)
+    if with_images is not None:
+        main = with_images
+    if not _link_builtins(main, options) and with_images is None:
         return ir_text
+    return str(main)
+
+
+def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
+    """The OpenCL builtins the module calls linked in (kernelkit.mux.clc); unchanged when it calls none."""
+    main = _parse(ir_text, "the frontend")
+    return str(main) if _link_builtins(main, options) else ir_text
+
+
+def _link_builtins(main, options) -> bool:
+    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` declares
+    into it; returns whether it linked anything."""
+    called = {f.name for f in main.functions if f.is_declaration and f.name.startswith("_Z")}
+    if not called:
+        return False
     try:
         from kernelkit.mux.clc import defined_builtins, library_ir
     except ImportError:
-        return ir_text
-    triple = re.search(r'^target triple = "([^"]+)"', ir_text, flags=re.M)
-    spir = triple.group(1) if triple else "spir64-unknown-unknown"
+        return False
+    spir = main.triple or "spir64-unknown-unknown"
     available = called & defined_builtins(spir)
     if not available:
-        return ir_text
+        return False
     opts = [o for o in options if o in LIBRARY_OPTIONS]
-    lib = library_ir(spir, opts=opts, only=sorted(available))
-    main = _parse(ir_text, "the frontend")
-    main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+    main.link_in(_parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library"))
+    return True
 
 
 def lower_to_host_ir(ir_text: str, *, check: bool = False):
@@ -334,7 +349,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(link_image_library(ir_text), options)
+    text = link_libraries(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
