@@ -81,25 +81,29 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
 def link_libraries(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
     """Step 0: the frontend's module with the image builtins (:mod:`~kernelkit.targets.host.images`)
     and the OpenCL builtins it calls (kernelkit.mux.clc) linked in; unchanged when it needs neither.
-    Invalid frontend IR is a CompileError here."""
-    main = _parse(ir_text, "the frontend")
-    with_images = link_image_library(main)
+    Invalid frontend IR is a CompileError here. (The modules live in an LLVM context of their own:
+    in LLVM's global one a struct type name another module already used would come back renamed,
+    ``%struct.S.0``, and checked mode names struct types in its messages.)"""
+    context = llvm().create_context()
+    main = _parse(ir_text, "the frontend", context)
+    with_images = link_image_library(main, context)
     if with_images is not None:
         main = with_images
-    if not _link_builtins(main, options) and with_images is None:
+    if not _link_builtins(main, options, context) and with_images is None:
         return ir_text
     return str(main)
 
 
 def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
     """The OpenCL builtins the module calls linked in (kernelkit.mux.clc); unchanged when it calls none."""
-    main = _parse(ir_text, "the frontend")
-    return str(main) if _link_builtins(main, options) else ir_text
+    context = llvm().create_context()
+    main = _parse(ir_text, "the frontend", context)
+    return str(main) if _link_builtins(main, options, context) else ir_text
 
 
-def _link_builtins(main, options) -> bool:
-    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` declares
-    into it; returns whether it linked anything."""
+def _link_builtins(main, options, context) -> bool:
+    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` (of
+    LLVM context ``context``) declares into it; returns whether it linked anything."""
     called = {f.name for f in main.functions if f.is_declaration and f.name.startswith("_Z")}
     if not called:
         return False
@@ -112,7 +116,7 @@ def _link_builtins(main, options) -> bool:
     if not available:
         return False
     opts = [o for o in options if o in LIBRARY_OPTIONS]
-    main.link_in(_parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library"))
+    main.link_in(_parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library", context))
     return True
 
 
@@ -157,10 +161,10 @@ def _helper_names() -> set[str]:
     return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
 
 
-def _parse(text: str, stage: str):
+def _parse(text: str, stage: str, context=None):
     b = llvm()
     try:
-        m = b.parse_assembly(text)
+        m = b.parse_assembly(text, context)
         m.verify()
     except RuntimeError as exc:
         raise CompileError(f"host: invalid IR after {stage}: {exc}") from exc

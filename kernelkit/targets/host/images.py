@@ -145,16 +145,16 @@ def _has_image_handles(main) -> bool:
     return False
 
 
-def link_image_library(main):
-    """A new (llvmlite) module: ``main`` with image handles lowered and the image builtins it calls
-    linked in; None when it has no images or samplers."""
+def link_image_library(main, context=None):
+    """A new (llvmlite) module, in LLVM context ``context``: ``main`` with image handles lowered and
+    the image builtins it calls linked in; None when it has no images or samplers."""
     if not _has_image_handles(main):
         return None
     from kernelkit.llvm_binding import llvm
 
     module = ir.parse(str(main))
     names = lower_image_handles(module)
-    lowered = llvm().parse_assembly(str(module))
+    lowered = llvm().parse_assembly(str(module), context)
     if names:
-        lowered.link_in(llvm().parse_assembly(library_ir(names)))
+        lowered.link_in(llvm().parse_assembly(library_ir(names), context))
     return lowered
