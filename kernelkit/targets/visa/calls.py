@@ -7,6 +7,7 @@ from __future__ import annotations
 from kernelkit import ir
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
+from kernelkit.targets.visa.subgroups import is_sub_group_builtin
 from kernelkit.targets.visa.vtypes import (
     GLOBAL_SPACES,
     LOCAL_SPACE,
@@ -39,7 +40,8 @@ class CallCodegen:
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
             return
         parsed = _demangle(name)
-        if parsed is not None and self._collective(inst, parsed[0], parsed[1], args):
+        if parsed is not None and (self._collective(inst, parsed[0], parsed[1], args)
+                                   or self._sub_group(inst, parsed[0], parsed[1], args)):
             return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
@@ -352,5 +354,5 @@ def handles_call(name: str) -> bool:
     if parsed is None:
         return False
     base = parsed[0]
-    return base in SIMPLE_BUILTINS or base in NATIVE_MATH or base.replace("atom_", "atomic_") in ATOMIC_BUILTINS
+    return base in SIMPLE_BUILTINS or is_sub_group_builtin(base) or base in NATIVE_MATH or base.replace("atom_", "atomic_") in ATOMIC_BUILTINS
 
