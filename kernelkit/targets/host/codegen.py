@@ -81,29 +81,52 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
 def link_libraries(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
     """Step 0: the frontend's module with the image builtins (:mod:`~kernelkit.targets.host.images`)
     and the OpenCL builtins it calls (kernelkit.mux.clc) linked in; unchanged when it needs neither.
-    Invalid frontend IR is a CompileError here. (The modules live in an LLVM context of their own:
-    in LLVM's global one a struct type name another module already used would come back renamed,
-    ``%struct.S.0``, and checked mode names struct types in its messages.)"""
-    context = llvm().create_context()
-    main = _parse(ir_text, "the frontend", context)
-    with_images = link_image_library(main, context)
-    if with_images is not None:
-        main = with_images
-    if not _link_builtins(main, options, context) and with_images is None:
-        return ir_text
-    return str(main)
+    Invalid frontend IR is a CompileError here."""
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        with_images = link_image_library(main, lambda text: modules.parse(text, "image lowering"))
+        if with_images is not None:
+            main = with_images
+        if not _link_builtins(main, options, modules) and with_images is None:
+            return ir_text
+        return str(main)
 
 
 def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
     """The OpenCL builtins the module calls linked in (kernelkit.mux.clc); unchanged when it calls none."""
-    context = llvm().create_context()
-    main = _parse(ir_text, "the frontend", context)
-    return str(main) if _link_builtins(main, options, context) else ir_text
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        return str(main) if _link_builtins(main, options, modules) else ir_text
 
 
-def _link_builtins(main, options, context) -> bool:
-    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` (of
-    LLVM context ``context``) declares into it; returns whether it linked anything."""
+class _PrivateModules:
+    """llvmlite modules in an LLVM context of their own (in the global one, a struct type name
+    another module already used comes back renamed, ``%struct.S.0``, and checked mode names struct
+    types in its messages); on exit every module is disposed of, then the context (a garbage
+    collector finalising them in the other order would crash LLVM)."""
+
+    def __init__(self) -> None:
+        self.context = llvm().create_context()
+        self.modules: list = []
+
+    def parse(self, text: str, stage: str):
+        module = _parse(text, stage, self.context)
+        self.modules.append(module)
+        return module
+
+    def __enter__(self) -> _PrivateModules:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for module in self.modules:
+            module.close()
+        self.modules.clear()
+        self.context.close()
+
+
+def _link_builtins(main, options, modules: _PrivateModules) -> bool:
+    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` declares
+    into it; returns whether it linked anything."""
     called = {f.name for f in main.functions if f.is_declaration and f.name.startswith("_Z")}
     if not called:
         return False
@@ -116,7 +139,7 @@ def _link_builtins(main, options, context) -> bool:
     if not available:
         return False
     opts = [o for o in options if o in LIBRARY_OPTIONS]
-    main.link_in(_parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library", context))
+    main.link_in(modules.parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library"))
     return True
 
 

@@ -145,16 +145,15 @@ def _has_image_handles(main) -> bool:
     return False
 
 
-def link_image_library(main, context=None):
-    """A new (llvmlite) module, in LLVM context ``context``: ``main`` with image handles lowered and
-    the image builtins it calls linked in; None when it has no images or samplers."""
+def link_image_library(main, parse):
+    """A new (llvmlite) module: ``main`` with image handles lowered and the image builtins it calls
+    linked in (``parse``: IR text -> llvmlite module, in ``main``'s LLVM context); None when it has
+    no images or samplers."""
     if not _has_image_handles(main):
         return None
-    from kernelkit.llvm_binding import llvm
-
     module = ir.parse(str(main))
     names = lower_image_handles(module)
-    lowered = llvm().parse_assembly(str(module), context)
+    lowered = parse(str(module))
     if names:
-        lowered.link_in(llvm().parse_assembly(library_ir(names), context))
+        lowered.link_in(parse(library_ir(names)))
     return lowered
