@@ -185,11 +185,13 @@ def _helper_names() -> set[str]:
 
 
 def _parse(text: str, stage: str, context=None):
-    b = llvm()
+    m = None
     try:
-        m = b.parse_assembly(text, context)
+        m = llvm().parse_assembly(text, context)
         m.verify()
     except RuntimeError as exc:
+        if m is not None:
+            m.close()      # (now: a module of a private context must not outlive it)
         raise CompileError(f"host: invalid IR after {stage}: {exc}") from exc
     return m
 
