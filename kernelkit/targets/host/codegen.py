@@ -12,7 +12,6 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from kernelkit import ir
@@ -79,35 +78,82 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 
 
+def link_libraries(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
+    """Step 0: the frontend's module with the image builtins (:mod:`~kernelkit.targets.host.images`)
+    and the OpenCL builtins it calls (kernelkit.mux.clc) linked in; unchanged when it needs neither.
+    Invalid frontend IR is a CompileError here."""
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        with_images = link_image_library(main, lambda text: modules.parse(text, "image lowering"))
+        if with_images is not None:
+            main = with_images
+        if not _link_builtins(main, options, modules) and with_images is None:
+            return ir_text
+        return str(main)
+
+
 def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
-    """Step 0: link the definitions of the OpenCL builtins the module calls (kernelkit.mux.clc)."""
-    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
-    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
+    """The OpenCL builtins the module calls linked in (kernelkit.mux.clc); unchanged when it calls none."""
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        return str(main) if _link_builtins(main, options, modules) else ir_text
+
+
+class _PrivateModules:
+    """llvmlite modules in an LLVM context of their own (in the global one, a struct type name
+    another module already used comes back renamed, ``%struct.S.0``, and checked mode names struct
+    types in its messages); on exit every module is disposed of, then the context (a garbage
+    collector finalising them in the other order would crash LLVM)."""
+
+    def __init__(self) -> None:
+        self.context = llvm().create_context()
+        self.modules: list = []
+
+    def parse(self, text: str, stage: str):
+        module = _parse(text, stage, self.context)
+        self.modules.append(module)
+        return module
+
+    def __enter__(self) -> _PrivateModules:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for module in self.modules:
+            module.close()
+        self.modules.clear()
+        self.context.close()
+
+
+def _link_builtins(main, options, modules: _PrivateModules) -> bool:
+    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` declares
+    into it; returns whether it linked anything."""
+    called = {f.name for f in main.functions if f.is_declaration and f.name.startswith("_Z")}
     if not called:
-        return ir_text
+        return False
     try:
         from kernelkit.mux.clc import defined_builtins, library_ir
     except ImportError:
-        return ir_text
-    triple = re.search(r'^target triple = "([^"]+)"', ir_text, flags=re.M)
-    spir = triple.group(1) if triple else "spir64-unknown-unknown"
+        return False
+    spir = main.triple or "spir64-unknown-unknown"
     available = called & defined_builtins(spir)
     if not available:
-        return ir_text
+        return False
     opts = [o for o in options if o in LIBRARY_OPTIONS]
-    lib = library_ir(spir, opts=opts, only=sorted(available))
-    main = _parse(ir_text, "the frontend")
-    main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+    main.link_in(modules.parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library"))
+    return True
 
 
-def lower_to_host_ir(ir_text: str, *, check: bool = False):
+def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | None = None):
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
-    sites, mutable program-scope __global variables)."""
+    sites, mutable program-scope __global variables). ``parsed``: ``ir_text`` already read by
+    kernelkit.ir (it is changed here), so it is not parsed again."""
     from kernelkit.targets.host.passes.checked import check_definition, instrument
     from kernelkit.targets.host.passes.printf import add_alloc_definition, lower_printf
 
-    module = ir.parse(instrument(ir_text) if check else ir_text)
+    if parsed is not None and not check:
+        module = parsed
+    else:
+        module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
         link_into(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
@@ -142,12 +188,14 @@ def _helper_names() -> set[str]:
     return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
 
 
-def _parse(text: str, stage: str):
-    b = llvm()
+def _parse(text: str, stage: str, context=None):
+    m = None
     try:
-        m = b.parse_assembly(text)
+        m = llvm().parse_assembly(text, context)
         m.verify()
     except RuntimeError as exc:
+        if m is not None:
+            m.close()      # (now: a module of a private context must not outlive it)
         raise CompileError(f"host: invalid IR after {stage}: {exc}") from exc
     return m
 
@@ -165,11 +213,11 @@ def inline_all(text: str, cpu: HostCPU | None = None) -> str:
 
 
 def lower_kernels(text: str, kernels: list[str],
-                  vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
+                  vectorised: dict[str, tuple[str, int]]) -> tuple[ir.Module, dict[str, int], set[str]]:
     """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
-    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the text,
-    the coroutines with their barrier counts, and the kernels whose work-items depend on each other
-    between barriers (local atomics)."""
+    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the module
+    (for :func:`add_entries`, with no print and parse between), the coroutines with their barrier
+    counts, and the kernels whose work-items depend on each other between barriers (local atomics)."""
     module = ir.parse(text)
     names = kernels + [v[0] for v in vectorised.values()]
     changed = 0
@@ -178,20 +226,21 @@ def lower_kernels(text: str, kernels: list[str],
             changed += instrument_function(f)
     serial = {n for n in kernels if (f := module.get_function(n)) is not None and local_atomics.has_local_atomics(f)}
     coroutines = barriers.lower_barriers(module, names)
-    return (str(module) if changed or coroutines else text), coroutines, serial
+    return module, coroutines, serial
 
 
 def _private_arrays(f) -> bool:
     return any(isinstance(i, ir.AllocaInst) for i in f.instructions())
 
 
-def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
+def add_entries(module: ir.Module, kernels: list[str], coroutines: dict[str, int],
+                local_mem: dict[str, int] | None = None,
                 vectorised: dict[str, tuple[str, int]] | None = None,
                 local_sizes: dict[str, tuple[int, int, int]] | None = None,
                 loops: dict[str, tuple[int, bool]] | None = None) -> str:
-    """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
-    after splitting, see :func:`add_region_drivers`); ``loops``: their ``!codeplay_ca_wrapper``."""
-    module = ir.parse(text)
+    """Step 5 (on the module :func:`lower_kernels` gives): work-item loop entries for the kernels
+    without barriers (the coroutines get theirs after splitting, see :func:`add_region_drivers`);
+    ``loops``: their ``!codeplay_ca_wrapper``. Returns the module's text."""
     for name in kernels:
         if name in coroutines:
             continue
@@ -331,11 +380,15 @@ def _wrapper_loops(kernels: list[str], widths: dict[str, tuple[str, int]],
 
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
-                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
-    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
+                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                 parsed: ir.Module | None = None) -> HostCode:
+    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds);
+    ``parsed``: ``ir_text`` already read by kernelkit.ir (used, and changed, when no library is linked
+    into the text)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(link_image_library(ir_text), options)
-    text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
+    text = link_libraries(ir_text, options)
+    text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
+                                                                   parsed=parsed if text is ir_text else None)
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
     packet = packet_width(width, True, False)
@@ -346,9 +399,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
     text = fast_rsqrt.lower_module_text(wfv.text, every + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
-    text, coroutines, serial = lower_kernels(text, every, wfv.widths)
+    module, coroutines, serial = lower_kernels(text, every, wfv.widths)
     loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
-    text = add_entries(text, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
+    text = add_entries(module, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths, loops)
