@@ -74,6 +74,9 @@ class CallCodegen:
     def _intrinsic(self, inst, name: str, args) -> bool:
         """LLVM intrinsics (one element of a vector at a time): ``llvm.<base>[.sat].<types>``."""
         base, suffix = name.split(".")[1:3]
+        if base == "is" and suffix == "fpclass":
+            self._fpclass(inst, *args)
+            return True
         if base == "frexp" and suffix == "f64":
             self._frexp_double(inst, args[0])
             return True
