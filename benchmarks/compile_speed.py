@@ -10,6 +10,9 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   running (as after any first build: kernelkit.builder.server)
 - no server       the same with ``KERNELKIT_NO_SERVER=1``: a fresh worker process per build
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
+- CPU             the AMDGPU runs' CPU time too (user + system, of the process and of those it waited
+                  for), which a loaded machine hardly moves; kk cold's is its client's only (the compile
+                  runs in a child of the build server); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
 - kk host first   a fresh process's first ``Program(src).build()`` (kernelkit and numpy imported
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,13 +70,29 @@ print(first, time.perf_counter() - start)
 """
 
 
+_CPU: dict[tuple, list[float]] = {}    # command -> CPU seconds of each run (see _timed)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _timed(cmd: list[str], env: dict | None = None) -> float:
+    """Wall seconds of one run; its CPU seconds (user + system, of the process and of the processes
+    it waited for: not the build server's) go to _CPU, a measure the machine's load hardly moves."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-400:]}")
+    _CPU.setdefault((*cmd, (env or {}).get("KERNELKIT_NO_SERVER", "")), []).append(_children_cpu() - cpu)
     return elapsed
+
+
+def _median_cpu(cmd: list[str], env: dict | None = None) -> float:
+    return statistics.median(_CPU[(*cmd, (env or {}).get("KERNELKIT_NO_SERVER", ""))])
 
 
 def _median(fn, repeat: int) -> float:
@@ -105,10 +125,13 @@ def start_server() -> bool:
     return False
 
 
-def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, float, float, float, float]]:
+def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[str, float, float, float, float]],
+                                                                   list[tuple[str, float, float, float, float]]]:
+    """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm (kk cold's CPU is the
+    client's only: its compile runs in a child of the build server)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
     alone = {**env, "KERNELKIT_NO_SERVER": "1"}
-    rows = []
+    rows, cpu_rows = [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
@@ -121,7 +144,16 @@ def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> list[tuple[str, flo
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
             warm = _median(lambda k=kk: _timed(k, env), repeat)
             rows.append((src.name, clang, cold, no_server, warm))
-    return rows
+            cpu_rows.append((src.name, _median_cpu(clang_c(src, target, out)), _median_cpu([*kk, "--no-cache"], env),
+                             _median_cpu([*kk, "--no-cache"], alone), _median_cpu(kk, env)))
+    return rows, cpu_rows
+
+
+def python_start(repeat: int) -> tuple[float, float]:
+    """(wall, CPU) of ``python -c pass``: the interpreter and its site start-up, which every CLI call pays."""
+    cmd = [sys.executable, "-c", "pass"]
+    wall = _median(lambda: _timed(cmd), repeat)
+    return wall, _median_cpu(cmd)
 
 
 def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> float:
@@ -182,9 +214,21 @@ def main() -> int:
         print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
               f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        for name, clang, cold, alone, warm in amdgpu_rows(args.target, args.repeat, cache_dir):
+        rows, cpu_rows = amdgpu_rows(args.target, args.repeat, cache_dir)
+        for name, clang, cold, alone, warm in rows:
             print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
+        print()
+        print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
+              "client only, its compile runs in the build server's child)")
+        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'':>11} "
+              f"{'no-srv/clang':>12} {'warm/clang':>11}")
+        for name, clang, cold, alone, warm in cpu_rows:
+            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} {'':>11} "
+                  f"{alone / clang:12.2f} {warm / clang:11.2f}")
+        start_wall, start_cpu = python_start(args.repeat)
+        print(f"python -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
+              f"CPU {start_cpu * 1e3:.0f} ms")
         peers: list[tuple[str, Path, dict]] = []
         pocl = Path("/etc/OpenCL/vendors/pocl.icd")
         if pocl.exists():

@@ -76,6 +76,11 @@ BUILTIN_INPUTS: dict[str, tuple[str, ...]] = {
     "_Z14get_num_groupsj": ("num_groups",),
     "_Z12get_work_dimv": ("work_dim",),
     "printf": ("printf_buffer",),
+    # sub-groups (kernelkit.targets.visa.subgroups): the local linear id of the thread's first lane
+    "_Z16get_sub_group_idv": ("local_ids", "local_size"),
+    "_Z18get_num_sub_groupsv": ("local_ids", "local_size"),
+    "_Z18get_sub_group_sizev": ("local_ids", "local_size"),
+    "_Z27get_enqueued_num_sub_groupsv": ("enqueued_local_size",),
 }
 # OpenCL 2.0 work-group collectives (mangled name prefix): IGC's implementations read local ids and sizes
 WORK_GROUP_PREFIXES = ("_Z20work_group_", "_Z21work_group_", "_Z22work_group_", "_Z23work_group_",

@@ -24,19 +24,26 @@ NAMESPACE = "binary-v1"
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-def _tree_fingerprint(root: Path, h) -> None:
+_FINGERPRINTED = (".py", ".cl", ".h", ".ll", ".yaml", ".json")
+
+
+def _tree_lines(root: str, out: list[str]) -> None:
+    """One line (path, size, modification time) per source file under ``root``, in name order
+    (plain strings and one scandir per folder: this runs in every CLI build)."""
     try:
-        items = sorted(os.scandir(root), key=lambda e: e.name)
+        with os.scandir(root) as entries:
+            items = sorted(entries, key=lambda e: e.name)
     except OSError:
         return
     for item in items:
-        if item.name == "__pycache__" or item.name.startswith("."):
+        name = item.name
+        if name == "__pycache__" or name.startswith("."):
             continue
         if item.is_dir(follow_symlinks=False):
-            _tree_fingerprint(Path(item.path), h)
-        elif item.name.endswith((".py", ".cl", ".h", ".ll", ".yaml", ".json")):
+            _tree_lines(item.path, out)
+        elif name.endswith(_FINGERPRINTED):
             st = item.stat()
-            h.update(f"{item.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            out.append(f"{item.path}\0{st.st_size}\0{st.st_mtime_ns}\n")
 
 
 def _file_stamp(path: Path | None) -> str:
@@ -66,8 +73,9 @@ def _package_file(package: str, *names: str) -> Path | None:
 @functools.cache
 def toolchain_fingerprint() -> str:
     """kernelkit's own files, clang (zig) and llvmlite's LLVM, as one digest (computed once)."""
-    h = hashlib.sha256()
-    _tree_fingerprint(_PACKAGE, h)
+    lines: list[str] = []
+    _tree_lines(str(_PACKAGE), lines)
+    h = hashlib.sha256("".join(lines).encode())
     h.update(_file_stamp(_package_file("ziglang", "zig", "zig.exe")).encode())
     h.update(_file_stamp(_package_file("llvmlite", "binding/libllvmlite.so", "binding/libllvmlite.dylib",
                                        "binding/llvmlite.dll")).encode())

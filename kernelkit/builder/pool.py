@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -94,6 +93,8 @@ class Worker(_LogFile):
     """One worker process and the file its standard error goes to."""
 
     def __init__(self) -> None:
+        import subprocess  # (here: a client of the build server never starts a worker)
+
         super().__init__()
         self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self._err_write, env=worker_environment(),
@@ -117,6 +118,8 @@ class Worker(_LogFile):
         raise _death(message, stage, self.proc.returncode, self._stderr_since(start))
 
     def close(self) -> None:
+        import subprocess
+
         try:
             if self.proc.stdin:
                 self.proc.stdin.close()

@@ -9,13 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernelkit.errors import KernelkitError, LaunchError
-from kernelkit.ir.analysis.reach import Reach
 from kernelkit.runtime.args import LocalMemory, pack_arguments
 from kernelkit.runtime.event import Event
 from kernelkit.runtime.launch import LaunchState, NativeLaunch, new_printf_buffer
 from kernelkit.runtime.ndrange import make_ndrange
-from kernelkit.runtime.printf import decode_printf_buffer
-from kernelkit.runtime.reach import check_reach
 
 __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
 
@@ -215,6 +212,9 @@ class Kernel:
         self.info = info
         self.signature = _signature_from_json(info.signature)
         self.name = self.signature.name
+        # (imported here: the IR's analyses are not needed to build a program, only to run its kernels)
+        from kernelkit.ir.analysis.reach import Reach
+
         self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
         self.last_output = ""
 
@@ -270,6 +270,8 @@ class Kernel:
                                 local_memory_limit=host_device_info().local_memory_size,
                                 static_local_bytes=self.signature.static_local_mem or 0)
         if not check:   # (checked mode catches the access itself, naming the address and work-item)
+            from kernelkit.runtime.reach import check_reach
+
             check_reach(self.name, self.signature, self.reach, args, nd)
         if self._specialise(nd, local_size, specialise):
             exe = self.program.specialised_executable(self.name, nd.local_size, check)
@@ -291,6 +293,8 @@ class Kernel:
                 checker.raise_if_violated()
             output = ""
             if printf is not None:
+                from kernelkit.runtime.printf import decode_printf_buffer
+
                 output, problems = decode_printf_buffer(printf_data.raw, printf.offset, sites)
                 if printf.offset > printf.capacity:
                     output += "[kernelkit: printf buffer full, output truncated]\n"

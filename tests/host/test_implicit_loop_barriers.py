@@ -105,17 +105,18 @@ kernel void rows(int n, global const float *A, global float *out) {
     acc += A[r * n + k];
   out[r] = acc;
 }
-// chosen by the cost rule, but its private array indexed per work-item keeps it from being vectorised
+// chosen by the cost rule, but its shuffle by a mask that differs between work-items (an element
+// picked at a varying index) keeps it from being vectorised
 __attribute__((reqd_work_group_size(16, 1, 1)))
 kernel void unvectorised(int n, global const float *A, global int *hits, global float *out) {
   int col = get_global_id(0);
   float acc = 0.0f;
   for (int k = 0; k < n; ++k)
     acc += A[k * 1024 + col];
-  int tmp[5];
-  for (int j = 0; j < 5; ++j)
-    tmp[j] = hits[j] * col;
-  hits[5 + col] = tmp[col % 5];
+  int4 h = vload4(0, hits);
+  int m = col % 5;
+  int picked = m < 4 ? shuffle(h, (uint4)(m)).s0 : hits[4];
+  hits[5 + col] = picked * col;
   out[col] = acc;
 }
 """
@@ -221,6 +222,7 @@ def test_auto_leaves_kernels_the_vectoriser_does_not_take():
     prog = kernels("auto")
     assert "unvectorised" not in logged(prog)
     assert "kernel unvectorised: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised" in prog.build_log
+    assert "kernel unvectorised: not vectorised (-cl-wfv=auto): extractelement with a varying index" in prog.build_log
     assert "unvectorised" in logged(kernels("always"))
     n = 32
     A = np.random.default_rng(2).random((n, 1024), dtype=np.float32)

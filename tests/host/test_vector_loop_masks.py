@@ -14,7 +14,8 @@ import pytest
 import kernelkit
 
 SOURCE = Path(__file__).with_name("vector_loop_shapes.cl")
-KERNELS = ("steps_to_one", "first_match", "nested_trips", "loop_in_branch", "countdown_in_branch")
+KERNELS = ("steps_to_one", "first_match", "nested_trips", "loop_in_branch", "countdown_in_branch",
+           "private_digits")
 SIZES = [(64, 16), (37, None), (48, 24)]
 
 
@@ -109,3 +110,12 @@ def test_divergent_loop_in_a_divergent_branch(sizes):
                 acc = acc * 3 + (k ^ g)
         expected.append(acc)
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("sizes", SIZES, ids=str)
+def test_private_array_per_lane(sizes):
+    n = sizes[0]
+    x = np.random.default_rng(n + 5).integers(0, 1 << 31, n).astype(np.uint32)
+    out = np.zeros(n, np.uint32)
+    launch("private_digits", (x, out), sizes)
+    np.testing.assert_array_equal(out, [int(str(int(v))[::-1]) % 2**32 for v in x])

@@ -71,3 +71,19 @@ kernel void countdown_in_branch(global const int *x, global int *out) {
   }
   out[gid] = acc;
 }
+
+// a private array indexed per work-item inside a divergent loop (one private copy per lane)
+kernel void private_digits(global const uint *x, global uint *out) {
+  int gid = get_global_id(0);
+  uint digits[10];
+  uint v = x[gid];
+  int n = 0;
+  do {
+    digits[n++] = v % 10;
+    v /= 10;
+  } while (v != 0 && n < 10);
+  uint r = 0;
+  for (int i = 0; i < n; ++i)
+    r = r * 10 + digits[i];
+  out[gid] = r;
+}

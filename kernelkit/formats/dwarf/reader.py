@@ -21,6 +21,7 @@ from kernelkit.errors import FormatError
 from kernelkit.formats.amdgpu.tables import ADDRESS_SPACES as LLVM_ADDRESS_SPACES
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
 from kernelkit.formats.dwarf.frames import read_frames
+from kernelkit.formats.dwarf.line_header import check_line_program_header
 from kernelkit.formats.dwarf.sections import location_list_tables, string_offsets
 from kernelkit.formats.dwarf.tables import ADDRESS_SPACES as DWARF_ADDRESS_SPACES
 from kernelkit.formats.dwarf.tables import (
@@ -109,6 +110,11 @@ class _UnitReader:
         return out
 
     def lines(self) -> list[dict]:
+        stmt_list = self.cu.get_top_DIE().attributes.get("DW_AT_stmt_list")
+        section = self.dwarf.debug_line_sec
+        if stmt_list is not None and section is not None and isinstance(stmt_list.value, int):
+            section.stream.seek(0)
+            check_line_program_header(section.stream.read(), stmt_list.value)
         program = self.dwarf.line_program_for_CU(self.cu)
         if program is None:
             return []

@@ -2,6 +2,7 @@
 kernel in which each instruction works on `width` work-items at once, the lanes of a packet along
 dimension 0 (lane l is the work-item whose local id is the scalar kernel's plus l).
 
+- Private variables whose contents differ between lanes get one copy per lane (`[W x T]`).
 - Uniform values (`ir.analysis.uniformity`) stay scalar; varying ones become vectors: a scalar
   `T` becomes `<W x T>`; an OpenCL vector `<n x T>` becomes `<W*n x T>` with lane l's elements at
   `l*n .. l*n+n-1`, so element-wise operations stay one instruction and extract/insert/shuffle
@@ -154,8 +155,8 @@ class Packetiser(PacketMemory):
                         and not _is_any_lane(user):
                     work.append(user)
         for v in out:
-            if isinstance(v, I.AllocaInst):
-                raise VectorisationFailure("private variable whose contents differ between work-items")
+            if isinstance(v, I.AllocaInst) and v.operands:
+                raise VectorisationFailure("private array of a run-time length whose contents differ between work-items")
             if isinstance(v, I.CmpXchgInst) or _reads_lane_results(v):
                 continue   # (per lane: each lane's {value, success} is read apart)
             if isinstance(v, I.AggregateOpInst) or isinstance(v.type, T.ArrayType | T.LiteralStructType |
@@ -341,6 +342,10 @@ class Packetiser(PacketMemory):
             new = ConstantSimple(wide, "poison")
             for lane, result in enumerate(self.lane_results[inst.operands[0]]):
                 new = b.insert_element(new, b.extract_value(result, inst.indices), ConstantInt(T.i32, lane))
+        elif isinstance(inst, I.AllocaInst):   # one private copy per lane, [W x T]; lane l's is element l
+            copies = T.ArrayType(inst.allocated_type, self.w)
+            block = b.alloca(copies, None, inst.align, inst.addrspace, inst.name)
+            new = b.gep(copies, block, [ConstantInt(T.i64, 0), self._int_vector(list(range(self.w)), 64)])
         elif isinstance(inst, I.LoadInst) and (inst.volatile or inst.atomic):   # per lane, in lane order
             self._per_lane(inst, b, self.block_mask.get(inst.parent) if region is not None else None)
             return

@@ -123,6 +123,7 @@ class Program:
     num_surfaces: int
     num_addresses: int
     predefined_roots: dict[str, int]
+    cache: dict = field(default_factory=dict, compare=False, repr=False)    # per-launch analyses (launch.py)
 
     @cached_property
     def input_roots(self) -> list[tuple[int, int, int, int]]:

@@ -44,7 +44,8 @@ class Executor:
         insts = self.program.insts
         alive = self.lane_pc != DONE
         pc, converged, steps = 0, True, 0
-        while alive.any():
+        any_alive = bool(alive.any())
+        while any_alive:
             steps += 1
             if steps > MAX_STEPS:
                 raise LaunchError(f"kernel {self.program.name}: more than {MAX_STEPS} steps; stopped at "
@@ -67,7 +68,8 @@ class Executor:
             if insts[pc].name == "ret":
                 alive = self.lane_pc != DONE
                 self._alive_full = {}
-                if not alive.any():
+                any_alive = bool(alive.any())
+                if not any_alive:
                     break
             pc = int(self.lane_pc.min())
             converged = bool(np.all(self.lane_pc[alive] == pc))
@@ -195,9 +197,11 @@ class Executor:
         if plan is not None:
             srcs = plan.sources(lambda op: m.read(op, n, rows, inst))
             if name != "cmp":
+                out = m.destination(dst, n, rows, inst) if full is None else None
                 with np.errstate(all="ignore"):
-                    result = plan.run(srcs)
-                m.write(dst, n, rows, result, full, inst)
+                    result = plan.run(srcs, out)
+                if result is not out:
+                    m.write(dst, n, rows, result, full, inst)
                 return
             result = plan.compare(srcs)
             if dst.kind == "pred":

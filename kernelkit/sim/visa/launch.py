@@ -26,6 +26,7 @@ from kernelkit.errors import LaunchError
 from kernelkit.formats.visa.model import Routine
 from kernelkit.formats.visa.printf_buffer import FIRST_RECORD, PRINTF_BUFFER_BYTES, read_printf_buffer
 from kernelkit.sim.visa.decode import DONE, Program, decode
+from kernelkit.sim.visa.entry_defs import entry_defined_roots, written_roots
 from kernelkit.sim.visa.executor import Executor
 from kernelkit.sim.visa.memory import Memory
 from kernelkit.sim.visa.state import LANES, Machine
@@ -61,6 +62,13 @@ class Geometry:
         self.group_of_row = np.repeat(np.arange(len(groups)), threads_per_group)
         lin = (np.arange(threads_per_group)[:, None] * simd + np.arange(LANES)[None, :simd])
         self.local_linear = np.tile(lin, (len(groups), 1))    # (T, simd)
+
+    def with_groups(self, groups: np.ndarray) -> Geometry:
+        """The same batch shape (as many groups) for other work-groups: rows and lanes are shared."""
+        other = Geometry.__new__(Geometry)
+        other.__dict__.update(self.__dict__)
+        other.groups = groups
+        return other
 
     def who(self, row: int, lane: int) -> str:
         lx, ly, _lz = self.local
@@ -130,18 +138,34 @@ def launch(routine: Routine | Program, payload: Payload, args: list, global_size
         per_batch = min(per_batch, per_batch_limit)
     lane_ops = 0
     machine = None
+    shapes: dict[int, tuple[Geometry, np.ndarray, np.ndarray]] = {}   # groups in a batch -> geometry, payload, lane pcs
+    keep = frozenset()
+    if group_items % simd == 0:          # every lane of every thread starts enabled
+        payload_bytes = [(root, byte, nbytes) for root, byte, _off, nbytes in program.input_roots]
+        keep = entry_defined_roots(program, simd, payload_bytes + [(program.predefined_roots["%r0"], 0, GRF_BYTES)])
     for start in range(0, len(all_groups), per_batch):
         groups = all_groups[start: start + per_batch]
-        geometry = Geometry(name, simd, lsize, groups, tpg, offset, table)
-        if machine is not None and machine.threads == len(groups) * tpg:
-            machine.reset()
+        shape = shapes.get(len(groups))
+        if shape is None:
+            geometry = Geometry(name, simd, lsize, groups, tpg, offset, table)
+            image = _payload_image(program, payload, values, geometry, lsize, gsize, ngroups, offset, dims)
+            starts = np.full((len(groups) * tpg, LANES), DONE, np.int32)
+            starts[:, :simd] = np.where(geometry.local_linear < group_items, 0, DONE)
+            shape = shapes[len(groups)] = (geometry, image, starts)
+        geometry, image, starts = shape[0].with_groups(groups), shape[1], shape[2]
+        unchanged: frozenset[int] = frozenset()
+        if machine is not None and machine.threads == len(groups) * tpg and machine.image is image:
+            machine.reset(keep)
+            unchanged = keep - written_roots(program)       # inputs still there from the last batch
+        elif machine is not None and machine.threads == len(groups) * tpg:
+            machine.reset(keep)
         else:
             machine = Machine(program, len(groups) * tpg)
+        machine.image = image
         memory.slm = np.zeros((len(groups), slm_bytes), np.uint8)
-        _fill(machine, program, payload, values, geometry, lsize, gsize, ngroups, offset, dims)
+        _load_payload(machine, program, image, geometry, unchanged)
         ex = Executor(program, machine, memory, geometry)
-        lin = geometry.local_linear
-        ex.lane_pc[:, :simd] = np.where(lin < group_items, 0, DONE)
+        ex.lane_pc[...] = starts
         ex.run()
         lane_ops += ex.lane_ops
     records = None
@@ -199,16 +223,13 @@ def _dtype_of(vtype: str) -> np.dtype:
     return DTYPES[vtype]
 
 
-def _fill(machine: Machine, program: Program, payload: Payload, values: dict, geometry: Geometry,
-          lsize, gsize, ngroups, offset, dims: int) -> None:
-    """Write the payload of every thread into the routine's input variables and %r0."""
-    threads = machine.threads
+def _payload_image(program: Program, payload: Payload, values: dict, geometry: Geometry,
+                   lsize, gsize, ngroups, offset, dims: int) -> np.ndarray:
+    """The payload GRFs of every thread of a batch of this shape, but the group ids (_load_payload)."""
+    threads = len(geometry.group_of_row)
     size = max(payload.size, max((o + s for _r, _b, o, s in program.input_roots), default=0))
     grf = np.zeros((threads, -(-size // GRF_BYTES) * GRF_BYTES), np.uint8)
-    gids = geometry.groups[geometry.group_of_row]                       # (T, 3)
     r0 = grf[:, :GRF_BYTES].view("<u4")
-    for d, dword in enumerate(R0_GROUP_DWORDS):
-        r0[:, dword] = gids[:, d]
     r0[:, R0_THREAD_DWORD] = np.arange(threads) % PRIVATE_THREADS
     lin = geometry.local_linear
     lx, ly, _lz = lsize
@@ -247,9 +268,22 @@ def _fill(machine: Machine, program: Program, payload: Payload, values: dict, ge
             raise LaunchError(f"kernel {program.name}: the simulator cannot provide the implicit input "
                               f"{inp.name} ({inp.kind})")
     known = {(i.offset, i.size) for i in payload.inputs}
-    for root, byte, off, nbytes in program.input_roots:
+    for _root, _byte, off, nbytes in program.input_roots:
         if (off, nbytes) not in known and off >= GRF_BYTES:
             raise LaunchError(f"kernel {program.name}: input at GRF byte {off} ({nbytes} bytes) is not part of "
                               f"the payload the ABI lays out for it")
-        machine.regs[root][:, byte: byte + nbytes] = grf[:, off: off + nbytes]
-    machine.regs[program.predefined_roots["%r0"]][:, :GRF_BYTES] = grf[:, :GRF_BYTES]
+    return grf
+
+
+def _load_payload(machine: Machine, program: Program, image: np.ndarray, geometry: Geometry,
+                  unchanged: frozenset[int] = frozenset()) -> None:
+    """Write the payload of every thread into the routine's input variables (but the ``unchanged``
+    roots, which hold this image already) and %r0 (r0 holds the thread's group id)."""
+    r0 = image[:, :GRF_BYTES].view("<u4")
+    gids = geometry.groups[geometry.group_of_row]                       # (T, 3)
+    for d, dword in enumerate(R0_GROUP_DWORDS):
+        r0[:, dword] = gids[:, d]
+    for root, byte, off, nbytes in program.input_roots:
+        if root not in unchanged:
+            machine.regs[root][:, byte: byte + nbytes] = image[:, off: off + nbytes]
+    machine.regs[program.predefined_roots["%r0"]][:, :GRF_BYTES] = image[:, :GRF_BYTES]

@@ -36,8 +36,11 @@ class Access:
         self.lane0 = lane0
         self.full = ex.all_enabled(enabled)
         self.count = enabled.size if self.full else int(enabled.sum())
-        self.thread_ids = np.arange(ex.m.threads)[rows] if not isinstance(rows, slice) else \
-            np.arange(ex.m.threads)
+        self._rows = rows
+
+    @property
+    def thread_ids(self) -> np.ndarray:
+        return np.arange(self.ex.m.threads)[self._rows]
 
     def take(self, values: np.ndarray) -> np.ndarray:
         return values.reshape(-1) if self.full else values[self.enabled]
@@ -266,11 +269,14 @@ def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
     n = inst.exec_size
     block = SVM_BLOCK_BYTES[inst.fields["block_size"] & 3]
     blocks = SVM_BLOCK_NUMS[inst.fields["num_blocks"] & 3]
-    addresses = _lanes_of(ex, inst, "addresses", n, np.uint64, rows)
     acc = Access(ex, rows, enabled, inst.lane0)
     if not acc.count:
         return
-    lane_addr = acc.take(addresses).astype(np.int64)
+    addresses = ex.m.raw_view(inst.raws["addresses"], n, np.dtype(np.uint64), rows) if acc.all_rows else \
+        _lanes_of(ex, inst, "addresses", n, np.uint64, rows)
+    lane_addr = acc.take(addresses).view(np.int64)
+    if np.may_share_memory(lane_addr, addresses):     # a load may overwrite its own addresses
+        lane_addr = lane_addr.copy()
     if block == 1:
         per_lane = max(blocks, 4)
         data = _lanes_of(ex, inst, "data", n * per_lane, np.uint8, rows)
@@ -282,6 +288,17 @@ def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
             ex.m.write_raw(inst.raws["data"], data, rows)
         return
     dtype = np.dtype(f"<u{block}")
+    if acc.full and acc.all_rows:           # every lane: registers read and written in place
+        data = ex.m.raw_view(inst.raws["data"], n * blocks, dtype, rows)
+        for j in range(blocks):
+            where = (lane_addr + j * block).view(np.uint64)
+            if store:
+                ex.memory.store(where, data[:, j * n: j * n + n].reshape(-1, 1).view(np.uint8), acc.who)
+            else:
+                data[:, j * n: j * n + n] = ex.memory.load(where, block, acc.who).view(dtype).reshape(-1, n)
+        if not store and not np.shares_memory(data, ex.m.regs[inst.raws["data"].root]):
+            ex.m.write_raw(inst.raws["data"], data, rows)
+        return
     data = _lanes_of(ex, inst, "data", n * blocks, dtype, rows)
     for j in range(blocks):
         where = (lane_addr + j * block).astype(np.uint64)

@@ -60,6 +60,10 @@ INT_OPERATIONS: dict[str, Callable] = {
 }
 
 
+UFUNCS: dict[str, np.ufunc] = {"add": np.add, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+                               "xor": np.bitwise_xor, "not": np.invert, "sqrt": np.sqrt}
+
+
 class NativePlan:
     """How one instruction runs natively: ``sources(read)`` -> arrays in the common type with their
     modifiers applied; ``run(sources)`` -> the result (destination type, or float64 for ``mad``)."""
@@ -86,7 +90,15 @@ class NativePlan:
             out.append(value if value.dtype == self.common else value.view(self.common))
         return out
 
-    def run(self, sources: list[np.ndarray]) -> np.ndarray:
+    def run(self, sources: list[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
+        """The result; computed straight into ``out`` (a view of the destination, of the common
+        type) when the operation is one numpy ufunc, else returned for the caller to store."""
+        ufunc = UFUNCS.get(self.inst.name)
+        if out is not None and ufunc is not None and self.operation is not _mad_float and out.dtype == self.common:
+            return ufunc(*sources, out=out)
+        if out is not None and self.inst.name == "mov" and out.dtype == self.common:
+            np.copyto(out, sources[0])
+            return out
         if getattr(self.operation, "shift", False):
             # alu's count mask: 6 bits when a source is 64-bit, else 5 (whatever the destination)
             wide = any(op.dtype.itemsize == 8 for op in self.inst.srcs)

@@ -22,12 +22,15 @@ class Machine:
         self.surfaces = np.zeros((threads, program.num_surfaces), np.int64)
         self.addresses = np.zeros((threads, max(program.num_addresses, 1), 16), np.int64)
         self._views: dict = {}
+        self.image = None                 # the payload image last loaded (kernelkit.sim.visa.launch)
 
-    def reset(self) -> None:
+    def reset(self, keep: frozenset[int] = frozenset()) -> None:
         """Every register, predicate, surface and address register back to zero (a new batch of
-        threads on the same storage: no fresh pages to fault in)."""
-        for arr in self.regs:
-            arr.fill(0)
+        threads on the same storage: no fresh pages to fault in), except the roots in ``keep``
+        (every byte of them is written before it can be read)."""
+        for root, arr in enumerate(self.regs):
+            if root not in keep:
+                arr.fill(0)
         self.preds.fill(False)
         self.surfaces.fill(0)
         self.addresses.fill(0)
@@ -98,6 +101,13 @@ class Machine:
         raise LaunchError(f"kernel {self.program.name}: instruction #{inst.index} ({inst.text}): a {op.kind} "
                           f"operand cannot be read as a value")
 
+    def destination(self, op: Operand, n: int, rows, inst: Inst) -> np.ndarray | None:
+        """A writable (threads, n) view of a destination of contiguous elements for every thread, else None."""
+        if op.kind != "reg" or not isinstance(rows, slice):
+            return None
+        how, where = self._plan(op, n, inst)
+        return self._view(op.root, op.dtype)[rows, where] if how == "slice" else None
+
     def write(self, op: Operand, n: int, rows, values: np.ndarray, mask: np.ndarray | None, inst: Inst) -> None:
         """Store ``values`` (threads, n) or (threads, 1), converted to ``op``'s type on assignment,
         where ``mask`` is set."""
@@ -153,6 +163,18 @@ class Machine:
                               f"is smaller than the {nbytes} bytes the message reads")
         chunk = arr[rows, raw.byte: raw.byte + nbytes] if isinstance(rows, slice) else arr[rows][:, raw.byte: raw.byte + nbytes]
         return np.ascontiguousarray(chunk).view(dtype)
+
+    def raw_view(self, raw: Raw, count: int, dtype: np.dtype, rows) -> np.ndarray:
+        """(threads, count) elements at ``raw`` for every thread (``rows`` a slice): a writable view of
+        the registers when aligned, else a copy (read_raw). Callers that write into it write the
+        registers."""
+        size = dtype.itemsize
+        arr = self.regs[raw.root]
+        if not isinstance(rows, slice) or raw.byte % size or arr.shape[1] % size or \
+                raw.byte + count * size > arr.shape[1]:
+            return self.read_raw(raw, count, dtype, rows)
+        first = raw.byte // size
+        return self._view(raw.root, dtype)[rows, first: first + count]
 
     def write_raw(self, raw: Raw, values: np.ndarray, rows, mask: np.ndarray | None = None) -> None:
         """Store ``values`` (threads, k) contiguously; ``mask`` (threads, k) keeps old elements."""

@@ -36,18 +36,22 @@ class LibraryIndex:
     metadata); ``refs[i]``: the entities entity ``i`` refers to; ``always``: those linked whatever
     the module needs."""
 
-    __slots__ = ("head", "tail", "names", "texts", "refs", "always", "_position")
+    __slots__ = ("head", "tail", "names", "texts", "refs", "always", "_position", "_definitions")
 
     def __init__(self, head: str, tail: str, names: list[str], texts: list[str], refs: list[tuple[int, ...]],
                  always: tuple[int, ...]):
         self.head, self.tail, self.names, self.texts, self.refs, self.always = head, tail, names, texts, refs, always
         self._position = {name: i for i, name in enumerate(names)}
+        self._definitions: frozenset[str] | None = None
 
     @property
     def opencl_definitions(self) -> frozenset[str]:
-        """The OpenCL builtins (Itanium-mangled names) the library defines."""
-        return frozenset(n for n, t in zip(self.names, self.texts, strict=True)
-                         if n.startswith("_Z") and t.startswith("define"))
+        """The OpenCL builtins (Itanium-mangled names) the library defines (found once per index:
+        every build asks, and the build server's children inherit the answer)."""
+        if self._definitions is None:
+            self._definitions = frozenset(n for n, t in zip(self.names, self.texts, strict=True)
+                                          if n.startswith("_Z") and t.startswith("define"))
+        return self._definitions
 
     def needed(self, names: Iterable[str]) -> list[int]:
         """The entities linking the library brings in for a module declaring ``names``, in library order."""

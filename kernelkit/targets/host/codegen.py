@@ -101,13 +101,17 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
     return str(main)
 
 
-def lower_to_host_ir(ir_text: str, *, check: bool = False):
+def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | None = None):
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
-    sites, mutable program-scope __global variables)."""
+    sites, mutable program-scope __global variables). ``parsed``: ``ir_text`` already read by
+    kernelkit.ir (it is changed here), so it is not parsed again."""
     from kernelkit.targets.host.passes.checked import check_definition, instrument
     from kernelkit.targets.host.passes.printf import add_alloc_definition, lower_printf
 
-    module = ir.parse(instrument(ir_text) if check else ir_text)
+    if parsed is not None and not check:
+        module = parsed
+    else:
+        module = ir.parse(instrument(ir_text) if check else ir_text)
     if check:
         link_into(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
@@ -165,11 +169,11 @@ def inline_all(text: str, cpu: HostCPU | None = None) -> str:
 
 
 def lower_kernels(text: str, kernels: list[str],
-                  vectorised: dict[str, tuple[str, int]]) -> tuple[str, dict[str, int], set[str]]:
+                  vectorised: dict[str, tuple[str, int]]) -> tuple[ir.Module, dict[str, int], set[str]]:
     """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
-    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the text,
-    the coroutines with their barrier counts, and the kernels whose work-items depend on each other
-    between barriers (local atomics)."""
+    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the module
+    (for :func:`add_entries`, with no print and parse between), the coroutines with their barrier
+    counts, and the kernels whose work-items depend on each other between barriers (local atomics)."""
     module = ir.parse(text)
     names = kernels + [v[0] for v in vectorised.values()]
     changed = 0
@@ -178,20 +182,21 @@ def lower_kernels(text: str, kernels: list[str],
             changed += instrument_function(f)
     serial = {n for n in kernels if (f := module.get_function(n)) is not None and local_atomics.has_local_atomics(f)}
     coroutines = barriers.lower_barriers(module, names)
-    return (str(module) if changed or coroutines else text), coroutines, serial
+    return module, coroutines, serial
 
 
 def _private_arrays(f) -> bool:
     return any(isinstance(i, ir.AllocaInst) for i in f.instructions())
 
 
-def add_entries(text: str, kernels: list[str], coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
+def add_entries(module: ir.Module, kernels: list[str], coroutines: dict[str, int],
+                local_mem: dict[str, int] | None = None,
                 vectorised: dict[str, tuple[str, int]] | None = None,
                 local_sizes: dict[str, tuple[int, int, int]] | None = None,
                 loops: dict[str, tuple[int, bool]] | None = None) -> str:
-    """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
-    after splitting, see :func:`add_region_drivers`); ``loops``: their ``!codeplay_ca_wrapper``."""
-    module = ir.parse(text)
+    """Step 5 (on the module :func:`lower_kernels` gives): work-item loop entries for the kernels
+    without barriers (the coroutines get theirs after splitting, see :func:`add_region_drivers`);
+    ``loops``: their ``!codeplay_ca_wrapper``. Returns the module's text."""
     for name in kernels:
         if name in coroutines:
             continue
@@ -331,11 +336,15 @@ def _wrapper_loops(kernels: list[str], widths: dict[str, tuple[str, int]],
 
 
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
-                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None) -> HostCode:
-    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds)."""
+                 keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None,
+                 parsed: ir.Module | None = None) -> HostCode:
+    """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds);
+    ``parsed``: ``ir_text`` already read by kernelkit.ir (used, and changed, when no library is linked
+    into the text)."""
     cpu = selected_cpu(options)
     text = link_builtin_library(link_image_library(ir_text), options)
-    text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check)
+    text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
+                                                                   parsed=parsed if text == ir_text else None)
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
     packet = packet_width(width, True, False)
@@ -346,9 +355,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
     text = fast_rsqrt.lower_module_text(wfv.text, every + [v[0] for v in wfv.widths.values()], cpu.features,
                                         options)
-    text, coroutines, serial = lower_kernels(text, every, wfv.widths)
+    module, coroutines, serial = lower_kernels(text, every, wfv.widths)
     loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
-    text = add_entries(text, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
+    text = add_entries(module, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
         text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
                                   local_sizes, wfv.widths, loops)

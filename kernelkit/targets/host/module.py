@@ -71,13 +71,15 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
 
     module = read_mux_ir(mux_ir)
     fixed = {sig.name: size for sig in signatures for size in [fixed_local_size(module, sig.name)] if size}
+    # what the binary records of each kernel, read before compile_host takes the module over
+    reach = kernel_reaches(module, [sig.name for sig in signatures])
+    dims = {sig.name: (_max_work_dim(module, sig.name), uniform_work_groups(module, sig.name)) for sig in signatures}
     code = compile_host(mux_ir, check=check, options=options,
-                        local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed)
+                        local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed,
+                        parsed=module)
     if log is not None:
         log.extend(code.log)
-    reach = kernel_reaches(module, [sig.name for sig in signatures])
-    kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, _max_work_dim(module, sig.name),
-                              uniform_work_groups(module, sig.name), reach.get(sig.name, []),
+    kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, *dims[sig.name], reach.get(sig.name, []),
                               vector_width=code.vectorised.get(sig.name, 1))
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=code.cpu.name, features=list(code.cpu.features),

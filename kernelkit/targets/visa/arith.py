@@ -5,6 +5,7 @@ has no 64-bit division and, on DG2, no integer division at all)."""
 from __future__ import annotations
 
 from kernelkit import ir
+from kernelkit.errors import CompileError
 from kernelkit.targets.visa.vtypes import SIZES, UNSIGNED, vtype_of
 
 
@@ -112,3 +113,55 @@ class ArithmeticCodegen:
         """A source operand ``name(r,c)<region>`` read as ``vtype`` (an alias of its variable)."""
         name, rest = operand.split("(", 1)
         return f"{self._alias(name, vtype)}({rest}"
+
+    def _fpclass(self, inst, x, mask) -> None:
+        """llvm.is.fpclass: ``x``'s class in the test ``mask`` (LLVM LangRef: bit 0 signaling NaN, 1
+        quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -zero, 6 +zero, 7 +subnormal, 8 +normal,
+        9 +inf), from the bits: a = |x| as an unsigned integer compared with the class bounds (a
+        range lo <= a < hi as a - lo < hi - lo), the sign from the signed view."""
+        vt = vtype_of(x.type)
+        if not isinstance(mask, ir.ConstantInt) or vt not in FP_CLASS_BITS:
+            raise CompileError(f"vISA code generation: llvm.is.fpclass on {x.type} with test {mask} is not supported")
+        raw, signed, inf, quiet, smallest = FP_CLASS_BITS[vt]
+        exe, test, modulus = self.exe(inst), mask.value, 1 << 8 * SIZES[raw]
+        a = self._tmp(inst, raw)
+        self.emit(f"and {exe} {a[0]} {self.src(x, raw)} 0x{modulus // 2 - 1:x}:{raw}")
+        terms: list[str] = []
+
+        def term(op: str, bound: int, low: int = 0, sign: str = "") -> None:
+            value = a[1]
+            if low:
+                shifted = self._tmp(inst, raw)
+                self.emit(f"add {exe} {shifted[0]} {a[1]} 0x{-low % modulus:x}:{raw}")
+                value = shifted[1]
+            hit = self._tmp(inst, "w")
+            self.emit(f"cmp.{op} {exe} {hit[0]} {value} 0x{bound - low:x}:{raw}")
+            if sign:
+                side = self._tmp(inst, "w")
+                self.emit(f"cmp.{sign} {exe} {side[0]} {self.src(x, signed)} 0x0:{signed}")
+                self.emit(f"and {exe} {hit[0]} {hit[1]} {side[1]}")
+            terms.append(hit[1])
+
+        nan = test & 3
+        if nan:                                   # signaling: inf < a < inf|quiet; quiet: a >= inf|quiet
+            term("lt", (inf | quiet) if nan == 1 else modulus // 2, inf + 1 if nan != 2 else inf | quiet)
+        # (class, bound, low) of inf, normal, subnormal, zero: low <= a < bound; bits of -/+
+        for op, bound, low, negative, positive in (("eq", inf, 0, 2, 9), ("lt", inf, smallest, 3, 8),
+                                                  ("lt", smallest, 1, 4, 7), ("eq", 0, 0, 5, 6)):
+            neg, pos = test >> negative & 1, test >> positive & 1
+            if neg or pos:
+                term(op, bound + low if op == "eq" and low else bound, low, "" if neg and pos else ("lt" if neg else "ge"))
+        if not terms:
+            self.emit(f"mov {exe} {self.dst(inst)} 0x0:w")
+            return
+        result = terms[0]
+        for other in terms[1:]:
+            self.emit(f"or {exe} {self.dst(inst)} {result} {other}")
+            result = self.src(inst)
+        if len(terms) == 1:
+            self.emit(f"mov {exe} {self.dst(inst)} {result}")
+
+
+# vISA type -> (raw unsigned, signed, bits of +inf, quiet-NaN bit, smallest normal) for llvm.is.fpclass
+FP_CLASS_BITS = {"f": ("ud", "d", 0x7F800000, 0x00400000, 0x00800000),
+                 "df": ("uq", "q", 0x7FF0000000000000, 0x0008000000000000, 0x0010000000000000)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from kernelkit import ir
 from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
+from kernelkit.targets.visa.subgroups import is_sub_group_builtin
 from kernelkit.targets.visa.vtypes import (
     GLOBAL_SPACES,
     LOCAL_SPACE,
@@ -39,7 +40,8 @@ class CallCodegen:
         if self._builtin(inst, name, args) or self._atomic(inst, name, args):
             return
         parsed = _demangle(name)
-        if parsed is not None and self._collective(inst, parsed[0], parsed[1], args):
+        if parsed is not None and (self._collective(inst, parsed[0], parsed[1], args)
+                                   or self._sub_group(inst, parsed[0], parsed[1], args)):
             return
         dim = args[0].value if args and isinstance(args[0], ir.ConstantInt) else None
         if name in WORK_ITEM and dim is None:
@@ -72,6 +74,9 @@ class CallCodegen:
     def _intrinsic(self, inst, name: str, args) -> bool:
         """LLVM intrinsics (one element of a vector at a time): ``llvm.<base>[.sat].<types>``."""
         base, suffix = name.split(".")[1:3]
+        if base == "is" and suffix == "fpclass":
+            self._fpclass(inst, *args)
+            return True
         if base == "frexp" and suffix == "f64":
             self._frexp_double(inst, args[0])
             return True
@@ -238,7 +243,9 @@ class CallCodegen:
             sources.append("%null.")
         result = self._new(vt, self.simd)
         space = ptr.type.addrspace
-        if space in GLOBAL_SPACES or space == PRIVATE_SPACE:
+        if self.lsc and (space in GLOBAL_SPACES or space == PRIVATE_SPACE or space == LOCAL_SPACE and not wide):
+            self._lsc_atomic(op, space, ptr, sources, result, wide)
+        elif space in GLOBAL_SPACES or space == PRIVATE_SPACE:
             addr = self._wide(ptr, "uq")
             width = ".64" if wide else ""
             for lane in range(0, self.simd, 8):
@@ -256,6 +263,23 @@ class CallCodegen:
         else:
             raise CompileError(f"vISA code generation: atomics on address space {space} are not supported")
         return result
+
+    def _lsc_atomic(self, op: str, space: int, ptr, sources: list[str], result: str, wide: bool) -> None:
+        """``lsc_atomic_<op>`` in SIMD16 pieces, as IGC 1.0.12504 emits SIMD-wide atomics for DG2
+        (ocloc -device dg2-g10, tests/reference/visa/dg2-g10_atomics): .ugm with flat a64 addresses
+        for __global/private (d32, or d64 for ``wide`` values), .slm with a32 offsets for __local;
+        Src1Data/Src2Data the operands, for icas the compared value first, then the new one."""
+        local = space == LOCAL_SPACE
+        addr = self._wide(ptr, "ud" if local else "uq")
+        vt, size = ("uq", "d64") if wide else ("ud", "d32")
+        srcs = [src.removesuffix(".") for src in sources]
+        if op == "cmpxchg":                     # svm/dword order: new value, compared value
+            srcs = [srcs[1], srcs[0]]
+        for lane, n, m in self._halves():
+            where = f"flat[{self._piece(addr, 'ud' if local else 'uq', lane, n)}]:{'a32' if local else 'a64'}"
+            data = [self._piece(src, vt, lane, n) if src != "%null" else "%null" for src in srcs]
+            self.emit(f"lsc_atomic_{LSC_ATOMICS[op]}.{'slm' if local else 'ugm'} ({m}, {n}) "
+                      f"{self._piece(result, vt, lane, n)}:{size} {where} {data[0]} {data[1]}")
 
     def _atomic_instruction(self, inst) -> None:
         """``atomicrmw`` and ``cmpxchg`` on 32-bit values; a cmpxchg's {old, success} pair is kept for
@@ -293,6 +317,11 @@ def _atomic_vtype(op: str, wide: bool) -> str:
     return ("q" if wide else "d") if op in ("minsint", "maxsint") else ("uq" if wide else "ud")
 
 
+# vISA SVM/DWORD atomic operation -> LSC atomic (IGC documentation/visa LSC_UNTYPED.md; xchg is
+# lsc_atomic_store, which returns the old value, as IGC emits atomic_xchg on DG2)
+LSC_ATOMICS = {"add": "iadd", "sub": "isub", "inc": "iinc", "dec": "idec", "xchg": "store", "cmpxchg": "icas",
+               "min": "umin", "max": "umax", "minsint": "smin", "maxsint": "smax", "and": "and", "or": "or",
+               "xor": "xor"}
 ATOMIC_RMW = {"add": "add", "sub": "sub", "xchg": "xchg", "and": "and", "or": "or", "xor": "xor", "max": "maxsint",
               "min": "minsint", "umax": "max", "umin": "min"}
 MIN_MAX = {"smax": ("max", False), "smin": ("min", False), "umax": ("max", True), "umin": ("min", True),
@@ -352,5 +381,5 @@ def handles_call(name: str) -> bool:
     if parsed is None:
         return False
     base = parsed[0]
-    return base in SIMPLE_BUILTINS or base in NATIVE_MATH or base.replace("atom_", "atomic_") in ATOMIC_BUILTINS
+    return base in SIMPLE_BUILTINS or is_sub_group_builtin(base) or base in NATIVE_MATH or base.replace("atom_", "atomic_") in ATOMIC_BUILTINS
 

@@ -30,6 +30,7 @@ from kernelkit.targets.visa.generic import GenericCodegen, casts_local_to_generi
 from kernelkit.targets.visa.memory_access import MemoryCodegen
 from kernelkit.targets.visa.printf import PrintfCodegen, printf_only_fpext
 from kernelkit.targets.visa.private import PrivateCodegen
+from kernelkit.targets.visa.subgroups import NEEDS_LANE, NEEDS_LINEAR, SubGroupCodegen
 from kernelkit.targets.visa.vtypes import (
     BINARY,
     CMP,
@@ -49,7 +50,7 @@ from kernelkit.targets.visa.vtypes import (
 
 
 class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodegen, CollectiveCodegen,
-                    GenericCodegen, PrintfCodegen, DoubleCodegen):
+                    SubGroupCodegen, GenericCodegen, PrintfCodegen, DoubleCodegen):
     def __init__(self, function, signature, payload: Payload, static_slm: dict, segments=None,
                  collective_slm: int = 0):
         from kernelkit.targets.visa.segments import Segments
@@ -280,8 +281,11 @@ class KernelCodegen(CallCodegen, ArithmeticCodegen, MemoryCodegen, PrivateCodege
                 self.emit(f"mov ({mask}_NM, {n}) {lid}(0,{part.lane})<1> {self.input_name(part)}(0,0)<1;1,0>")
             self.local_ids.append(lid)
         self._private_prologue()
-        if any(collective_kind(_base_name(i)) for b in self.fn.blocks for i in b if isinstance(i, ir.CallInst)):
+        called = {_base_name(i) for b in self.fn.blocks for i in b if isinstance(i, ir.CallInst)}
+        if any(collective_kind(name) for name in called) or called & NEEDS_LINEAR:
             self._local_linear()             # (in the entry block: every collective's loop reads it)
+        if called & NEEDS_LANE:
+            self._lane_index()
 
     def input_name(self, inp) -> str:
         return self.input_vars[inp.name]

@@ -1,0 +1,67 @@
+"""A .debug_line program header is checked against DWARF 5 6.2.4 before pyelftools parses it: a unit length
+past the section, or directory/file counts that cannot fit the header's bytes, are FormatErrors naming the
+field (the fuzzer found a header that made pyelftools parse ~220,000 phantom entries for seconds)."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from fuzz.targets import dwarf_seeds
+from kernelkit.errors import FormatError
+from kernelkit.formats.amdgpu import inspect as amdgpu
+
+
+@pytest.fixture(scope="module")
+def line_program() -> tuple[bytes, int]:
+    """A DWARF 5 -g code object and the file offset of its first line program (DWARF 5 6.2.4 layout)."""
+    import io
+
+    data = dwarf_seeds()[0]
+    section = ELFFile(io.BytesIO(data)).get_section_by_name(".debug_line")
+    start = section["sh_offset"]
+    assert struct.unpack_from("<H", data, start + 4)[0] == 5
+    return data, start
+
+
+def _patched(data: bytes, offset: int, value: bytes) -> bytes:
+    return data[:offset] + value + data[offset + len(value):]
+
+
+def _directory_format_count_offset(data: bytes, start: int) -> int:
+    # unit_length 4, version 2, address_size 1, segment_selector_size 1, header_length 4,
+    # minimum_instruction_length, maximum_operations_per_instruction, default_is_stmt, line_base, line_range,
+    # opcode_base, then opcode_base - 1 standard_opcode_lengths
+    opcode_base = data[start + 17]
+    return start + 18 + opcode_base - 1
+
+
+def test_the_undamaged_line_program_reads(line_program):
+    data, _ = line_program
+    rows = [row for unit in amdgpu.debug_info(data, "k")["units"] for row in unit["lines"]]
+    assert rows and all(row["file"] for row in rows if not row["end_sequence"])
+
+
+def test_a_unit_length_past_the_section_is_a_format_error(line_program):
+    data, start = line_program
+    with pytest.raises(FormatError, match="unit_length"):
+        amdgpu.debug_info(_patched(data, start, struct.pack("<I", 0x61000BBE)), "k")
+
+
+def test_directories_without_fields_are_a_format_error(line_program):
+    data, start = line_program
+    at = _directory_format_count_offset(data, start)
+    assert data[at] >= 1                       # clang writes DW_LNCT_path at least
+    with pytest.raises(FormatError, match="directories_count"):
+        amdgpu.debug_info(_patched(data, at, b"\0"), "k")
+
+
+def test_more_directories_than_header_bytes_is_a_format_error(line_program):
+    data, start = line_program
+    at = _directory_format_count_offset(data, start)
+    count_at = at + 1 + 2 * data[at]           # one (content type, form) ULEB pair per format, each one byte here
+    assert data[count_at] < 0x80
+    with pytest.raises(FormatError, match="directories_count"):
+        amdgpu.debug_info(_patched(data, count_at, b"\x7f"), "k")
