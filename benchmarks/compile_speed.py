@@ -78,16 +78,18 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _timed(cmd: list[str], env: dict | None = None) -> float:
-    """Wall seconds of one run; its CPU seconds (user + system, of the process and of the processes
-    it waited for: not the build server's) go to _CPU, a measure the machine's load hardly moves."""
+def _timed(cmd: list[str], env: dict | None = None, *, record: bool = True) -> float:
+    """Wall seconds of one run; with ``record``, its CPU seconds (user + system, of the process and of
+    the processes it waited for: not the build server's) go to _CPU, a measure the machine's load
+    hardly moves."""
     cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-400:]}")
-    _CPU.setdefault((*cmd, (env or {}).get("KERNELKIT_NO_SERVER", "")), []).append(_children_cpu() - cpu)
+    if record:
+        _CPU.setdefault((*cmd, (env or {}).get("KERNELKIT_NO_SERVER", "")), []).append(_children_cpu() - cpu)
     return elapsed
 
 
@@ -108,21 +110,14 @@ def clang_c(src: Path, target: str, out: Path) -> list[str]:
 
 
 def start_server() -> bool:
-    """Start the build server (as the first build of a session does) and wait until it answers."""
-    from kernelkit.builder import server
-
-    path = server.socket_path() if server.enabled() else None
-    if path is None:
+    """Start the build server of the kernelkit under test (ROOT's: `kernelkit server start` run there,
+    which waits until it answers; the kernelkit this script imports may be another copy, whose server
+    the builds would not use) as the first build of a session does."""
+    if os.environ.get("KERNELKIT_NO_SERVER", "") not in ("", "0"):
         return False
-    server.spawn(path)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        sock = server.connect(path)
-        if sock is not None:
-            sock.close()
-            return True
-        time.sleep(0.2)
-    return False
+    proc = subprocess.run([sys.executable, "-m", "kernelkit", "server", "start"], capture_output=True, text=True,
+                          cwd=ROOT)
+    return proc.returncode == 0
 
 
 def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[str, float, float, float, float]],
@@ -136,9 +131,9 @@ def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[st
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
             kk = [sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)]
-            _timed(kk, alone)                                 # warms kernelkit's library entries (a plain worker
+            _timed(kk, alone, record=False)                   # warms kernelkit's library entries (a plain worker
             #                                                   indexes the device library) and the binary
-            _timed([*kk, "--no-cache"], env)                  # the server's first request of this kind
+            _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
             cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)

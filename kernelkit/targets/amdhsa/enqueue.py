@@ -1,6 +1,6 @@
 """Device-side enqueue on AMDGPU: the block kernels of ``enqueue_kernel`` as clang 22 emits them
-for amdgcn (SPIR IR text in, SPIR IR text out; runs on named values, before the address-space
-mapping).
+for amdgcn (SPIR IR text in, SPIR IR text out, edited on kernelkit.ir; runs before the
+address-space mapping).
 
 * the enqueued kernel gets its block literal by value in its kernarg segment (a ``byref``
   argument of the literal's type: metadata ``by_value``, named ``block_literal``);
@@ -13,54 +13,51 @@ mapping).
 
 from __future__ import annotations
 
-import re
-
+from kernelkit import ir
 from kernelkit.errors import CompileError
+from kernelkit.ir import types as T
+from kernelkit.ir.builder import IRBuilder
+from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+from kernelkit.ir.values import ConstantAggregate, ConstantExpr, const_int, null, zeroinitializer
 
 RUNTIME_HANDLE_SECTION = ".amdgpu.kernel.runtime.handle"
-RUNTIME_HANDLE_TYPE = "{ ptr addrspace(1), i32, i32 }"
+RUNTIME_HANDLE_TYPE = T.LiteralStructType((T.pointer(1), T.i32, T.i32))
 RUNTIME_HANDLE_SUFFIX = ".runtime.handle"
 BLOCK_LITERAL_ARG = "block_literal"
-_KERNEL_REF = re.compile(r"addrspacecast \(ptr @([-\w$.]+) to ptr addrspace\(4\)\)")
-_DEFINE = re.compile(r"^define [^@\n]*@([-\w$.]+)\(", re.M)
+GENERIC = T.pointer(4)     # SPIR's generic address space
+# clang names a block's function `<enclosing>_block_invoke[_N]` and its kernel `..._block_invoke[_N]_kernel`
+_BLOCK_NAME = "_block_invoke"
 
 
-def _functions(text: str) -> dict[str, tuple[int, int]]:
-    """name -> (start, end) of each function definition's text."""
-    spans = {}
-    for m in _DEFINE.finditer(text):
-        end = text.find("\n}\n", m.start())
-        spans[m.group(1)] = (m.start(), len(text) if end < 0 else end + 3)
-    return spans
+def _generic_refs(fn: ir.Function) -> list[ConstantExpr]:
+    """The constant expressions ``addrspacecast (ptr @fn to ptr addrspace(4))``."""
+    return [u for u in fn.users if isinstance(u, ConstantExpr) and u.opcode == "addrspacecast"
+            and u.type == GENERIC and u.operands[0] is fn]
 
 
-def _literal_type(text: str, spans: dict[str, tuple[int, int]], kernel: str) -> tuple[str, str]:
-    """(IR type, alignment) of the block literal a call passes along with ``kernel``'s address:
-    a private copy (an alloca) or, for a block that captures nothing, a constant global."""
-    ref = rf"addrspacecast \(ptr @{re.escape(kernel)} to ptr addrspace\(4\)\), ptr addrspace\(4\) "
-    for start, end in spans.values():
-        body = text[start:end]
-        for call in re.finditer(ref + r"(%[-\w$.]+)", body):
-            value = call.group(1)
-            cast = re.search(rf"^\s*{re.escape(value)} = addrspacecast ptr (%[-\w$.]+) to ptr addrspace\(4\)",
-                             body, re.M)
-            source = cast.group(1) if cast else value
-            alloca = re.search(rf"^\s*{re.escape(source)} = alloca (.+?), align (\d+)", body, re.M)
-            if alloca:
-                return alloca.group(1), alloca.group(2)
-    for call in re.finditer(ref + r"addrspacecast \(ptr addrspace\(1\) @([-\w$.]+) to ptr addrspace\(4\)\)", text):
-        glob = re.search(rf"^@{re.escape(call.group(1))} = [^\n]*?\b(?:global|constant) (.+?) (?:\{{|<\{{)"
-                         r"[^\n]*, align (\d+)", text, re.M)
-        if glob:
-            return glob.group(1), glob.group(2)
-    raise CompileError(f"amdhsa: cannot find the block literal enqueued with {kernel}")
+def _literal_type(module: ir.Module, kernel: ir.Function, refs: list[ConstantExpr]) -> tuple[T.Type, int | None]:
+    """(type, alignment) of the block literal a call passes along with ``kernel``'s address: a
+    private copy (an alloca, perhaps behind a cast to generic) or, for a block that captures
+    nothing, a constant global."""
+    calls = [(call, i) for f in module.functions for call in f.instructions() if isinstance(call, ir.CallInst)
+             for i, op in enumerate(call.operands[:-1]) if op in refs]
+    for call, i in calls:
+        source = call.operands[i + 1]
+        if isinstance(source, ir.CastInst) and source.opcode == "addrspacecast" and source.type == GENERIC:
+            source = source.operands[0]
+        if isinstance(source, ir.AllocaInst):
+            return source.allocated_type, source.align
+    for call, i in calls:
+        cast = call.operands[i + 1]
+        if isinstance(cast, ConstantExpr) and cast.opcode == "addrspacecast" and cast.type == GENERIC \
+                and isinstance(cast.operands[0], ir.GlobalVariable) and cast.operands[0].addrspace == 1 \
+                and cast.operands[0].initializer is not None:
+            return cast.operands[0].value_type, cast.operands[0].align
+    raise CompileError(f"amdhsa: cannot find the block literal enqueued with {kernel.name}")
 
 
-def _add_metadata(text: str, nodes: list[str]) -> tuple[str, list[int]]:
-    ids = [int(n) for n in re.findall(r"^!(\d+) = ", text, flags=re.M)]
-    first = max(ids, default=-1) + 1
-    new = [first + i for i in range(len(nodes))]
-    return text + "".join(f"!{i} = {node}\n" for i, node in zip(new, nodes, strict=True)), new
+def _has_blocks(text: str) -> bool:
+    return _BLOCK_NAME in text
 
 
 def for_code_object_v2(text: str) -> str:
@@ -69,58 +66,87 @@ def for_code_object_v2(text: str) -> str:
     calls the invoke function directly, and it is inlined there), is stored as null, and the block
     kernels lose ``!associated`` (which would put them in a section of their own); the V2 writer
     names the runtime handle (``RuntimeHandle``) from its symbol instead."""
-    text = re.sub(r" !associated !\d+", "", text)
-    invokes = set(re.findall(r"^define [^@\n]*spir_func [^@\n]*@([-\w$.]+_block_invoke(?:_\d+)?)\(", text, flags=re.M))
-    for name in invokes:
-        text = text.replace(f"addrspacecast (ptr @{name} to ptr addrspace(4))", "null")
-    return text
+    if not _has_blocks(text):
+        return text
+    module = ir.parse(text)
+    changed = False
+    for g in [*module.globals, *module.functions]:
+        changed |= g.metadata.pop("associated", None) is not None
+    for fn in module.functions:
+        if fn.is_declaration or fn.calling_conv != "spir_func" or not _is_block_invoke(fn.name):
+            continue
+        for ref in _generic_refs(fn):
+            ref.replace_all_uses_with(null(GENERIC))
+            changed = True
+    return str(module) if changed else text
+
+
+def _is_block_invoke(name: str) -> bool:
+    head, _, tail = name.rpartition(_BLOCK_NAME)
+    return bool(head) and (tail == "" or (tail[:1] == "_" and tail[1:].isdigit()))
+
+
+def _kernel_arg_metadata(n_local: int) -> dict[str, MDNode]:
+    """The ``kernel_arg_*`` metadata of a block kernel: its literal, then ``n_local`` ``local void *``."""
+    def strings(first: str, rest: str) -> MDNode:
+        return MDNode([MDString(first)] + [MDString(rest)] * n_local)
+
+    type_ = strings("__block_literal", "void*")
+    return {"kernel_arg_addr_space": MDNode([ValueAsMetadata(const_int(T.i32, s)) for s in [0] + [3] * n_local]),
+            "kernel_arg_access_qual": strings("none", "none"),
+            "kernel_arg_type": type_, "kernel_arg_base_type": type_,
+            "kernel_arg_type_qual": strings("", ""),
+            "kernel_arg_name": MDNode([MDString(BLOCK_LITERAL_ARG)]
+                                      + [MDString(f"local_arg{i}") for i in range(1, n_local + 1)])}
+
+
+def _literal_by_value(kernel: ir.Function, ty: T.Type, align: int | None) -> None:
+    """The kernel's first parameter (its block literal, a generic pointer) becomes the literal
+    itself, ``byref`` in the constant address space; the body gets a generic pointer to it."""
+    if not kernel.args or kernel.args[0].type != GENERIC:
+        raise CompileError(f"amdhsa: block kernel {kernel.name} does not take its literal as its first argument")
+    old = kernel.args[0]
+    attributes = [f"byref({ty})"] + ([f"align {align}"] if align is not None else [])
+    literal = ir.Argument(T.pointer(2), f"{old.name}.kklit", 0, attributes)
+    cast = IRBuilder().position_at_start(kernel.entry).addrspacecast(literal, GENERIC, old.name)
+    old.replace_all_uses_with(cast)
+    kernel.set_signature(T.FunctionType(kernel.return_type, (literal.type, *kernel.function_type.params[1:]),
+                                        kernel.function_type.vararg), [literal, *kernel.args[1:]])
 
 
 def block_kernels_to_amdgpu(text: str) -> str:
-    defined_kernels = set(re.findall(r"^define [^@\n]*spir_kernel [^@\n]*@([-\w$.]+)\(", text, flags=re.M))
-    blocks = sorted({k for k in _KERNEL_REF.findall(text) if k in defined_kernels})
+    if not _has_blocks(text):
+        return text
+    module = ir.parse(text)
+    blocks = sorted((fn for fn in module.functions if not fn.is_declaration and fn.calling_conv == "spir_kernel"
+                     and _generic_refs(fn)), key=lambda fn: fn.name)
     if not blocks:
         return text
-    spans = _functions(text)
-    literals = {k: _literal_type(text, spans, k) for k in blocks}
+    literals = {fn.name: _literal_type(module, fn, _generic_refs(fn)) for fn in blocks}
     handles = []
     for kernel in blocks:
-        handle = f"@{kernel}{RUNTIME_HANDLE_SUFFIX}"
-        ty, align = literals[kernel]
-        text = text.replace(f"addrspacecast (ptr @{kernel} to ptr addrspace(4))",
-                            f"addrspacecast (ptr addrspace(1) {handle} to ptr addrspace(4))")
-        m = re.search(rf"^(define [^@\n]*@{re.escape(kernel)}\()ptr addrspace\(4\)"
-                      r"(?:[^%,()]|\([^()]*\))*(%[-\w$.]+)(.*)$", text, flags=re.M)
-        if m is None:
-            raise CompileError(f"amdhsa: block kernel {kernel} does not take its literal as its first argument")
-        arg, rest = m.group(2), m.group(3)
-        # the `local void *` parameters of the block (enqueue_kernel's local sizes), named as clang names them
-        params = re.split(r"\)\s+(?:#\d|!|\{|local_unnamed_addr|unnamed_addr)", rest)[0]
-        n_local = params.count("ptr addrspace(3)")
-        local_names = "".join(f', !"local_arg{i}"' for i in range(1, n_local + 1))
-        text, (assoc, space, access, type_, qual, name) = _add_metadata(text, [
-            f"!{{ptr addrspace(1) {handle}}}", "!{i32 0" + ", i32 3" * n_local + "}",
-            '!{!"none"' + ', !"none"' * n_local + "}", '!{!"__block_literal"' + ', !"void*"' * n_local + "}",
-            '!{!""' + ', !""' * n_local + "}", f'!{{!"{BLOCK_LITERAL_ARG}"{local_names}}}'])
-        extra = "" if "!kernel_arg_addr_space" in rest else (
-            f" !kernel_arg_addr_space !{space} !kernel_arg_access_qual !{access} !kernel_arg_type !{type_}"
-            f" !kernel_arg_base_type !{type_} !kernel_arg_type_qual !{qual} !kernel_arg_name !{name}")
-        rest = re.sub(r"\s*\{\s*$", f" !associated !{assoc}{extra} {{", rest)
-        line = f"{m.group(1)}ptr addrspace(2) byref({ty}) align {align} {arg}.kklit{rest}"
-        body_start = m.end()
-        label = re.match(r"\n([-\w$.]+:)[^\n]*", text[body_start:])
-        insert_at = body_start + (label.end() if label else 0)
-        text = (text[:m.start()] + line + text[body_start:insert_at]
-                + f"\n  {arg} = addrspacecast ptr addrspace(2) {arg}.kklit to ptr addrspace(4)" + text[insert_at:])
-        handles.append(f"{handle} = internal addrspace(1) externally_initialized constant {RUNTIME_HANDLE_TYPE} "
-                       f'zeroinitializer, section "{RUNTIME_HANDLE_SECTION}"')
-    # SPIR's generic pointers (address space 4) become AMDGPU's flat ones
-    used = ", ".join(f"ptr addrspace(4) addrspacecast (ptr addrspace(1) @{k}{RUNTIME_HANDLE_SUFFIX} "
-                     "to ptr addrspace(4))" for k in blocks)
-    handles.append(f'@llvm.used = appending global [{len(blocks)} x ptr addrspace(4)] [{used}], '
-                   'section "llvm.metadata"')
-    if "@llvm.used = " in text:
+        handle = ir.GlobalVariable(f"{kernel.name}{RUNTIME_HANDLE_SUFFIX}", RUNTIME_HANDLE_TYPE,
+                                   zeroinitializer(RUNTIME_HANDLE_TYPE), addrspace=1, constant=True)
+        handle.linkage = "internal"
+        handle.externally_initialized = True
+        handle.section = RUNTIME_HANDLE_SECTION
+        for ref in _generic_refs(kernel):
+            ref.set_operand(0, handle)
+        _literal_by_value(kernel, *literals[kernel.name])
+        kernel.metadata["associated"] = MDNode([ValueAsMetadata(handle)])
+        if "kernel_arg_addr_space" not in kernel.metadata:
+            n_local = sum(1 for a in kernel.args[1:] if a.type == T.pointer(3))
+            kernel.metadata.update(_kernel_arg_metadata(n_local))
+        handles.append(handle)
+    if module.get_global("llvm.used") is not None:
         raise CompileError("amdhsa: modules with @llvm.used and device-side enqueue are not supported")
-    first_define = _DEFINE.search(text)
-    at = first_define.start() if first_define else len(text)
-    return text[:at] + "\n".join(handles) + "\n\n" + text[at:]
+    for handle in handles:
+        module.add_global(handle)
+    # SPIR's generic pointers (address space 4) become AMDGPU's flat ones
+    used_type = T.ArrayType(GENERIC, len(handles))
+    used = ir.GlobalVariable("llvm.used", used_type, ConstantAggregate(
+        used_type, [ConstantExpr(GENERIC, "addrspacecast", (h,)) for h in handles]))
+    used.linkage = "appending"
+    used.section = "llvm.metadata"
+    module.add_global(used)
+    return str(module)

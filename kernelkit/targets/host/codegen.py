@@ -12,7 +12,6 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from kernelkit import ir
@@ -79,26 +78,69 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 
 
+def link_libraries(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
+    """Step 0: the frontend's module with the image builtins (:mod:`~kernelkit.targets.host.images`)
+    and the OpenCL builtins it calls (kernelkit.mux.clc) linked in; unchanged when it needs neither.
+    Invalid frontend IR is a CompileError here."""
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        with_images = link_image_library(main, lambda text: modules.parse(text, "image lowering"))
+        if with_images is not None:
+            main = with_images
+        if not _link_builtins(main, options, modules) and with_images is None:
+            return ir_text
+        return str(main)
+
+
 def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()) -> str:
-    """Step 0: link the definitions of the OpenCL builtins the module calls (kernelkit.mux.clc)."""
-    defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M))
-    called = {n for n in re.findall(r"@(_Z[\w$.]+)\(", ir_text) if n not in defined}
+    """The OpenCL builtins the module calls linked in (kernelkit.mux.clc); unchanged when it calls none."""
+    with _PrivateModules() as modules:
+        main = modules.parse(ir_text, "the frontend")
+        return str(main) if _link_builtins(main, options, modules) else ir_text
+
+
+class _PrivateModules:
+    """llvmlite modules in an LLVM context of their own (in the global one, a struct type name
+    another module already used comes back renamed, ``%struct.S.0``, and checked mode names struct
+    types in its messages); on exit every module is disposed of, then the context (a garbage
+    collector finalising them in the other order would crash LLVM)."""
+
+    def __init__(self) -> None:
+        self.context = llvm().create_context()
+        self.modules: list = []
+
+    def parse(self, text: str, stage: str):
+        module = _parse(text, stage, self.context)
+        self.modules.append(module)
+        return module
+
+    def __enter__(self) -> _PrivateModules:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for module in self.modules:
+            module.close()
+        self.modules.clear()
+        self.context.close()
+
+
+def _link_builtins(main, options, modules: _PrivateModules) -> bool:
+    """Link the library definitions of the ``_Z`` functions the (llvmlite) module ``main`` declares
+    into it; returns whether it linked anything."""
+    called = {f.name for f in main.functions if f.is_declaration and f.name.startswith("_Z")}
     if not called:
-        return ir_text
+        return False
     try:
         from kernelkit.mux.clc import defined_builtins, library_ir
     except ImportError:
-        return ir_text
-    triple = re.search(r'^target triple = "([^"]+)"', ir_text, flags=re.M)
-    spir = triple.group(1) if triple else "spir64-unknown-unknown"
+        return False
+    spir = main.triple or "spir64-unknown-unknown"
     available = called & defined_builtins(spir)
     if not available:
-        return ir_text
+        return False
     opts = [o for o in options if o in LIBRARY_OPTIONS]
-    lib = library_ir(spir, opts=opts, only=sorted(available))
-    main = _parse(ir_text, "the frontend")
-    main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+    main.link_in(modules.parse(library_ir(spir, opts=opts, only=sorted(available)), "the builtin library"))
+    return True
 
 
 def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | None = None):
@@ -146,12 +188,14 @@ def _helper_names() -> set[str]:
     return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
 
 
-def _parse(text: str, stage: str):
-    b = llvm()
+def _parse(text: str, stage: str, context=None):
+    m = None
     try:
-        m = b.parse_assembly(text)
+        m = llvm().parse_assembly(text, context)
         m.verify()
     except RuntimeError as exc:
+        if m is not None:
+            m.close()      # (now: a module of a private context must not outlive it)
         raise CompileError(f"host: invalid IR after {stage}: {exc}") from exc
     return m
 
@@ -342,9 +386,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     ``parsed``: ``ir_text`` already read by kernelkit.ir (used, and changed, when no library is linked
     into the text)."""
     cpu = selected_cpu(options)
-    text = link_builtin_library(link_image_library(ir_text), options)
+    text = link_libraries(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
-                                                                   parsed=parsed if text == ir_text else None)
+                                                                   parsed=parsed if text is ir_text else None)
     text = inline_all(text, cpu)
     width = host_vector_width(cpu.feature_string())
     packet = packet_width(width, True, False)

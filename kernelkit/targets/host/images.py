@@ -132,18 +132,28 @@ def library_ir(names: set[str]) -> str:
     return text
 
 
-def link_image_library(ir_text: str) -> str:
-    """The module with image handles lowered and the image builtins it calls linked in (unchanged
-    when it has no images or samplers)."""
-    if '"spirv.Image"' not in ir_text and '"spirv.Sampler"' not in ir_text:
-        return ir_text
-    from kernelkit.llvm_binding import llvm
+def _has_image_handles(main) -> bool:
+    """Does a function of the (llvmlite) module take or return an image or a sampler? (Every image
+    and sampler value of OpenCL C comes from a kernel argument or a builtin's result.)"""
+    def handle(ty) -> bool:
+        return str(ty).startswith(('target("spirv.Image"', 'target("spirv.Sampler"'))
 
-    module = ir.parse(ir_text)
+    for fn in main.functions:
+        fn_type = fn.global_value_type
+        if handle(fn_type.get_function_return()) or any(handle(p) for p in fn_type.get_function_parameters()):
+            return True
+    return False
+
+
+def link_image_library(main, parse):
+    """A new (llvmlite) module: ``main`` with image handles lowered and the image builtins it calls
+    linked in (``parse``: IR text -> llvmlite module, in ``main``'s LLVM context); None when it has
+    no images or samplers."""
+    if not _has_image_handles(main):
+        return None
+    module = ir.parse(str(main))
     names = lower_image_handles(module)
-    text = str(module)
-    if not names:
-        return text
-    main = llvm().parse_assembly(text)
-    main.link_in(llvm().parse_assembly(library_ir(names)))
-    return str(main)
+    lowered = parse(str(module))
+    if names:
+        lowered.link_in(parse(library_ir(names)))
+    return lowered
