@@ -28,6 +28,12 @@ SAXPY = (ROOT / "examples" / "saxpy.cl").read_text()
 SGEMM_TILED = (ROOT / "benchmarks" / "kernels" / "sgemm_tiled.cl").read_text()
 
 
+# ocloc device per platform where PLATFORMS' name is not the one with the platform's messages: IGC
+# 1.0.12504 compiles -device dg2 with legacy (gather4_scaled/scatter4_scaled) messages and -device
+# dg2-g10 with LSC
+IGC_DEVICES = {"dg2": "dg2-g10"}
+
+
 def igc_kernel(source: str, kernel: str, platform: str):
     """IGC's decoded routine, its payload (kernelkit.abi.visa) and signature."""
     from kernelkit.abi.signature import signatures_from_source
@@ -38,7 +44,7 @@ def igc_kernel(source: str, kernel: str, platform: str):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{kernel}.cl"
         path.write_text(source)
-        found = ocloc_dump(path, PLATFORMS[platform])
+        found = ocloc_dump(path, IGC_DEVICES.get(platform, PLATFORMS[platform]))
         if found is None:
             raise SystemExit(f"ocloc could not build {kernel}")
         from kernelkit.formats.visa import parse_visaasm
