@@ -30,9 +30,11 @@ from kernelkit.frontend.opencl import compile_opencl
 from kernelkit.frontend.spirv import translate
 
 CORPUS_FILE = "pipes_cl20.cl"
-# every pipe and device-enqueue builtin: reserve/commit (work-item and work-group), packet queries, enqueue_kernel
-# with events, local sizes and a block capturing nothing (a global literal), kernel queries, markers and events
+# every pipe and device-enqueue builtin: reserve/commit (work-item, work-group and sub-group), packet queries, enqueue_kernel
+# with events, local sizes and a block capturing nothing (a global literal), kernel queries (cl_khr_subgroups ones too),
+# markers and events
 BUILTINS = """
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
 kernel void reserve_rw(read_only pipe int in, write_only pipe int out, global int *n) {
   reserve_id_t r = reserve_read_pipe(in, 2);
   int v = 0;
@@ -50,6 +52,8 @@ kernel void reserve_rw(read_only pipe int in, write_only pipe int out, global in
   work_group_commit_read_pipe(in, g);
   reserve_id_t h = work_group_reserve_write_pipe(out, 4);
   work_group_commit_write_pipe(out, h);
+  reserve_id_t s = sub_group_reserve_read_pipe(in, 1);
+  sub_group_commit_read_pipe(in, s);
 }
 kernel void enq_all(global int *out, local int *scratch) {
   queue_t q = get_default_queue();
@@ -61,6 +65,8 @@ kernel void enq_all(global int *out, local int *scratch) {
   enqueue_kernel(q, 0, r, 1, evs, &ev, ^(local void *a){ ((local int*)a)[0] = out[0]; }, 8u);
   out[2] = get_kernel_work_group_size(^{ out[3] = 1; });
   out[4] = get_kernel_preferred_work_group_size_multiple(^{ out[3] = 1; });
+  out[7] = get_kernel_sub_group_count_for_ndrange(r, ^{ out[3] = 2; });
+  out[8] = get_kernel_max_sub_group_size_for_ndrange(r, ^{ out[3] = 3; });
   enqueue_marker(q, 1, evs, &ev);
   clk_event_t u = create_user_event();
   set_user_event_status(u, 0);
@@ -150,7 +156,7 @@ def test_runtime_calls_are_the_ones_clang_declares_for_the_source(sources):
     clang = compile_opencl(path.read_text(), ["-cl-std=CL2.0", "-O0"], use_cache=False).ir_text
     want = {k: v for k, v in _runtime_declarations(clang).items() if not k.startswith("_Z10ndrange_")}
     assert _runtime_declarations(str(ours)) == want
-    assert len(want) == 27
+    assert len(want) == 31
     blocks = re.findall(r"^define spir_kernel [^@\n]*@(__\w+_block_invoke\w*_kernel)\(", clang, re.M)
     assert [f.name for f in ours.kernels() if "_block_invoke" in f.name] == blocks
     assert all("kernel_arg_addr_space" not in f.metadata for f in ours.kernels() if f.name in blocks)
