@@ -53,8 +53,8 @@
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
 KK_M1(acos) KK_M1(acosh) KK_M1(asin) KK_M1(asinh) KK_M1(atan) KK_M1(atanh) KK_M1(cbrt)
-KK_L1(cos) KK_M1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_M1(exp10) KK_M1(expm1)
-KK_L1(log) KK_L1(log2) KK_M1(log10) KK_M1(log1p) KK_L1(sin) KK_M1(sinh) KK_M1(tan) KK_M1(tanh)
+KK_L1(cos) KK_M1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_M1(expm1)
+KK_L1(log) KK_L1(log2) KK_L1(log10) KK_M1(log1p) KK_L1(sin) KK_M1(sinh) KK_L1(tan) KK_M1(tanh)
 KK_M1(tgamma)
 KK_M2(atan2) KK_L2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)

@@ -1,4 +1,4 @@
-/* Host float cores of exp, exp2, log, log2, sin, cos and pow written for SIMD lanes.
+/* Host float cores of exp, exp2, exp10, log, log2, log10, sin, cos, tan and pow written for SIMD lanes.
  *
  * The C library's sinf/expf/... are opaque calls: a kernel the host vectorises across work-items
  * (kernelkit.ir.transforms.packetise) would call them once per lane (LLVM's x86 backend expands
@@ -8,7 +8,8 @@
  * infinities and NaN for pow) take the C library in an `if`, which the packetiser linearises with a
  * none-active skip: lanes that never leave the fast range never pay for it.
  *
- * Accuracy (OpenCL C 3.0 s7.4 allows 3 ulp for exp/exp2/log/log2, 4 for sin/cos, 16 for pow):
+ * Accuracy (OpenCL C 3.0 s7.4 allows 3 ulp for the exp and log functions, 4 for sin/cos, 5 for tan,
+ * 16 for pow):
  * exp/exp2 reduce with k = rint(x / ln 2) and a two-part ln 2 and use the degree-7 Taylor series
  * of exp on |r| <= ln(2)/2; log/log2 use log(1+f) = 2 atanh(f / (2 + f)) on a mantissa in
  * [sqrt(1/2), sqrt(2)); sin/cos reduce by pi/2 in three floats through fma (r within an ulp for
@@ -63,6 +64,18 @@ KK_INLINE float kk_lf_exp2(float x) {
   return x != x ? x : y;
 }
 
+/* 10^x = 2^k exp(r), r = x ln 10 - k ln 2: x ln 10 as a float product plus its exact error (fma) */
+KK_INLINE float kk_lf_exp10(float x) {
+  float c = __builtin_fminf(__builtin_fmaxf(x, -46.0f), 39.0f);
+  float k = __builtin_rintf(c * 3.32192802f);
+  float p = c * 0x1.26bb1cp+1f;
+  float err = __builtin_fmaf(c, 0x1.26bb1cp+1f, -p);
+  float r = __builtin_fmaf(-k, KK_LF_LN2_HI, p);
+  r = r + __builtin_fmaf(-k, KK_LF_LN2_LO, __builtin_fmaf(c, -0x1.12aabap-25f, err));
+  float y = kk_lf_scale(kk_lf_exp_poly(r), (int)k);
+  return x != x ? x : y;
+}
+
 /* x = m 2^e with m in [sqrt(1/2), sqrt(2)) for x > 0 (denormals too): returns e, *m gets m's bits */
 KK_INLINE float kk_lf_split(float x, int *m) {
   int sub = x < 0x1p-126f;
@@ -111,6 +124,15 @@ KK_INLINE float kk_lf_log2(float x) {
   return kk_lf_log_special(x, e + __builtin_fmaf(hi, 1.44269504088896341f, t));
 }
 
+KK_INLINE float kk_lf_log10(float x) {
+  float e;
+  float l = kk_lf_log_mantissa(x, &e);
+  float hi = kk_lf_from_bits(kk_lf_bits(l) & 0xfffff000);
+  float lo = l - hi;
+  float t = __builtin_fmaf(lo, 0x1.bcb7b2p-2f, __builtin_fmaf(l, -0x1.5b235ep-27f, e * 0x1.3509f8p-18f));
+  return kk_lf_log_special(x, __builtin_fmaf(e, 0x1.344p-2f, __builtin_fmaf(hi, 0x1.bcb7b2p-2f, t)));
+}
+
 /* sin and cos of r for |r| <= pi/4: Taylor series (degree 11 and 12) */
 KK_INLINE float kk_lf_sin_poly(float r) {
   float z = r * r;
@@ -153,6 +175,19 @@ KK_INLINE float kk_lf_trig(float x, int cosine) {
 float kk_lf_libm_sin(float x) __asm__("sinf");
 float kk_lf_libm_cos(float x) __asm__("cosf");
 float kk_lf_libm_pow(float x, float y) __asm__("powf");
+float kk_lf_libm_tan(float x) __asm__("tanf");
+
+/* tan of |x| <= 8192: sin(r) / cos(r), or -cos(r) / sin(r) in odd quadrants */
+KK_INLINE float kk_lf_tan_fast(float x) {
+  float c = __builtin_fminf(__builtin_fmaxf(x, -KK_LF_TRIG_FAST), KK_LF_TRIG_FAST);
+  float k = __builtin_rintf(c * 0.636619772367581343f);
+  float r = __builtin_fmaf(-k, KK_LF_PIO2_1, c);
+  r = __builtin_fmaf(-k, KK_LF_PIO2_2, r);
+  r = __builtin_fmaf(-k, KK_LF_PIO2_3, r);
+  float s = kk_lf_sin_poly(r), co = kk_lf_cos_poly(r);
+  float y = ((int)k & 1) ? -co / s : s / co;
+  return x == 0.0f ? x : y;
+}
 
 KK_INLINE float kk_lf_sin(float x) {
   float y = kk_lf_trig(x, 0);
@@ -164,6 +199,12 @@ KK_INLINE float kk_lf_sin(float x) {
 KK_INLINE float kk_lf_cos(float x) {
   float y = kk_lf_trig(x, 1);
   if (!(__builtin_fabsf(x) <= KK_LF_TRIG_FAST)) y = kk_lf_libm_cos(x);
+  return y;
+}
+
+KK_INLINE float kk_lf_tan(float x) {
+  float y = kk_lf_tan_fast(x);
+  if (!(__builtin_fabsf(x) <= KK_LF_TRIG_FAST)) y = kk_lf_libm_tan(x);
   return y;
 }
 
