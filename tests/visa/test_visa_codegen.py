@@ -288,7 +288,8 @@ PACKED = np.dtype({"names": ["tag", "value", "extra"], "formats": [np.int8, np.i
 @pytest.mark.parametrize("platform", ["tgllp", "dg2"])
 def test_by_value_structs_are_copied_to_private_memory(platform):
     """By-value struct arguments (one payload input each) are stored to the thread's private frame
-    (svm_block_st) and read through their address; GenX_IR finalizes the kernels; numpy's results."""
+    (svm_block_st; on DG2 a transposed SIMD1 lsc_store) and read through their address; GenX_IR finalizes
+    the kernels; numpy's results."""
     require_tool("GenX_IR")
     binary = compile_visa(STRUCTS, platform)
     for name in ("scale_by_params", "move_particle", "packed_sum", "union_bits"):

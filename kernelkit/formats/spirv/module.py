@@ -47,11 +47,13 @@ class SpirvModule:
 @contextmanager
 def malformed_operands(inst: Instruction) -> Iterator[None]:
     """Reading ``inst``: operands that do not fit its opcode (too few words, an id naming nothing or the
-    wrong kind of thing) are a FormatError at the instruction's offset."""
+    wrong kind of thing) are a FormatError at the instruction's offset (so is one raised without an offset)."""
     try:
         yield
-    except FormatError:
-        raise
+    except FormatError as exc:
+        if exc.offset is not None or exc.line is not None:
+            raise
+        raise FormatError(f"Op{inst.name}: {exc.message}", offset=inst.offset, field=exc.field) from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise FormatError(f"Op{inst.name}: {type(exc).__name__}: {exc}", offset=inst.offset,
                           field="operands") from None

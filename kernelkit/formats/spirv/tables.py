@@ -48,7 +48,20 @@ OPCODES: dict[int, str] = {
     255: "Unreachable", 256: "LifetimeStart", 257: "LifetimeStop", 259: "GroupAsyncCopy",
     260: "GroupWaitEvents", 261: "GroupAll", 262: "GroupAny", 263: "GroupBroadcast", 264: "GroupIAdd",
     265: "GroupFAdd", 266: "GroupFMin", 267: "GroupUMin", 268: "GroupSMin", 269: "GroupFMax",
-    270: "GroupUMax", 271: "GroupSMax", 331: "ExecutionModeId", 332: "DecorateId",
+    270: "GroupUMax", 271: "GroupSMax",
+    # §3.52.20 "Pipe Instructions"
+    274: "ReadPipe", 275: "WritePipe", 276: "ReservedReadPipe", 277: "ReservedWritePipe",
+    278: "ReserveReadPipePackets", 279: "ReserveWritePipePackets", 280: "CommitReadPipe", 281: "CommitWritePipe",
+    282: "IsValidReserveId", 283: "GetNumPipePackets", 284: "GetMaxPipePackets",
+    285: "GroupReserveReadPipePackets", 286: "GroupReserveWritePipePackets", 287: "GroupCommitReadPipe",
+    288: "GroupCommitWritePipe",
+    # §3.52.19 "Device-Side Enqueue Instructions"
+    291: "EnqueueMarker", 292: "EnqueueKernel", 293: "GetKernelNDrangeSubGroupCount",
+    294: "GetKernelNDrangeMaxSubGroupSize", 295: "GetKernelWorkGroupSize",
+    296: "GetKernelPreferredWorkGroupSizeMultiple", 297: "RetainEvent", 298: "ReleaseEvent", 299: "CreateUserEvent",
+    300: "IsValidEvent", 301: "SetUserEventStatus", 302: "CaptureEventProfilingInfo", 303: "GetDefaultQueue",
+    304: "BuildNDRange",
+    331: "ExecutionModeId", 332: "DecorateId",
 }
 OPCODE_OF = {name: code for code, name in OPCODES.items()}
 

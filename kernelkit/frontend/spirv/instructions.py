@@ -7,6 +7,13 @@ from typing import TYPE_CHECKING
 from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import Instruction, malformed_operands
 from kernelkit.formats.spirv import tables as S
+from kernelkit.frontend.spirv.enqueue import ENQUEUE_NO_RESULT, ENQUEUE_OPS, enqueue_instruction
+from kernelkit.frontend.spirv.pipes import (
+    PIPE_CALLS,
+    PIPE_NO_RESULT,
+    is_valid_reserve_id,
+    pipe_instruction,
+)
 from kernelkit.ir import IRBuilder
 from kernelkit.ir import types as T
 from kernelkit.ir.values import ConstantAggregate, const_int, poison
@@ -36,7 +43,8 @@ _ATOMIC_RMW = {"AtomicExchange": "xchg", "AtomicIAdd": "add", "AtomicISub": "sub
                "AtomicOr": "or", "AtomicXor": "xor"}
 _NO_RESULT = {"Store", "Branch", "BranchConditional", "Switch", "Return", "ReturnValue", "Unreachable",
               "ControlBarrier", "MemoryBarrier", "AtomicStore", "LifetimeStart", "LifetimeStop", "SelectionMerge",
-              "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized", "ImageWrite"}
+              "LoopMerge", "Line", "NoLine", "Label", "Nop", "CopyMemory", "CopyMemorySized", "ImageWrite",
+              *PIPE_NO_RESULT, *ENQUEUE_NO_RESULT}
 # conversion opcode -> (source integers signed?, destination integers signed?); None: floats
 _CONVERT_SIGNS = {"ConvertFToU": (None, False), "ConvertFToS": (None, True), "ConvertSToF": (True, None),
                   "ConvertUToF": (False, None), "UConvert": (False, False), "SConvert": (True, True),
@@ -246,6 +254,9 @@ class FunctionTranslator:
                 e = b.extract_element(x, const_int(T.i32, k))
                 acc = b.or_(acc, e) if name == "Any" else b.and_(acc, e)
             self.set(inst, acc)
+        elif name in PIPE_CALLS or name in ENQUEUE_OPS or name == "IsValidReserveId":
+            (pipe_instruction if name in PIPE_CALLS else enqueue_instruction if name in ENQUEUE_OPS
+             else is_valid_reserve_id)(self, inst)
         else:
             raise FormatError(f"Op{name} is not supported by kernelkit's SPIR-V reader", offset=inst.offset,
                               field="opcode")

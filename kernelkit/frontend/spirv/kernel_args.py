@@ -58,6 +58,14 @@ def add_kernel_metadata(m: SpirvTranslator, fid: int, fn: Function) -> None:
 
             space = 1
             access.append(access_qualifier(inst.operands))
+        elif inst.name == "TypePipe":  # a global memory object too; its type is the packet's, qualifier "pipe"
+            from kernelkit.frontend.spirv.pipes import PIPE_ACCESS, packet_type
+
+            space = 1
+            access.append(PIPE_ACCESS[inst.operands[1]])
+            if not written:
+                name = packet_type(m, pid)
+            words = ["pipe"]
         else:
             access.append("none")
         addr.append(space)

@@ -13,9 +13,11 @@ itself, or when any other use, such as a memory copy or ``vloadn``, leaves the e
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from kernelkit.formats.spirv import Instruction
     from kernelkit.frontend.spirv.translate import SpirvTranslator
 
 # opcodes whose result is the same pointer moved (the result id is operand 1, the pointer an operand)
@@ -28,7 +30,7 @@ _ACCESS_RESULT = frozenset(("Load", "AtomicLoad", "AtomicExchange", "AtomicCompa
                             "AtomicFMinEXT", "AtomicFMaxEXT"))
 
 
-def _index(m: SpirvTranslator) -> tuple[dict, dict]:
+def use_index(m: SpirvTranslator) -> tuple[dict, dict]:
     """(id -> instructions using it, function id -> its parameter ids), built once per module."""
     cached = getattr(m, "_pointee_index", None)
     if cached is None:
@@ -48,12 +50,12 @@ def _index(m: SpirvTranslator) -> tuple[dict, dict]:
     return cached
 
 
-def accessed_pointee(m: SpirvTranslator, pid: int) -> int | None:
-    """The SPIR-V type id every memory access through parameter ``pid`` uses, if there is one."""
-    uses, params = _index(m)
-    byte_type = m.types.pointee(m.value_types[pid])
-    accessed: set[int] = set()
-    work, seen = [pid], {pid}
+def walk_uses(m: SpirvTranslator, start: int, step: Callable[[Instruction, int, Callable[[int], None]], bool]) -> bool:
+    """Visit each instruction using ``start`` or a value it flows into: ``step(inst, value, follow)`` calls
+    ``follow(id)`` for the values ``inst`` passes ``value`` on to, and returns False to stop the walk (then
+    walk_uses returns False). A call of a defined function passes the value on to the callee's parameter."""
+    uses, params = use_index(m)
+    work, seen = [start], {start}
 
     def follow(value: int) -> None:
         if value not in seen:
@@ -64,24 +66,38 @@ def accessed_pointee(m: SpirvTranslator, pid: int) -> int | None:
         value = work.pop()
         for inst in uses.get(value, ()):
             ops = inst.operands
-            if inst.name not in ("Store", "AtomicStore") and len(ops) > 1 and ops[1] == value:
-                continue   # the instruction defining ``value``
-            if inst.name in _FORWARDS and len(ops) > 2 and value in ops[2:]:
-                follow(ops[1])
-            elif inst.name in _ACCESS_RESULT and len(ops) > 2 and ops[2] == value:
-                accessed.add(ops[0])
-            elif inst.name in ("Store", "AtomicStore") and ops and ops[0] == value:
-                stored = ops[1] if inst.name == "Store" else ops[3]
-                if stored in m.value_types:
-                    accessed.add(m.value_types[stored])
-            elif inst.name == "FunctionCall" and ops[2] in params and params[ops[2]]:
+            if inst.name == "FunctionCall" and len(ops) > 2 and params.get(ops[2]):
                 callee_params = params[ops[2]]
                 for k, arg in enumerate(ops[3:]):
                     if arg == value and k < len(callee_params):
                         follow(callee_params[k])
-            else:   # a use that says nothing sure of the element (memcpy, vloadn, stored as a value...)
-                return None
-    if len(accessed) != 1:
+            elif not step(inst, value, follow):
+                return False
+    return True
+
+
+def accessed_pointee(m: SpirvTranslator, pid: int) -> int | None:
+    """The SPIR-V type id every memory access through parameter ``pid`` uses, if there is one."""
+    byte_type = m.types.pointee(m.value_types[pid])
+    accessed: set[int] = set()
+
+    def step(inst: Instruction, value: int, follow: Callable[[int], None]) -> bool:
+        ops = inst.operands
+        if inst.name not in ("Store", "AtomicStore") and len(ops) > 1 and ops[1] == value:
+            return True   # the instruction defining ``value``
+        if inst.name in _FORWARDS and len(ops) > 2 and value in ops[2:]:
+            follow(ops[1])
+        elif inst.name in _ACCESS_RESULT and len(ops) > 2 and ops[2] == value:
+            accessed.add(ops[0])
+        elif inst.name in ("Store", "AtomicStore") and ops and ops[0] == value:
+            stored = ops[1] if inst.name == "Store" else ops[3]
+            if stored in m.value_types:
+                accessed.add(m.value_types[stored])
+        else:   # a use that says nothing sure of the element (memcpy, vloadn, stored as a value...)
+            return False
+        return True
+
+    if not walk_uses(m, pid, step) or len(accessed) != 1:
         return None
     (tid,) = accessed
     return None if tid == byte_type else tid

@@ -12,6 +12,7 @@ import struct
 from kernelkit.errors import FormatError
 from kernelkit.formats.spirv import Instruction, malformed_operands, read_module
 from kernelkit.formats.spirv import tables as S
+from kernelkit.frontend.spirv.enqueue import KERNEL_BODY_PREFIX
 from kernelkit.frontend.spirv.extinst import OPENCL_STD, builtin_name
 from kernelkit.frontend.spirv.instructions import FunctionTranslator
 from kernelkit.frontend.spirv.kernel_args import add_kernel_metadata
@@ -29,7 +30,9 @@ from kernelkit.ir.metadata import ValueAsMetadata, md_tuple
 from kernelkit.ir.values import (
     ConstantAggregate,
     ConstantBytes,
+    ConstantExpr,
     ConstantInt,
+    ConstantSimple,
     const_float,
     const_int,
     null,
@@ -41,6 +44,7 @@ DATA_LAYOUT = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v5
 _TYPE_OPS = {"TypeVoid", "TypeBool", "TypeInt", "TypeFloat", "TypeVector", "TypeArray", "TypeStruct",
              "TypePointer", "TypeFunction", "TypeEvent", "TypeSampler", "TypeImage", "TypeSampledImage",
              "TypeOpaque", "TypeQueue", "TypeReserveId", "TypeDeviceEvent", "TypePipe"}
+_POINTER_CASTS = ("PtrCastToGeneric", "GenericCastToPtr", "Bitcast")
 _VALUE_OPS = {"ConstantSampler", "Constant", "SpecConstant", "ConstantTrue", "SpecConstantTrue", "ConstantFalse", "SpecConstantFalse",
               "ConstantNull", "Undef", "ConstantComposite", "SpecConstantComposite", "SpecConstantOp", "Variable"}
 
@@ -64,6 +68,7 @@ class SpirvTranslator:
         self.types = TypeTable(self.names, self)
         self.ocl_version = (1, 2)
         self.function_heads: dict[int, Instruction] = {}
+        self.block_kernels: set[str] = set()   # kernels enqueued as blocks: no kernel_arg_* metadata (as clang's)
 
     # -- helpers used by the instruction translator -----------------------------------------
     def constant_int(self, cid: int) -> int:
@@ -101,7 +106,7 @@ class SpirvTranslator:
                 self._global(inst)
             i += 1
         for fid, fn in list(self.values.items()):
-            if isinstance(fn, Function) and fid in self.entry_points:
+            if isinstance(fn, Function) and fid in self.entry_points and fn.name not in self.block_kernels:
                 with malformed_operands(self.function_heads[fid]):
                     add_kernel_metadata(self, fid, fn)
         ver = md_tuple([ValueAsMetadata(const_int(T.i32, v)) for v in self.ocl_version])
@@ -195,6 +200,8 @@ class SpirvTranslator:
     def _spec_constant_op(self, inst: Instruction):
         rtype, rid, opcode = inst.operands[:3]
         op = S.OPCODES.get(opcode, f"Unknown{opcode}")
+        if op in _POINTER_CASTS and len(inst.operands) == 4:
+            return self._constant_pointer_cast(inst, self.types[rtype], self.values.get(inst.operands[3]))
         args = []
         for oid in inst.operands[3:]:
             value = self.values.get(oid)
@@ -208,6 +215,19 @@ class SpirvTranslator:
         if kind == FLOAT:
             return const_float(ty, float(result))
         return const_int(ty, int(result) & ((1 << bits) - 1))
+
+    @staticmethod
+    def _constant_pointer_cast(inst: Instruction, ty: T.Type, value):
+        """OpSpecConstantOp PtrCastToGeneric/GenericCastToPtr/Bitcast of a constant pointer (the Khronos
+        translator's null invoke field of a global block literal): null stays null, else a constant cast."""
+        if not (isinstance(ty, T.PointerType) and isinstance(getattr(value, "type", None), T.PointerType)):
+            raise FormatError(f"OpSpecConstantOp %{inst.operands[1]}: a pointer cast of a non-pointer",
+                              offset=inst.offset, field="operand")
+        if isinstance(value, ConstantSimple) and value.keyword == "null":
+            return null(ty)
+        if value.type == ty:
+            return value
+        return ConstantExpr(ty, "addrspacecast", [value])
 
     def _scalar_constant(self, inst: Instruction, given: tuple[int, ...] | None = None):
         ty = self.types[inst.operands[0]]
@@ -286,7 +306,7 @@ class SpirvTranslator:
         if fid not in self.entry_points and name in self.entry_points.values():
             # the Khronos translator exports the kernel's body under the kernel's name and makes the entry
             # point a wrapper calling it: the kernel keeps the name, the body gets its own
-            name = f"__spirv_kernel_body_{name}"
+            name = f"{KERNEL_BODY_PREFIX}{name}"
         fn = Function(name, self.types[ftype_id], arg_names=[self.names.get(p.operands[1], "") for p in params])
         fn.calling_conv = "spir_kernel" if fid in self.entry_points else "spir_func"
         self.ir.add_function(fn)

@@ -7,12 +7,17 @@ from kernelkit.formats.spirv import Instruction
 from kernelkit.formats.spirv import tables as S
 from kernelkit.formats.spirv.tables import STORAGE_CLASS_ADDRSPACE
 from kernelkit.frontend.spirv.images import SAMPLER_TYPE, image_mangling_name, image_name, image_type
+from kernelkit.frontend.spirv.pipes import pipe_type
 from kernelkit.ir import types as T
 from kernelkit.mux.mangling import OclType
 
 _INT_NAMES = {8: "char", 16: "short", 32: "int", 64: "long"}
 _FLOAT_TYPES = {16: T.half, 32: T.float32, 64: T.float64}
 _FLOAT_NAMES = {16: "half", 32: "float", 64: "double"}
+# OpenCL 2.0 device-enqueue and pipe handles: SPIR-V type -> (clang's target type, OpenCL C name, mangling name)
+_OPAQUE = {"TypeQueue": ("spirv.Queue", "queue_t", "ocl_queue"),
+           "TypeDeviceEvent": ("spirv.DeviceEvent", "clk_event_t", "ocl_clkevent"),
+           "TypeReserveId": ("spirv.ReserveId", "reserve_id_t", "ocl_reserveid")}
 
 
 class TypeTable:
@@ -66,8 +71,11 @@ class TypeTable:
             return SAMPLER_TYPE
         if name == "TypeSampledImage":   # only ever an operand of OpImageSample*: the image's own type
             return self[ops[1]]
-        if name in ("TypeEvent", "TypeOpaque", "TypeQueue",
-                    "TypeReserveId", "TypeDeviceEvent", "TypePipe"):
+        if name == "TypePipe":
+            return pipe_type(inst)
+        if name in _OPAQUE:
+            return T.TargetExtType(_OPAQUE[name][0])
+        if name in ("TypeEvent", "TypeOpaque"):
             raise FormatError(f"Op{name} is not supported by kernelkit's SPIR-V reader yet",
                               offset=inst.offset, field="opcode")
         raise FormatError(f"Op{name} is not a type", offset=inst.offset, field="opcode")
@@ -119,6 +127,8 @@ class TypeTable:
             return image_name(ops)
         if name == "TypeSampler":
             return "sampler_t"
+        if name in _OPAQUE:
+            return _OPAQUE[name][1]
         return name
 
     def ocl_type(self, tid: int, signed: bool | None) -> OclType:
@@ -134,4 +144,6 @@ class TypeTable:
             return OclType("named", name=image_mangling_name(ops))
         if name == "TypeSampler":
             return OclType("named", name="ocl_sampler")
+        if name in _OPAQUE:
+            return OclType("named", name=_OPAQUE[name][2])
         return OclType.scalar(self.opencl_name(tid, signed is not False))

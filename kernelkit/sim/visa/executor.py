@@ -58,6 +58,12 @@ class Executor:
                     self.step(inst, slice(None), alive, advance=False, converged=True)
                     pc += 1
                     continue
+                if inst.pred is None and inst.name in ("goto", "jmp"):      # every live lane jumps
+                    pc = inst.target
+                    continue
+                if inst.pred is None and inst.name == "ret" and self.program.routine.is_kernel:
+                    self.lane_pc[...] = DONE                              # every live lane ends
+                    break
                 self.lane_pc[...] = np.where(alive, pc, DONE)
                 self.step(inst, slice(None), alive)
             else:

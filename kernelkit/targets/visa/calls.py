@@ -270,7 +270,10 @@ class CallCodegen:
         for __global/private (d32, or d64 for ``wide`` values), .slm with a32 offsets for __local;
         Src1Data/Src2Data the operands, for icas the compared value first, then the new one."""
         local = space == LOCAL_SPACE
-        addr = self._wide(ptr, "ud" if local else "uq")
+        self._lsc_atomic_at(op, local, self._wide(ptr, "ud" if local else "uq"), sources, result, wide)
+
+    def _lsc_atomic_at(self, op: str, local: bool, addr: str, sources: list[str], result: str, wide: bool) -> None:
+        """``lsc_atomic_<op>`` at the SIMD-wide addresses ``addr`` (SLM offsets when ``local``)."""
         vt, size = ("uq", "d64") if wide else ("ud", "d32")
         srcs = [src.removesuffix(".") for src in sources]
         if op == "cmpxchg":                     # svm/dword order: new value, compared value

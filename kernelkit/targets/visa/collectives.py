@@ -65,8 +65,8 @@ class CollectiveCodegen:
         self.emit("barrier")
         for word, raw in enumerate(self._words(value, vt, words)):
             for lane, n, m in self._halves():
-                self.emit(f"scatter4_scaled.R ({m}, {n}) %slm 0x{4 * word:x}:ud "
-                          f"{self._piece(offsets, 'ud', lane, n)}.0 {self._piece(raw, 'ud', lane, n)}.0")
+                self._slm_message(True, f"({m}, {n})", self._piece(offsets, "ud", lane, n),
+                                  self._piece(raw, "ud", lane, n), offset=4 * word)
         self.emit("fence_local.E")
         self.emit("barrier")
         acc = self._new(vt, simd)
@@ -102,8 +102,8 @@ class CollectiveCodegen:
         for word in range(words):
             part = raw if words == 1 else self._new("ud", self.simd)
             for lane, n, m in self._halves():
-                self.emit(f"gather4_scaled.R ({m}_NM, {n}) %slm 0x{4 * word:x}:ud "
-                          f"{self._piece(offsets, 'ud', lane, n)}.0 {self._piece(part, 'ud', lane, n)}.0")
+                self._slm_message(False, f"({m}_NM, {n})", self._piece(offsets, "ud", lane, n),
+                                  self._piece(part, "ud", lane, n), offset=4 * word)
             if words > 1:
                 self.emit(f"mov (M1_NM, {self.simd}) {raw}(0,{word})<2> {part}(0,0)<1;1,0>")
 

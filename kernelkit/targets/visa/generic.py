@@ -65,14 +65,12 @@ class GenericCodegen:
                     self.emit(f"mov (M1, {simd}) {data}(0,0)<1> {raw}(0,{word})<2;1,0>")
                 for lane, n, m in self._halves():
                     off, dat = self._piece(offsets, "ud", lane, n), self._piece(data, "ud", lane, n)
-                    op = "gather4_scaled" if load is not None else "scatter4_scaled"
-                    self.emit(f"({local}) {op}.R ({m}{mask}, {n}) %slm 0x0:ud {off}.0 {dat}.0")
+                    self._slm_message(load is None, f"({m}{mask}, {n})", off, dat, local)
                 if load is not None and size == 8:
                     self.emit(f"({local}) mov (M1_NM, {simd}) {raw}(0,{word})<2> {data}(0,0)<1;1,0>")
             for lane, n, m in self._halves():
                 flat, dat = self._piece(address, "uq", lane, n), self._piece(flat_data, flat_type, lane, n)
-                op = "svm_gather" if load is not None else "svm_scatter"
-                self.emit(f"(!{local}) {op}.{size}.1 ({m}{mask}, {n}) {flat}.0 {dat}.0")
+                self._global_message(load is None, f"({m}{mask}, {n})", flat, dat, size, f"!{local}")
             if load is not None:
                 region = "<0;1,0>" if self.uniform(load) else "<1;1,0>"
                 self.emit(f"mov {self.exe(load)} {self.dst(load)} {whole}(0,0){region}")

@@ -42,25 +42,40 @@ class MemoryCodegen:
         e.g. corpus int_vector_ops, that it finalizes every time with SVM messages)."""
         return PLATFORMS_BY_NAME[self.platform].lsc and self.simd >= LSC_SIMD
 
-    def _global_message(self, store: bool, exe: str, addr: str, data: str, size: int) -> None:
+    def _global_message(self, store: bool, exe: str, addr: str, data: str, size: int, pred: str = "") -> None:
         """One gather/scatter of ``size``-byte elements at the A64 addresses ``addr`` (per lane) to or
-        from ``data`` (a dword, or qword for 8 bytes, per lane)."""
+        from ``data`` (a dword, or qword for 8 bytes, per lane), predicated by ``pred`` when given."""
+        when = f"({pred}) " if pred else ""
         if self.lsc:
             where = f"flat[{addr}]:a64"
             what = f"{data}:{LSC_DATA_SIZE[size]}"
-            self.emit(f"lsc_store.ugm {exe} {where} {what}" if store else f"lsc_load.ugm {exe} {what} {where}")
+            self.emit(f"{when}lsc_store.ugm {exe} {where} {what}" if store else
+                      f"{when}lsc_load.ugm {exe} {what} {where}")
             return
         block = 8 if size == 8 else 4 if size == 4 else 1
         blocks = 1 if size >= 4 else size
-        self.emit(f"svm_{'scatter' if store else 'gather'}.{block}.{blocks} {exe} {addr}.0 {data}.0")
+        self.emit(f"{when}svm_{'scatter' if store else 'gather'}.{block}.{blocks} {exe} {addr}.0 {data}.0")
 
-    def _slm_message(self, store: bool, exe: str, offsets: str, data: str) -> None:
-        """One dword gather/scatter at the SLM byte offsets ``offsets`` (per lane)."""
+    def _slm_message(self, store: bool, exe: str, offsets: str, data: str, pred: str = "", offset: int = 0) -> None:
+        """One dword gather/scatter at the SLM byte offsets ``offsets`` (per lane) plus ``offset``,
+        predicated by ``pred`` when given."""
+        when = f"({pred}) " if pred else ""
         if self.lsc:
-            where = f"flat[{offsets}]:a32"
-            self.emit(f"lsc_store.slm {exe} {where} {data}:d32" if store else f"lsc_load.slm {exe} {data}:d32 {where}")
+            where = f"flat[{offsets}{f'+0x{offset:x}' if offset else ''}]:a32"
+            self.emit(f"{when}lsc_store.slm {exe} {where} {data}:d32" if store else
+                      f"{when}lsc_load.slm {exe} {data}:d32 {where}")
             return
-        self.emit(f"{'scatter' if store else 'gather'}4_scaled.R {exe} %slm 0x0:ud {offsets}.0 {data}.0")
+        self.emit(f"{when}{'scatter' if store else 'gather'}4_scaled.R {exe} %slm 0x{offset:x}:ud {offsets}.0 {data}.0")
+
+    def _block_store(self, address: str, data: str, start: int, owords: int) -> None:
+        """A uniform block store of ``owords`` owords from byte ``start`` of ``data`` to the scalar A64
+        ``address``: svm_block_st, or on LSC a transposed SIMD1 lsc_store of as many dwords (IGC's
+        block messages on DG2)."""
+        if self.lsc:
+            piece = self._piece_at(data, "ud", start, owords * 4)
+            self.emit(f"lsc_store.ugm (M1_NM, 1) flat[{address}]:a64 {piece}:d32x{owords * 4}t")
+            return
+        self.emit(f"svm_block_st ({owords}) {address}(0,0)<0;1,0> {data}.{start}")
 
     def _gep(self, inst) -> None:
         base, *indices = inst.operands
@@ -145,6 +160,13 @@ class MemoryCodegen:
             rt = f"<{4 // size};1,0>"
         self.emit(f"mov {self.exe(inst)} {self.dst(inst)} {self._alias(data, src_t) if src_t != data_type else data}"
                   f"(0,0){rt}")
+
+    def _piece_at(self, name: str, vtype: str, start: int, n: int) -> str:
+        """An alias of ``n`` elements of ``name`` from byte ``start`` (GRF aligned: raw operands)."""
+        self.count += 1
+        alias = f"H{self.count}"
+        self.decls.append(f".decl {alias} v_type=G type={vtype} num_elts={n} align=GRF alias=<{name}, {start}>")
+        return alias
 
     def _piece(self, name: str, vtype: str, lane: int, n: int) -> str:
         """An alias of lanes lane..lane+n of a SIMD-wide variable (raw operands start at a byte)."""

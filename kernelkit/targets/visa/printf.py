@@ -1,7 +1,8 @@
 """printf in vISA kernels through IGC's printf buffer (kernelkit.formats.visa.printf_buffer): each
 lane that calls printf reserves its record with an svm_atomic add on the buffer's offset dword and,
 when the record fits, writes it dword by dword with svm_scatter; a record that does not fit writes
--1 when a dword is left, as IGC's code does.
+-1 when a dword is left, as IGC's code does. On platforms with LSC (DG2, SIMD16/32) the reservation
+is lsc_atomic_iadd and the writes lsc_store.ugm (IGC's DG2 printf writes with lsc_store.ugm).
 
 Format strings and ``%s`` literals get program-wide string indices (``printf_strings``, shared by the
 program's kernels; ``printf_arguments`` holds each format's argument count). A float argument
@@ -64,9 +65,12 @@ class PrintfCodegen:
         amount = self._new("ud", simd)
         self.emit(f"mov (M1_NM, {simd}) {amount}(0,0)<1> 0x{size:x}:ud")
         old = self._new("ud", simd)
-        for lane in range(0, simd, 8):
-            self.emit(f"svm_atomic.add (M{lane // 4 + 1}, {min(8, simd)}) {addr}.{lane * 8} {old}.{lane * 4} "
-                      f"{amount}.{lane * 4} %null.0")
+        if self.lsc:
+            self._lsc_atomic_at("add", False, addr, [f"{amount}.", "%null."], old, False)
+        else:
+            for lane in range(0, simd, 8):
+                self.emit(f"svm_atomic.add (M{lane // 4 + 1}, {min(8, simd)}) {addr}.{lane * 8} {old}.{lane * 4} "
+                          f"{amount}.{lane * 4} %null.0")
         record = self._new("uq", simd)
         self.emit(f"add (M1, {simd}) {record}(0,0)<1> {addr}(0,0)<1;1,0> {old}(0,0)<1;1,0>")
         fits, room = self._pred(), self._pred()
@@ -88,8 +92,8 @@ class PrintfCodegen:
 
     def _printf_scatter(self, pred: str, addr: str, data: str) -> None:
         for lane, n, m in self._halves():
-            self.emit(f"({pred}) svm_scatter.4.1 ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
-                      f"{self._piece(data, 'ud', lane, n)}.0")
+            self._global_message(True, f"({m}, {n})", self._piece(addr, "uq", lane, n),
+                                 self._piece(data, "ud", lane, n), 4, pred)
 
     def _printf_argument(self, arg) -> list[str]:
         """The dwords (operands) of one argument: its tag, a vector's count, its data."""

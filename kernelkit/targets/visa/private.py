@@ -90,7 +90,7 @@ class PrivateCodegen:
             if done:
                 at = self._new("uq", 1)
                 self.emit(f"add (M1_NM, 1) {at}(0,0)<1> {address}(0,0)<0;1,0> 0x{done:x}:uq")
-            self.emit(f"svm_block_st ({owords}) {at}(0,0)<0;1,0> {data}.{done}")
+            self._block_store(at, data, done, owords)
             done += owords * OWORD
 
     def _alloca(self, inst) -> None:
@@ -116,6 +116,6 @@ class PrivateCodegen:
             addr = self._element_address(base, done)
             block, blocks = (4, 1) if step == 4 else (1, 1)
             for lane, n, m in self._halves():
-                self.emit(f"svm_scatter.{block}.{blocks} ({m}, {n}) {self._piece(addr, 'uq', lane, n)}.0 "
-                          f"{self._piece(data, 'ud', lane, n)}.0")
+                self._global_message(True, f"({m}, {n})", self._piece(addr, "uq", lane, n),
+                                     self._piece(data, "ud", lane, n), step)
             done += step
