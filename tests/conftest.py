@@ -14,12 +14,14 @@ Where test data lives:
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "reference"
@@ -75,6 +77,17 @@ def spec_text(number: str) -> str:
     if path is None:
         _missing(f"cross-checks spec {number}'s text: needs ../shared/specs beside the checkout")
     return path.read_text(encoding="utf-8")
+
+
+@cache
+def _parsed_corpus_manifest() -> dict:
+    return yaml.load((CORPUS / "manifest.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def corpus_manifest() -> dict:
+    """tests/corpus/manifest.yaml, parsed once per test run (with libyaml's safe loader where PyYAML has it:
+    the same document, eight times faster) and given as a copy the caller may change."""
+    return copy.deepcopy(_parsed_corpus_manifest())
 
 
 @pytest.fixture(scope="session")

@@ -12,14 +12,13 @@ import re
 from functools import cache
 
 import pytest
-import yaml
-from conftest import CORPUS
+from conftest import CORPUS, corpus_manifest
 
 from kernelkit import FormatError, ir
 from kernelkit.abi.signature import KernelArg, KernelSignature, signatures_from_ir, signatures_from_source
 from kernelkit.frontend import compile_opencl_file
 
-MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+MANIFEST = corpus_manifest()["files"]
 FILES = sorted(MANIFEST)
 
 

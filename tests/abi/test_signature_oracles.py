@@ -21,14 +21,13 @@ import sys
 from functools import cache
 
 import pytest
-import yaml
-from conftest import CORPUS
+from conftest import CORPUS, corpus_manifest
 
 from kernelkit.abi.opencl_types import parse_value_type
 from kernelkit.abi.signature import KernelSignature, signatures_from_source
 from kernelkit.frontend import compile_opencl
 
-MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+MANIFEST = corpus_manifest()["files"]
 FILES = sorted(MANIFEST)
 EDGE = "edge"
 # Pointers whose pointee type never appears in the IR (opaque pointers: clang emits no

@@ -10,7 +10,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-import yaml
+from conftest import corpus_manifest
 
 from kernelkit.formats.amdgpu.codeobject import CodeObject
 
@@ -60,7 +60,7 @@ def explicit_args(kernel, as_version: int = 4) -> list[dict]:
 
 @cache
 def _manifest_files() -> dict[str, dict]:
-    return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+    return corpus_manifest()["files"]
 
 
 def corpus_files() -> dict[str, dict]:

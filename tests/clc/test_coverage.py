@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from clc_harness import declared_builtins, kernel_ir
+from conftest import corpus_manifest
 
 from kernelkit.mux.clc import defined_builtins, library_ir
 from kernelkit.mux.clc.types import COMPONENTS, VECTOR_WIDTHS, WIDTHS, vec
@@ -222,7 +222,7 @@ def _mux_lowered(name: str) -> bool:
 def test_corpus_builtins_are_defined() -> None:
     from kernelkit.frontend import compile_opencl
 
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text())
+    manifest = corpus_manifest()
     files = manifest["files"]
     checked, unresolved = 0, {}
     for fname, info in files.items():

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
-import yaml
+from conftest import corpus_manifest
 
 from kernelkit.cli import main
 from kernelkit.frontend import clang
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+MANIFEST = corpus_manifest()["files"]
 USER_CACHE_DIR = os.environ.get("KERNELKIT_CACHE_DIR")
 JSON_ARG_KEYS = ("name", "type_name", "base_type", "address_space", "access_qualifier", "type_qualifiers",
                  "size", "align")

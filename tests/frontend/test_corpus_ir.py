@@ -7,13 +7,13 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
-import yaml
+from conftest import corpus_manifest
 
 from kernelkit.frontend import compile_opencl_file
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
-MANIFEST = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+MANIFEST = corpus_manifest()["files"]
 
 
 def test_manifest_lists_every_corpus_file():

@@ -8,6 +8,7 @@ import functools
 
 import numpy as np
 import pytest
+from conftest import corpus_manifest
 from spirv_corpus import CORPUS, clang_spirv
 
 import kernelkit
@@ -75,9 +76,7 @@ def _output(value):
 
 
 def test_every_image_kernel_of_the_corpus_has_a_case():
-    import yaml
-
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"]
+    manifest = corpus_manifest()["files"]
     kernels = {(f, k["name"]) for f, fd in manifest.items() if fd.get("images") for k in fd["kernels"]}
     assert kernels == set(CASES)
 

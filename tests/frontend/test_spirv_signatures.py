@@ -14,7 +14,7 @@ import functools
 import re
 
 import pytest
-import yaml
+from conftest import corpus_manifest
 from spirv_corpus import CORPUS, clang_spirv, translator_spirv
 
 from kernelkit.abi.signature import signatures_from_ir, signatures_from_source
@@ -38,7 +38,7 @@ def _signed(name: str | None) -> str | None:
 
 @functools.cache
 def _cl_std(file: str) -> str:
-    return yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"][file].get("cl_std", "CL1.2")
+    return corpus_manifest()["files"][file].get("cl_std", "CL1.2")
 
 
 @pytest.mark.parametrize("producer,file", [*(("clang", f) for f in FILES),

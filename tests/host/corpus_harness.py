@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
-import yaml
+from conftest import corpus_manifest
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -19,14 +17,9 @@ DTYPES = {
 }
 
 
-@cache
-def _parsed_manifest() -> dict:
-    return yaml.safe_load((CORPUS / "manifest.yaml").read_text())
-
-
 def manifest() -> dict:
     """tests/corpus/manifest.yaml (a copy: the YAML is parsed once per test run)."""
-    return copy.deepcopy(_parsed_manifest())
+    return corpus_manifest()
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import yaml
+from conftest import corpus_manifest
 
 from kernelkit.frontend import compile_opencl_file
 from kernelkit.ir import Function, parse
@@ -15,7 +15,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 FILES = sorted(CORPUS.glob("*.cl"))
 LEVELS = ("-O0", "-O1", "-O2", "-O3")
 CL_STD = {name: entry["cl_std"] for name, entry in
-          yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"].items()}
+          corpus_manifest()["files"].items()}
 
 
 @cache

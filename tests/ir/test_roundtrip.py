@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from conftest import corpus_manifest
 
 from kernelkit.frontend import compile_opencl_file
 from kernelkit.ir import parse
@@ -20,7 +20,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 FILES = sorted(CORPUS.glob("*.cl"))
 LEVELS = ["-O0", "-O3"]
 CL_STD = {name: entry["cl_std"] for name, entry in
-          yaml.safe_load((CORPUS / "manifest.yaml").read_text())["files"].items()}
+          corpus_manifest()["files"].items()}
 
 
 def compile_corpus(path: Path, level: str, *extra: str, triple: str = "spir64-unknown-unknown") -> str:

@@ -6,8 +6,7 @@ import re
 from functools import cache
 
 import llvmlite.binding as llvm
-import yaml
-from conftest import CORPUS
+from conftest import corpus_manifest
 
 from kernelkit.frontend import compile_opencl
 from kernelkit.ir import parse
@@ -19,7 +18,7 @@ from kernelkit.mux.passes.subgroups import mark_no_subgroups
 
 @cache
 def corpus_std() -> dict[str, str]:
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text())
+    manifest = corpus_manifest()
     return {name: entry.get("cl_std", "CL2.0") for name, entry in manifest.get("files", {}).items()}
 
 

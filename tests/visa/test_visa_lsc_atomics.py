@@ -162,9 +162,17 @@ def test_every_32bit_local_atomic(producer):
 
 
 def test_kernelkit_emits_only_lsc_atomics_on_dg2_and_genx_ir_finalizes_them():
+    """kernelkit's DG2 objects and IGC's pass kernelkit's validator (LSC rules included); GenX_IR
+    finalizes kernelkit's."""
+    from kernelkit.formats.visa.validate import validate
+
+    for kernel in KERNELS:
+        assert validate(parse_visaasm(reference_path("visa", "dg2-g10_atomics", f"{kernel}.visaasm")
+                                      .read_text())) == []
     genx = require_tool("GenX_IR")
     for stem, path in SOURCES.items():
         binary = compile_visa(path.read_text(), "dg2")
+        assert validate(binary.object()) == []
         text = "\n".join(binary.kernel(k).text for k, s in KERNELS.items() if s == stem)
         assert "lsc_atomic_" in text and "svm_atomic" not in text and "dword_atomic" not in text
         assert "svm_atomic" in compile_visa(path.read_text(), "tgllp").kernel(

@@ -34,16 +34,29 @@
   KK_INLINE float kk_##name##_f(float x, float y) { return (float)kk_p_##name((double)x, (double)y); } \
   KK_INLINE double kk_##name##_d(double x, double y) { return kk_p_##name(x, y); }
 #endif
+/* float through the lane-friendly cores of clc_math_lanes.h on the host */
+#if KK_LIBM
+#include "clc_math_lanes.h"
+#define KK_L1(name)                                                                  \
+  KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
+  KK_INLINE double kk_##name##_d(double x) { return __builtin_##name(x); }
+#define KK_L2(name)                                                                            \
+  KK_INLINE float kk_##name##_f(float x, float y) { return kk_lf_##name(x, y); }             \
+  KK_INLINE double kk_##name##_d(double x, double y) { return __builtin_##name(x, y); }
+#else
+#define KK_L1(name) KK_M1(name)
+#define KK_L2(name) KK_M2(name)
+#endif
 /* always portable */
 #define KK_P1(name)                                                                       \
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
 KK_M1(acos) KK_M1(acosh) KK_M1(asin) KK_M1(asinh) KK_M1(atan) KK_M1(atanh) KK_M1(cbrt)
-KK_M1(cos) KK_M1(cosh) KK_M1(erfc) KK_M1(erf) KK_M1(exp) KK_M1(exp2) KK_M1(exp10) KK_M1(expm1)
-KK_M1(log) KK_M1(log2) KK_M1(log10) KK_M1(log1p) KK_M1(sin) KK_M1(sinh) KK_M1(tan) KK_M1(tanh)
+KK_L1(cos) KK_M1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_M1(exp10) KK_M1(expm1)
+KK_L1(log) KK_L1(log2) KK_M1(log10) KK_M1(log1p) KK_L1(sin) KK_M1(sinh) KK_M1(tan) KK_M1(tanh)
 KK_M1(tgamma)
-KK_M2(atan2) KK_M2(pow)
+KK_M2(atan2) KK_L2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
