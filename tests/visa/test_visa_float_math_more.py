@@ -1,6 +1,6 @@
 """More float builtins the vISA target computes in float only (kernelkit/targets/visa/float_arc.cl,
-float_pi.cl, float_powers.cl: asin, acos, asinpi, acospi, atanpi, atan2pi, asinh, acosh, atanh,
-sinpi, cospi, tanpi, sincos, cbrt, pown, powr, rootn, ldexp, ilogb), run on the vISA simulator on
+float_pi.cl, float_powers.cl, float_erf.cl: asin, acos, asinpi, acospi, atanpi, atan2pi, asinh,
+acosh, atanh, sinpi, cospi, tanpi, sincos, cbrt, pown, powr, rootn, ldexp, ilogb, erf, erfc), run on the vISA simulator on
 TGLLP (no fp64: before, these were refused there) against Python's double-precision functions within
 OpenCL C 3.0 s7.4's ulp limits (the table of tests/clc/test_math.py), with the special values of
 OpenCL C s7.5 (its own for sinpi/cospi/tanpi, pown, powr, rootn). They build on DG2 and ICLLP too and
@@ -22,10 +22,11 @@ from test_math import REFERENCE, ULP_LIMITS  # noqa: E402
 
 from tests.visa.finalizer import finalize_binary  # noqa: E402
 
-UNARY = ("asin", "acos", "asinpi", "acospi", "atanpi", "asinh", "acosh", "atanh", "sinpi", "cospi", "tanpi", "cbrt")
+UNARY = ("asin", "acos", "asinpi", "acospi", "atanpi", "asinh", "acosh", "atanh", "sinpi", "cospi", "tanpi", "cbrt",
+         "erf", "erfc")
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 0.25, -0.75, 1.5, 2.0, -3.0, 2.5,
                     1e-30, -1e-30, 3.4e38, -3.4e38, 1.1754944e-38, 4096.5, 8388607.5, 8388608.0, 16777216.0,
-                    0.99999994, -0.99999994, 1.0000001, 1e8, 3.0e-39], np.float32)
+                    0.99999994, -0.99999994, 1.0000001, 1e8, 3.0e-39, 3.99, 4.0, 9.2, 10.0, 10.49, 10.5, -10.5], np.float32)
 N = 256
 
 

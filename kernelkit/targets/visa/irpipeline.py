@@ -4,8 +4,8 @@ builtins the code generator does not emit itself, every non-kernel function inli
 generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vectorisers.
 
 The float builtins that library computes in double come, where written, from
-``float_geometric.cl``, ``float_math.cl``, ``float_exact.cl``, ``float_arc.cl``, ``float_pi.cl`` and
-``float_powers.cl`` (float only; fmod in double from
+``float_geometric.cl``, ``float_math.cl``, ``float_exact.cl``, ``float_arc.cl``, ``float_pi.cl``,
+``float_powers.cl`` and ``float_erf.cl`` (float only; fmod in double from
 ``double_math.cl``),
 linked first (the library's definitions
 of the same names become declarations): platforms without fp64 cannot run the double code, and
@@ -24,7 +24,8 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 NOT_INLINED = ("noinline", "optnone")
 FLOAT_LIBRARY = tuple(Path(__file__).with_name(n) for n in ("float_geometric.cl", "float_math.cl", "float_exact.cl", "float_arc.cl",
-                                                             "float_pi.cl", "float_powers.cl", "double_math.cl"))
+                                                             "float_pi.cl", "float_powers.cl", "float_erf.cl",
+                                                             "double_math.cl"))
 FLOAT_PREFIX = "kkv_"          # the float library's names: kkv_<builtin>
 
 
