@@ -183,9 +183,14 @@ def test_float_atomic_add(producer):
     assert _messages(routine)["lsc_atomic_fadd"] == 2
 
 
-def test_float_atomic_add_is_refused_without_lsc():
+def test_float_atomic_add_is_refused_without_lsc_and_on_local():
     with pytest.raises(CompileError, match="atomic_fetch_add_explicit on float needs LSC float atomics"):
         compile_visa(SOURCES["float_atomics_dg2"].read_text(), "tgllp", ["-cl-std=CL3.0"]).kernel("fadd")
+    local = """kernel void k(global float *o, local float *l) {
+  o[0] = atomic_fetch_add_explicit((volatile local atomic_float *)l, 1.0f, memory_order_relaxed,
+                                   memory_scope_work_group); }"""
+    with pytest.raises(CompileError, match="on __local float is not supported"):
+        compile_visa(local, "dg2", ["-cl-std=CL3.0"]).kernel("k")
 
 
 def test_kernelkit_emits_only_lsc_atomics_on_dg2_and_genx_ir_finalizes_them():

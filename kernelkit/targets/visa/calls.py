@@ -225,6 +225,9 @@ class CallCodegen:
             if not self.lsc:
                 raise CompileError(f"vISA code generation: {base} on float needs LSC float atomics (DG2 at "
                                    f"SIMD16/32); {self.platform} at SIMD{self.simd} has none")
+            if ptr.type.addrspace == LOCAL_SPACE:     # IGC: a compare-exchange loop, no .slm float atomic
+                raise CompileError(f"vISA code generation: {base} on __local float is not supported (LSC float "
+                                   f"atomics are .ugm only here)")
             op = FLOAT_ATOMICS[op]
         wide = inst.type == T.i64
         result = self._atomic_message(op, ptr, values, wide)
