@@ -49,6 +49,9 @@ def test_packet_width():
     assert packet_width(8, True, False) == 16 and packet_width(4, True, False) == 8
     assert packet_width(16, True, False) == 16
     assert packet_width(8, True, True) == 8 and packet_width(8, False, False) == 8
+    # kernels with loops: two registers too, unless they use sub-groups or have AVX-512
+    assert packet_width(8, False, False, True) == 16 and packet_width(8, False, True, True) == 8
+    assert packet_width(16, False, False, True) == 16
 
 
 def test_barrier_kernels_are_vectorised():

@@ -291,7 +291,7 @@ def svm_scattered(ex, inst, rows, enabled, store: bool) -> None:
     if acc.full and acc.all_rows:           # every lane: registers read and written in place
         data = ex.m.raw_view(inst.raws["data"], n * blocks, dtype, rows)
         for j in range(blocks):
-            where = (lane_addr + j * block).view(np.uint64)
+            where = (lane_addr + j * block if j else lane_addr).view(np.uint64)
             if store:
                 ex.memory.store(where, data[:, j * n: j * n + n].reshape(-1, 1).view(np.uint8), acc.who)
             else:

@@ -30,12 +30,17 @@ def _mad_float(s: list[np.ndarray]) -> np.ndarray:
 
 
 def _shift(kind: str) -> Callable:
-    def run(s: list[np.ndarray], count_mask: int) -> np.ndarray:
+    def run(s: list[np.ndarray], count_mask: int, out: np.ndarray | None = None) -> np.ndarray:
         value, count = s[0], s[1]
+        if count.ndim == 2 and not any(count.strides):          # one count for every lane (a broadcast)
+            count = count[:1, :1]
         amount = (count & count_mask).astype(value.dtype)
         if kind == "shl":
-            return value << amount
+            return np.left_shift(value, amount, out=out)
         view = np.dtype(f"<{'i' if kind == 'asr' else 'u'}{value.dtype.itemsize}")
+        if out is not None:
+            np.right_shift(value.view(view), amount.view(view), out=out.view(view))
+            return out
         return (value.view(view) >> amount.view(view)).view(value.dtype)
     run.shift = True
     return run
@@ -80,7 +85,10 @@ class NativePlan:
             if value.dtype.itemsize != self.common.itemsize:
                 # another size: converted by value (sign or zero extension, or wrapping) first, then
                 # modified in the common type, which wraps as alu's 64-bit computation does
-                value = value.astype(self.common)
+                if value.ndim == 2 and not any(value.strides):        # one value broadcast: convert it once
+                    value = np.broadcast_to(value[:1, :1].astype(self.common), value.shape)
+                else:
+                    value = value.astype(self.common)
             if op.mod in (ABS, NEG_ABS):           # same size: modifiers apply in the source's own type
                 value = np.abs(value)
             if op.mod in (NEG, NEG_ABS):
@@ -102,7 +110,8 @@ class NativePlan:
         if getattr(self.operation, "shift", False):
             # alu's count mask: 6 bits when a source is 64-bit, else 5 (whatever the destination)
             wide = any(op.dtype.itemsize == 8 for op in self.inst.srcs)
-            return self.operation(sources, 63 if wide else 31)
+            return self.operation(sources, 63 if wide else 31, out if out is not None and out.dtype == self.common
+                                  else None)
         return self.operation(sources)
 
     def compare(self, sources: list[np.ndarray]) -> np.ndarray:
