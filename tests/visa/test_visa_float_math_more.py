@@ -1,6 +1,7 @@
 """More float builtins the vISA target computes in float only (kernelkit/targets/visa/float_arc.cl,
-float_pi.cl, float_powers.cl, float_erf.cl: asin, acos, asinpi, acospi, atanpi, atan2pi, asinh,
-acosh, atanh, sinpi, cospi, tanpi, sincos, cbrt, pown, powr, rootn, ldexp, ilogb, erf, erfc), run on the vISA simulator on
+float_pi.cl, float_powers.cl, float_erf.cl, float_gamma.cl: asin, acos, asinpi, acospi, atanpi,
+atan2pi, asinh, acosh, atanh, sinpi, cospi, tanpi, sincos, cbrt, pown, powr, rootn, ldexp, ilogb, erf,
+erfc, tgamma, lgamma, lgamma_r), run on the vISA simulator on
 TGLLP (no fp64: before, these were refused there) against Python's double-precision functions within
 OpenCL C 3.0 s7.4's ulp limits (the table of tests/clc/test_math.py), with the special values of
 OpenCL C s7.5 (its own for sinpi/cospi/tanpi, pown, powr, rootn). They build on DG2 and ICLLP too and
@@ -23,7 +24,7 @@ from test_math import REFERENCE, ULP_LIMITS  # noqa: E402
 from tests.visa.finalizer import finalize_binary  # noqa: E402
 
 UNARY = ("asin", "acos", "asinpi", "acospi", "atanpi", "asinh", "acosh", "atanh", "sinpi", "cospi", "tanpi", "cbrt",
-         "erf", "erfc")
+         "erf", "erfc", "tgamma")
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 0.25, -0.75, 1.5, 2.0, -3.0, 2.5,
                     1e-30, -1e-30, 3.4e38, -3.4e38, 1.1754944e-38, 4096.5, 8388607.5, 8388608.0, 16777216.0,
                     0.99999994, -0.99999994, 1.0000001, 1e8, 3.0e-39, 3.99, 4.0, 9.2, 10.0, 10.49, 10.5, -10.5], np.float32)
@@ -41,6 +42,13 @@ def _source() -> str:
                "size_t i = get_global_id(0), n = get_global_size(0); float c; "
                "y[i] = pown(x[i], k[i]); y[n + i] = rootn(x[i], k[i]); y[2 * n + i] = ldexp(x[i], k[i] % 400); "
                "y[3 * n + i] = sincos(x[i], &c); y[4 * n + i] = c; e[i] = ilogb(x[i]); }")
+    out.append("kernel void gammas(global const float *x, global float *y, global int *s) { "
+               "size_t i = get_global_id(0), n = get_global_size(0); int sign; "
+               "y[i] = lgamma(x[i]); y[n + i] = lgamma_r(x[i], &sign); s[i] = sign; }")
+    out.append("kernel void library_forms(global const float4 *x, global float4 *y) { size_t i = get_global_id(0), "
+               "n = get_global_size(0); float4 w, c; int4 e; y[i] = fract(x[i], &w); y[n + i] = w; "
+               "y[2 * n + i] = sincos(x[i], &c); y[3 * n + i] = c; y[4 * n + i] = frexp(x[i], &e) + convert_float4(e); "
+               "y[5 * n + i] = native_tan(x[i]) + (float)sin((half)x[i].x); }")
     out.append("kernel void f_vector(global const float4 *x, global float4 *y) { size_t i = get_global_id(0); "
                "y[i] = asin(x[i] * 0.1f) + cospi(x[i]) + cbrt(x[i]) + powr(fabs(x[i]), (float4)(0.5f)); }")
     return "\n".join(out)
@@ -82,9 +90,13 @@ def _reference(name: str, x: np.ndarray) -> np.ndarray:
     def one(v: float) -> float:
         if math.isnan(v):
             return math.nan
+        if name == "tgamma" and v == 0:          # OpenCL C s7.5: tgamma(+-0) = +-inf
+            return math.copysign(math.inf, v)
         try:
             return f(v)
-        except (ValueError, OverflowError):      # outside the domain (asin(2), acosh(0), sinpi(inf) ...)
+        except OverflowError:                    # tgamma of large x
+            return math.inf
+        except ValueError:                       # outside the domain (asin(2), acosh(0), sinpi(inf) ...)
             return math.nan if not (name == "atanh" and abs(v) == 1) else math.copysign(math.inf, v)
 
     return np.array([one(v) for v in x.astype(np.float64)])
@@ -191,8 +203,45 @@ def test_builtins_with_integer_arguments(program):
     np.testing.assert_array_equal(e, want)
 
 
+def test_lgamma_and_its_sign(program):
+    """lgamma has no ulp limit in OpenCL C s7.4: within 2e-6 relative (absolute below 1) of
+    Python's; lgamma_r's sign is the sign of gamma(x)."""
+    x = _inputs(np.random.default_rng(35))
+    x = x[np.isfinite(x) & ((x > 0) | (x != np.round(x)))]           # (poles: +inf)
+    n = len(x)
+    y = np.zeros(2 * n, np.float32)
+    s = np.zeros(n, np.int32)
+    program.gammas(x, y, s, global_size=n)
+    want = np.array([math.lgamma(v) if abs(v) < 1e36 else math.inf for v in x.astype(np.float64)])
+    finite = np.isfinite(want)
+    for row in y.reshape(2, n):
+        assert (row[~finite] == np.inf).all()
+        err = np.abs(row[finite] - want[finite]) / np.maximum(1.0, np.abs(want[finite]))
+        worst = int(np.argmax(err))
+        assert err[worst] <= 2e-6, f"lgamma({x[finite][worst]!r}) = {row[finite][worst]!r}, want {want[finite][worst]!r}"
+    small = np.abs(x) < 30                                           # (gamma over/underflows beyond)
+    np.testing.assert_array_equal(s[small], np.sign([math.gamma(v) for v in x[small].astype(np.float64)]))
+
+
+def test_library_forms_that_call_the_float_builtins(program):
+    """The builtin library's vector forms of fract/sincos/frexp, native_tan and sin(half) call the
+    scalar float builtins (linked from the float library after the builtin library)."""
+    x = np.random.default_rng(36).uniform(-9, 9, (32, 4)).astype(np.float32)
+    y = np.zeros((6, 32, 4), np.float32)
+    program.library_forms(x, y, global_size=32)
+    d = x.astype(np.float64)
+    mantissa, exponent = np.frexp(x)
+    np.testing.assert_array_equal(y[0], x - np.floor(x))
+    np.testing.assert_array_equal(y[1], np.floor(x))
+    np.testing.assert_allclose(y[2:4], [np.sin(d), np.cos(d)], rtol=0, atol=2e-7 * 4)
+    np.testing.assert_array_equal(y[4], mantissa + exponent.astype(np.float32))
+    half_sin = np.sin(x[:, :1].astype(np.float16).astype(np.float64)).astype(np.float16)
+    np.testing.assert_allclose(y[5], np.tan(d) + half_sin, rtol=1e-5, atol=2e-3)
+
+
 def test_vector_overloads_apply_the_scalar_functions():
-    program = kernelkit.Program(_source()).build("visa:dg2")
+    vector = next(k for k in _source().split("\n") if k.startswith("kernel void f_vector("))
+    program = kernelkit.Program(vector).build("visa:dg2")
     x = np.random.default_rng(34).uniform(-9, 9, (64, 4)).astype(np.float32)
     y = np.zeros_like(x)
     program.f_vector(x, y, global_size=64)
@@ -202,11 +251,11 @@ def test_vector_overloads_apply_the_scalar_functions():
     np.testing.assert_allclose(y, want, rtol=4e-6, atol=4e-6)
 
 
-@pytest.mark.parametrize("platform", ["tgllp", "icllp"])
-def test_genx_ir_finalizes_them(platform):
+def test_genx_ir_finalizes_them(program):
     require_tool("GenX_IR")
     from kernelkit.targets.visa.module import compile_visa
 
-    binary = compile_visa(_source(), platform)
+    finalize_binary(program.binary, "TGLLP")
+    binary = compile_visa(_source(), "icllp")
     assert not [k.error for k in binary.kernels if k.error]
-    finalize_binary(binary.isa(), platform.upper())
+    finalize_binary(binary.isa(), "ICLLP")

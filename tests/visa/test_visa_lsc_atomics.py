@@ -21,13 +21,18 @@ import pytest
 from kernelkit import LocalMemory, ir
 from kernelkit.abi.signature import signatures_from_ir
 from kernelkit.abi.visa import _compile, implicit_inputs, lay_out
+from kernelkit.errors import CompileError
 from kernelkit.formats.visa import parse_visaasm
 from kernelkit.sim.visa import decode, launch
 from kernelkit.targets.visa.module import compile_visa
 from tests.conftest import CORPUS, reference_path, require_tool
 
-SOURCES = {"atomics": CORPUS / "atomics.cl", "atomics_dg2": Path(__file__).parent / "opencl" / "atomics_dg2.cl"}
-KERNELS = {"histogram": "atomics", "atomic_mix": "atomics", "global64": "atomics_dg2", "local32": "atomics_dg2"}
+OPENCL = Path(__file__).parent / "opencl"
+SOURCES = {"atomics": CORPUS / "atomics.cl", "atomics_dg2": OPENCL / "atomics_dg2.cl",
+           "float_atomics_dg2": OPENCL / "float_atomics_dg2.cl"}
+STD = {"atomics": "CL1.2", "atomics_dg2": "CL1.2", "float_atomics_dg2": "CL3.0"}
+KERNELS = {"histogram": "atomics", "atomic_mix": "atomics", "global64": "atomics_dg2", "local32": "atomics_dg2",
+           "fadd": "float_atomics_dg2"}
 RNG = np.random.default_rng(31)
 N, LOCAL = 64, 32                           # two work-groups of one SIMD32 (IGC) thread
 
@@ -36,7 +41,7 @@ class Igc:
     """IGC's DG2 routine of a kernel with the payload kernelkit.abi.visa lays out for its source."""
 
     def __init__(self):
-        self.modules = {stem: ir.parse(_compile(str(path), ["-cl-std=CL1.2"]).ir_text)
+        self.modules = {stem: ir.parse(_compile(str(path), [f"-cl-std={STD[stem]}"]).ir_text)
                         for stem, path in SOURCES.items()}
 
     def __call__(self, kernel: str, args: list, global_size, local_size):
@@ -56,7 +61,8 @@ class Kernelkit:
     """kernelkit's DG2 program of the same sources (built once)."""
 
     def __init__(self):
-        self.binaries = {stem: compile_visa(path.read_text(), "dg2") for stem, path in SOURCES.items()}
+        self.binaries = {stem: compile_visa(path.read_text(), "dg2", [f"-cl-std={STD[stem]}"])
+                         for stem, path in SOURCES.items()}
 
     def __call__(self, kernel: str, args: list, global_size, local_size):
         k = self.binaries[KERNELS[kernel]].kernel(kernel)
@@ -161,6 +167,32 @@ def test_every_32bit_local_atomic(producer):
         assert seen[f"lsc_atomic_{op}"], op
 
 
+def test_float_atomic_add(producer):
+    """atomic_fetch_add on atomic_float: lsc_atomic_fadd.ugm (values in quarters: every order of the
+    lanes sums exactly, so the final sums are numpy's and the old values a serial order's)."""
+    v = RNG.integers(-400, 400, N).astype(np.float32) / 4
+    total = np.array([1.5, -2.25, 100, 0], np.float32)
+    init = total.copy()
+    old = np.zeros(N, np.float32)
+    routine = producer("fadd", [total, v, old], [N], [LOCAL])
+    lane = np.arange(N)
+    for k in range(4):
+        mine = lane & 3 == k
+        assert total[k] == init[k] + v[mine].sum(dtype=np.float64)
+        _serial(old[mine], total[k], init[k], v[mine])
+    assert _messages(routine)["lsc_atomic_fadd"] == 2
+
+
+def test_float_atomic_add_is_refused_without_lsc_and_on_local():
+    with pytest.raises(CompileError, match="atomic_fetch_add_explicit on float needs LSC float atomics"):
+        compile_visa(SOURCES["float_atomics_dg2"].read_text(), "tgllp", ["-cl-std=CL3.0"]).kernel("fadd")
+    local = """kernel void k(global float *o, local float *l) {
+  o[0] = atomic_fetch_add_explicit((volatile local atomic_float *)l, 1.0f, memory_order_relaxed,
+                                   memory_scope_work_group); }"""
+    with pytest.raises(CompileError, match="on __local float is not supported"):
+        compile_visa(local, "dg2", ["-cl-std=CL3.0"]).kernel("k")
+
+
 def test_kernelkit_emits_only_lsc_atomics_on_dg2_and_genx_ir_finalizes_them():
     """kernelkit's DG2 objects and IGC's pass kernelkit's validator (LSC rules included); GenX_IR
     finalizes kernelkit's."""
@@ -171,12 +203,13 @@ def test_kernelkit_emits_only_lsc_atomics_on_dg2_and_genx_ir_finalizes_them():
                                       .read_text())) == []
     genx = require_tool("GenX_IR")
     for stem, path in SOURCES.items():
-        binary = compile_visa(path.read_text(), "dg2")
+        binary = compile_visa(path.read_text(), "dg2", [f"-cl-std={STD[stem]}"])
         assert validate(binary.object()) == []
         text = "\n".join(binary.kernel(k).text for k, s in KERNELS.items() if s == stem)
         assert "lsc_atomic_" in text and "svm_atomic" not in text and "dword_atomic" not in text
-        assert "svm_atomic" in compile_visa(path.read_text(), "tgllp").kernel(
-            next(k for k, s in KERNELS.items() if s == stem)).text
+        if stem != "float_atomics_dg2":
+            assert "svm_atomic" in compile_visa(path.read_text(), "tgllp").kernel(
+                next(k for k, s in KERNELS.items() if s == stem)).text
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp, "k.isa").write_bytes(binary.isa())
             proc = subprocess.run([genx, "k.isa", "-platform", "DG2", "-output"], cwd=tmp, capture_output=True,

@@ -14,7 +14,7 @@ from kernelkit.frontend.spirv.pipes import (
     is_valid_reserve_id,
     pipe_instruction,
 )
-from kernelkit.ir import IRBuilder
+from kernelkit.ir import Argument, IRBuilder
 from kernelkit.ir import types as T
 from kernelkit.ir.values import ConstantAggregate, const_int, poison
 from kernelkit.mux.mangling import OclType, mangle
@@ -66,9 +66,19 @@ class FunctionTranslator:
 
     def v(self, rid: int):
         try:
-            return self.values[rid]
+            value = self.values[rid]
         except KeyError:
             raise FormatError(f"%{rid} is used before it is defined", field="id") from None
+        if isinstance(value, Argument) and value.parent is not self.fn:
+            raise FormatError(f"%{rid} is a parameter of another function", field="id")
+        return value
+
+    def pointer(self, rid: int):
+        """Value ``rid``, which must be a pointer (what a load or store goes through)."""
+        value = self.v(rid)
+        if not isinstance(value.type, T.PointerType):
+            raise FormatError(f"%{rid} is a {value.type}, not a pointer", field="Pointer")
+        return value
 
     def run(self) -> None:
         for inst in self.body:
@@ -95,7 +105,12 @@ class FunctionTranslator:
                     phi.add_incoming(self.v(ops[k]), self.blocks[ops[k + 1]])
 
     def set(self, inst: Instruction, value) -> None:
-        self.values[inst.operands[1]] = value
+        self.define(inst.operands[1], value)
+
+    def define(self, rid: int, value) -> None:
+        if rid in self.values:
+            raise FormatError(f"%{rid} is defined twice", field="result id")
+        self.values[rid] = value
 
     def rtype(self, inst: Instruction) -> T.Type:
         return self.m.types[inst.operands[0]]
@@ -145,7 +160,7 @@ class FunctionTranslator:
             self._load(inst)
         elif name == "Store":
             align, volatile = _memory_access(ops, 2)
-            b.store(self.v(ops[1]), self.v(ops[0]), align, volatile)
+            b.store(self.v(ops[1]), self.pointer(ops[0]), align, volatile)
         elif name == "CopyMemory":        # Target, Source: one value of the target's pointee type
             align, volatile = _memory_access(ops, 2)
             pointee = self.m.types[self.m.types.pointee(self._type_id_of(ops[0]))]
@@ -322,7 +337,7 @@ class FunctionTranslator:
         slot = b.alloca(ty, align=align[0] if align else None)
         if len(inst.operands) > 3:
             self.b.store(self.v(inst.operands[3]), slot)
-        self.values[rid] = slot
+        self.define(rid, slot)
 
     def _load(self, inst: Instruction) -> None:
         ops = inst.operands
@@ -331,7 +346,7 @@ class FunctionTranslator:
             self.set(inst, self._builtin_load(src, self.rtype(inst)))
             return
         align, volatile = _memory_access(ops, 3)
-        self.set(inst, self.b.load(self.rtype(inst), self.v(src), align=align, volatile=volatile))
+        self.set(inst, self.b.load(self.rtype(inst), self.pointer(src), align=align, volatile=volatile))
 
     def _builtin_load(self, src: int, ty: T.Type):
         if src in self.m.builtin_elements:

@@ -25,8 +25,10 @@ RUNTIME_HANDLE_TYPE = T.LiteralStructType((T.pointer(1), T.i32, T.i32))
 RUNTIME_HANDLE_SUFFIX = ".runtime.handle"
 BLOCK_LITERAL_ARG = "block_literal"
 GENERIC = T.pointer(4)     # SPIR's generic address space
-# clang names a block's function `<enclosing>_block_invoke[_N]` and its kernel `..._block_invoke[_N]_kernel`
+# clang names a block's function `<enclosing>_block_invoke[_N]` (and its kernel `..._block_invoke[_N]_kernel`)
 _BLOCK_NAME = "_block_invoke"
+# what a block kernel's address is passed to (clang, and the SPIR-V reader as clang does)
+_BLOCK_KERNEL_USERS = ("@__enqueue_kernel_", "@__get_kernel_")
 
 
 def _generic_refs(fn: ir.Function) -> list[ConstantExpr]:
@@ -57,7 +59,13 @@ def _literal_type(module: ir.Module, kernel: ir.Function, refs: list[ConstantExp
 
 
 def _has_blocks(text: str) -> bool:
+    """May the module hold a block function (clang's names)? (Read before parsing: most have none.)"""
     return _BLOCK_NAME in text
+
+
+def _enqueues(text: str) -> bool:
+    """May the module pass a block kernel to the runtime? (Read before parsing: most do not.)"""
+    return any(user in text for user in _BLOCK_KERNEL_USERS)
 
 
 def for_code_object_v2(text: str) -> str:
@@ -115,7 +123,7 @@ def _literal_by_value(kernel: ir.Function, ty: T.Type, align: int | None) -> Non
 
 
 def block_kernels_to_amdgpu(text: str) -> str:
-    if not _has_blocks(text):
+    if not _enqueues(text):
         return text
     module = ir.parse(text)
     blocks = sorted((fn for fn in module.functions if not fn.is_declaration and fn.calling_conv == "spir_kernel"

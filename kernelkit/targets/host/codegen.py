@@ -153,7 +153,7 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | N
     if parsed is not None and not check:
         module = parsed
     else:
-        module = ir.parse(instrument(ir_text) if check else ir_text)
+        module = instrument(ir_text) if check else ir.parse(ir_text)
     if check:
         link_into(module, check_definition())
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
@@ -212,21 +212,18 @@ def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     return str(m)
 
 
-def lower_kernels(text: str, kernels: list[str],
-                  vectorised: dict[str, tuple[str, int]]) -> tuple[ir.Module, dict[str, int], set[str]]:
-    """Steps 4b-5a (on kernelkit.ir): cancellation points on the kernels' loop back-edges, and
-    kernels with barriers (their W-lane copies too) become work-item coroutines. Returns the module
-    (for :func:`add_entries`, with no print and parse between), the coroutines with their barrier
-    counts, and the kernels whose work-items depend on each other between barriers (local atomics)."""
-    module = ir.parse(text)
+def lower_kernels(module: ir.Module, kernels: list[str],
+                  vectorised: dict[str, tuple[str, int]]) -> tuple[dict[str, int], set[str]]:
+    """Steps 4b-5a: cancellation points on the kernels' loop back-edges, and kernels with barriers
+    (their W-lane copies too) become work-item coroutines. Returns the coroutines with their
+    barrier counts, and the kernels whose work-items depend on each other between barriers
+    (local atomics)."""
     names = kernels + [v[0] for v in vectorised.values()]
-    changed = 0
     for f in module.functions:
         if f.name in names and not f.is_declaration and f.return_type.is_void:
-            changed += instrument_function(f)
+            instrument_function(f)
     serial = {n for n in kernels if (f := module.get_function(n)) is not None and local_atomics.has_local_atomics(f)}
-    coroutines = barriers.lower_barriers(module, names)
-    return module, coroutines, serial
+    return barriers.lower_barriers(module, names), serial
 
 
 def _private_arrays(f) -> bool:
@@ -234,13 +231,11 @@ def _private_arrays(f) -> bool:
 
 
 def add_entries(module: ir.Module, kernels: list[str], coroutines: dict[str, int],
-                local_mem: dict[str, int] | None = None,
-                vectorised: dict[str, tuple[str, int]] | None = None,
+                local_mem: dict[str, int] | None = None, vectorised: dict[str, tuple[str, int]] | None = None,
                 local_sizes: dict[str, tuple[int, int, int]] | None = None,
-                loops: dict[str, tuple[int, bool]] | None = None) -> str:
-    """Step 5 (on the module :func:`lower_kernels` gives): work-item loop entries for the kernels
-    without barriers (the coroutines get theirs after splitting, see :func:`add_region_drivers`);
-    ``loops``: their ``!codeplay_ca_wrapper``. Returns the module's text."""
+                loops: dict[str, tuple[int, bool]] | None = None) -> None:
+    """Step 5: work-item loop entries for the kernels without barriers (the coroutines get theirs
+    after splitting, see :func:`add_region_drivers`); ``loops``: their ``!codeplay_ca_wrapper``."""
     for name in kernels:
         if name in coroutines:
             continue
@@ -254,18 +249,17 @@ def add_entries(module: ir.Module, kernels: list[str], coroutines: dict[str, int
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
         f.linkage = "internal"
-    return str(module)
 
 
-def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
+def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem: dict[str, int] | None = None,
                        serial: set[str] = frozenset(),
                        local_sizes: dict[str, tuple[int, int, int]] | None = None,
                        vectorised: dict[str, tuple[str, int]] | None = None,
-                       loops: dict[str, tuple[int, bool]] | None = None) -> str:
+                       loops: dict[str, tuple[int, bool]] | None = None) -> None:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
     copy, a coroutine per packet, is started from the kernel's entry)."""
     from kernelkit.targets.host.passes import region_values, resume_index, soa_frames
-    module = ir.parse(text)
+
     alloc = module.get_function("kk_frame")
     if alloc is not None and "noinline" in alloc.attributes:
         alloc.attributes = ["alwaysinline" if a == "noinline" else a for a in alloc.attributes]
@@ -304,7 +298,6 @@ def add_region_drivers(text: str, coroutines: dict[str, int], local_mem: dict[st
                                   vector=packets.get(name))
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
-    return str(module)
 
 
 def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
@@ -390,22 +383,26 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
                                                                    parsed=parsed if text is ir_text else None)
     text = inline_all(text, cpu)
+    # from here to LLVM's -O3 the passes hand one kernelkit.ir module on
     width = host_vector_width(cpu.feature_string())
     packet = packet_width(width, True, False)
-    wfv, copies = (VectorisedKernels(text), {}) if check else implicit_loop_barriers.vectorise_with_loop_barriers(
-        text, kernels, options, lambda t, names: vectorise_kernels(t, names, options, width), local_sizes or {},
-        packet)
+    if check:
+        module, wfv, copies = ir.parse(text), VectorisedKernels(), {}
+    else:
+        module, wfv, copies = implicit_loop_barriers.vectorise_with_loop_barriers(
+            text, kernels, options, lambda m, names: vectorise_kernels(m, names, options, width), local_sizes or {},
+            packet)
     every = kernels + list(copies.values())   # (a kernel with loop barriers keeps a copy without them)
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
-    text = fast_rsqrt.lower_module_text(wfv.text, every + [v[0] for v in wfv.widths.values()], cpu.features,
-                                        options)
-    module, coroutines, serial = lower_kernels(text, every, wfv.widths)
+    fast_rsqrt.lower_module(module, every + [v[0] for v in wfv.widths.values()], cpu.features, options)
+    coroutines, serial = lower_kernels(module, every, wfv.widths)
     loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
-    text = add_entries(module, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
+    add_entries(module, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
     if coroutines:
-        text = add_region_drivers(optimize(text, "work-item loops", cpu), coroutines, local_mem, serial,
-                                  local_sizes, wfv.widths, loops)
-    text = implicit_loop_barriers.add_dispatchers(text, copies, packet)
+        module = ir.parse(optimize(str(module), "work-item loops", cpu))
+        add_region_drivers(module, coroutines, local_mem, serial, local_sizes, wfv.widths, loops)
+    implicit_loop_barriers.add_dispatchers(module, copies, packet)
+    text = str(module)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text

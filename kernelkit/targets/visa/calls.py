@@ -221,6 +221,14 @@ class CallCodegen:
             op = {"min": "minsint", "max": "maxsint"}[op]
         if op == "cmpxchg":                      # vISA: new = (old == src1) ? src0 : old
             values = [values[1], values[0]]
+        if inst.type == T.float32 and op in FLOAT_ATOMICS:        # atomic_fetch_<op> on atomic_float
+            if not self.lsc:
+                raise CompileError(f"vISA code generation: {base} on float needs LSC float atomics (DG2 at "
+                                   f"SIMD16/32); {self.platform} at SIMD{self.simd} has none")
+            if ptr.type.addrspace == LOCAL_SPACE:     # IGC: a compare-exchange loop, no .slm float atomic
+                raise CompileError(f"vISA code generation: {base} on __local float is not supported (LSC float "
+                                   f"atomics are .ugm only here)")
+            op = FLOAT_ATOMICS[op]
         wide = inst.type == T.i64
         result = self._atomic_message(op, ptr, values, wide)
         if inst.type != T.void and inst.users:
@@ -324,7 +332,10 @@ def _atomic_vtype(op: str, wide: bool) -> str:
 # lsc_atomic_store, which returns the old value, as IGC emits atomic_xchg on DG2)
 LSC_ATOMICS = {"add": "iadd", "sub": "isub", "inc": "iinc", "dec": "idec", "xchg": "store", "cmpxchg": "icas",
                "min": "umin", "max": "umax", "minsint": "smin", "maxsint": "smax", "and": "and", "or": "or",
-               "xor": "xor"}
+               "xor": "xor", "fadd": "fadd", "fsub": "fsub", "fmin": "fmin", "fmax": "fmax"}
+# atomic_fetch_<op> on atomic_float (OpenCL C 3.0 __opencl_c_ext_fp32_*_atomic_*): the LSC float atomics
+# (IGC 1.0.12504 on DG2: lsc_atomic_fadd.ugm; tests/reference/visa/dg2-g10_atomics/fadd)
+FLOAT_ATOMICS = {"add": "fadd", "sub": "fsub", "min": "fmin", "minsint": "fmin", "max": "fmax", "maxsint": "fmax"}
 ATOMIC_RMW = {"add": "add", "sub": "sub", "xchg": "xchg", "and": "and", "or": "or", "xor": "xor", "max": "maxsint",
               "min": "minsint", "umax": "max", "umin": "min"}
 MIN_MAX = {"smax": ("max", False), "smin": ("min", False), "umax": ("max", True), "umin": ("min", True),

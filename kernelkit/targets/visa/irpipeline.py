@@ -5,7 +5,7 @@ generator emits no vISA subroutines), optimised by LLVM (llvmlite) without vecto
 
 The float builtins that library computes in double come, where written, from
 ``float_geometric.cl``, ``float_math.cl``, ``float_exact.cl``, ``float_arc.cl``, ``float_pi.cl``,
-``float_powers.cl`` and ``float_erf.cl`` (float only; fmod in double from
+``float_powers.cl``, ``float_erf.cl`` and ``float_gamma.cl`` (float only; fmod in double from
 ``double_math.cl``),
 linked first (the library's definitions
 of the same names become declarations): platforms without fp64 cannot run the double code, and
@@ -24,7 +24,7 @@ LIBRARY_OPTIONS = ("-cl-fast-relaxed-math", "-cl-finite-math-only", "-cl-unsafe-
                    "-cl-denorms-are-zero", "-cl-mad-enable", "-cl-no-signed-zeros")
 NOT_INLINED = ("noinline", "optnone")
 FLOAT_LIBRARY = tuple(Path(__file__).with_name(n) for n in ("float_geometric.cl", "float_math.cl", "float_exact.cl", "float_arc.cl",
-                                                             "float_pi.cl", "float_powers.cl", "float_erf.cl",
+                                                             "float_pi.cl", "float_powers.cl", "float_erf.cl", "float_gamma.cl",
                                                              "double_math.cl"))
 FLOAT_PREFIX = "kkv_"          # the float library's names: kkv_<builtin>
 
@@ -104,25 +104,41 @@ def with_builtin_library(module: ir.Module, options, handled, float_only: bool =
     from kernelkit.mux.clc.build import defined_names
 
     floated: frozenset[str] = frozenset()
+    library = defined_builtins(SPIR64, portable_math=True)
+    called = _called_builtins(module, handled)
+    needed: set[str] = set()
+    wanted = called & library
+    lib = ""
     if float_only:
         floated = defined_names(float_library_text())
-        needed = _called_builtins(module, handled) & floated
+        needed = called & floated
+        wanted -= floated
+    while True:          # the two libraries call each other (the library's vector and half forms call the
+        grown = False    # scalar float builtins, whose code calls library builtins such as floor)
         if needed:
-            floats = subset(float_library_text(), sorted(needed))
-            main = parse_verified(str(module), "the frontend", "visa")
-            main.link_in(parse_verified(floats, "the float builtin library", "visa"))
-            module = ir.parse(str(main))
-    wanted = _called_builtins(module, handled) & defined_builtins(SPIR64, portable_math=True)
+            more = _called_builtins(ir.parse(subset(float_library_text(), sorted(needed))), handled) & library
+            grown |= not more <= wanted | floated
+            wanted |= more - floated
+        if wanted:
+            lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
+                             portable_math=True)
+            if defined_names(lib) & floated:
+                lib = str(_declaring(ir.parse(lib), floated))
+            more = _called_builtins(ir.parse(lib), handled) & floated
+            grown |= not more <= needed
+            needed |= more
+        if not grown:
+            break
+    if needed:
+        main = parse_verified(str(module), "the frontend", "visa")
+        main.link_in(parse_verified(subset(float_library_text(), sorted(needed)), "the float builtin library", "visa"))
+        module = ir.parse(str(main))
     helpers = any(not f.is_declaration and f.calling_conv != "spir_kernel" for f in module.functions)
     if not wanted and not helpers:
         return module
     b = llvm()
     main = parse_verified(str(module), "the frontend", "visa")
     if wanted:
-        lib = library_ir(SPIR64, opts=[o for o in options if o in LIBRARY_OPTIONS], only=sorted(wanted),
-                         portable_math=True)
-        if defined_names(lib) & floated:
-            lib = str(_declaring(ir.parse(lib), floated))
         main.link_in(parse_verified(lib, "the builtin library", "visa"))
     linked = ir.parse(str(main))
     _inline_everything(linked)

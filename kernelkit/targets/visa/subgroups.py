@@ -56,13 +56,8 @@ class SubGroupCodegen:
         if base in WORK_ITEM_FUNCTIONS:
             self._sub_group_work_item(inst, base)
             return True
-        if base == "sub_group_barrier":
-            flags = args[0].value if args and hasattr(args[0], "value") else 3
-            if flags & 2:
-                self.emit("fence_global.E")
-            if flags & 1 or not flags & 2:
-                self.emit("fence_local.E")
-            return True
+        if base == "sub_group_barrier":      # one thread, its messages in program order: IGC 1.0.12504
+            return True                      # emits nothing for it (ocloc, local and global fences)
         found = sub_group_kind(base)
         if found is None:
             return False

@@ -302,9 +302,9 @@ def _globals_table(module: Module) -> None:
     var.linkage = "dso_local"
 
 
-def instrument(text: str) -> str:
-    """The checked twin of a mux-form module (SPIR address spaces), as IR text; ``kk_check`` is
-    only declared (its definition, :func:`check_definition`, takes the scheduling parameters)."""
+def instrument(text: str) -> Module:
+    """The checked twin of a mux-form module (SPIR address spaces); ``kk_check`` is only declared
+    (its definition, :func:`check_definition`, takes the scheduling parameters)."""
     module = parse(inline_into_kernels(text))
     helpers = (module.declare_function(HELPER, T.FunctionType(T.pointer(1), (T.pointer(1),) + (T.i64,) * 6)),
                module.declare_function(ARG_BOUNDS, T.FunctionType(T.i64, (T.i64, T.i64))))
@@ -314,5 +314,5 @@ def instrument(text: str) -> str:
             _Instrumenter(f, module, helpers, sites, objects).run()
     _globals_table(module)
     _json_global(module, SITES_TABLE, {"sites": sites.locations, "objects": objects.descriptions})
-    return str(module)
+    return module
 

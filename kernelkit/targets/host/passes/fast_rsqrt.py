@@ -198,7 +198,7 @@ def _loop_blocks(f: Function) -> set:
 def lower_reciprocal_sqrts(module: Module, functions: list[str], features, options=()) -> int:
     """Rewrite the ``1.0f / sqrt(x)`` sites of ``functions`` (see the module docstring); returns how
     many. ``features``: the target CPU's (LLVM names); without SSE nothing changes. (The build
-    options are checked by :func:`lower_module_text`; here only -cl-denorms-are-zero counts.)"""
+    options are checked by :func:`lower_module`; here only -cl-denorms-are-zero counts.)"""
     lowering = _Lowering(module, set(features), DAZ_OPTION not in options)
     if not lowering.pieces:
         return 0
@@ -214,11 +214,17 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features, optio
     return count
 
 
+def lower_module(module: Module, functions: list[str], features, options=()) -> int:
+    """:func:`lower_reciprocal_sqrts` when the build options ask for it and the module calls
+    ``llvm.sqrt``; returns how many sites it rewrote."""
+    if not enabled(options) or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
+        return 0
+    return lower_reciprocal_sqrts(module, functions, features, options)
+
+
 def lower_module_text(text: str, functions: list[str], features, options=()) -> str:
-    """:func:`lower_reciprocal_sqrts` on module text (parsed only when it has a candidate)."""
-    if not enabled(options) or "llvm.sqrt" not in text or "!fpmath" not in text:
-        return text
+    """:func:`lower_module` on module text (for callers holding text)."""
     from kernelkit.ir import parse
 
     module = parse(text)
-    return str(module) if lower_reciprocal_sqrts(module, functions, features, options) else text
+    return str(module) if lower_module(module, functions, features, options) else text

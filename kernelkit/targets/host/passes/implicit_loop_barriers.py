@@ -185,20 +185,18 @@ def add_loop_barrier(module: Module, f: Function, loop: Loop) -> None:
                      const(T.i32, BARRIER_SEMANTICS_DEFAULT), wi, wg], function_type=fnty)
 
 
-def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list[str],
+def add_implicit_loop_barriers(module: Module, kernels: list[str], options, log: list[str],
                                exclude: frozenset[str] = frozenset(), local_sizes: dict | None = None,
-                               packet: int = 1, copies: dict[str, str] | None = None) -> tuple[str, set[str]]:
-    """Add the barriers to the kernels of module ``text`` (but ``exclude``) the mode and the cost rule
-    choose; returns the text and the kernels that got them. ``local_sizes``: the kernels' fixed
-    local sizes; ``packet``: the packet width of kernels with barriers; ``copies`` receives
-    kernel -> its copy without them (auto mode, no fixed local size)."""
+                               packet: int = 1, copies: dict[str, str] | None = None) -> set[str]:
+    """Add the barriers to the kernels of ``module`` (but ``exclude``) the mode and the cost rule
+    choose; returns the kernels that got them. ``local_sizes``: the kernels' fixed local sizes;
+    ``packet``: the packet width of kernels with barriers; ``copies`` receives kernel -> its copy
+    without them (auto mode, no fixed local size)."""
     mode = loop_barrier_mode(options)
     if mode == "never":
-        return text, set()
-    from kernelkit.ir import parse
+        return set()
     from kernelkit.targets.host.passes.vectorise import wfv_mode
 
-    module = parse(text)
     chosen: set[str] = set()
     for name in kernels:
         f = module.get_function(name)
@@ -221,43 +219,43 @@ def add_implicit_loop_barriers(text: str, kernels: list[str], options, log: list
             chosen.add(name)
             log.append(f"kernelkit: kernel {name}: implicit barriers in {len(loops)} loop(s) "
                        f"(-cl-loop-barriers={mode}): the work-item loop runs inside each iteration")
-    return (str(module) if chosen else text), chosen
+    return chosen
 
 
 def vectorise_with_loop_barriers(text: str, kernels: list[str], options, vectorise, local_sizes: dict,
                                  packet: int):
-    """``vectorise(text, kernels)`` (-> VectorisedKernels) of the module with the implicit loop
-    barriers; in auto mode a kernel the vectoriser then does not take is built again without them
-    (run per work-item, the barriers would cost more than they give). Returns it and the copies
-    without barriers (kernel -> copy; see :func:`add_dispatchers`)."""
+    """``vectorise(module, kernels)`` (-> VectorisedKernels) of module ``text`` with the implicit
+    loop barriers; in auto mode a kernel the vectoriser then does not take is built again without
+    them (run per work-item, the barriers would cost more than they give). Returns the module (as
+    kernelkit.ir), the vectoriser's result and the copies without barriers (kernel -> copy; see
+    :func:`add_dispatchers`)."""
+    from kernelkit.ir import parse
+
     log: list[str] = []
     copies: dict[str, str] = {}
-    with_barriers, chosen = add_implicit_loop_barriers(text, kernels, options, log, local_sizes=local_sizes,
-                                                       packet=packet, copies=copies)
-    wfv = vectorise(with_barriers, kernels + list(copies.values()))
+    module = parse(text)
+    chosen = add_implicit_loop_barriers(module, kernels, options, log, local_sizes=local_sizes, packet=packet,
+                                        copies=copies)
+    wfv = vectorise(module, kernels + list(copies.values()))
     lost = {k for k in chosen if k not in wfv.widths} if loop_barrier_mode(options) == "auto" else set()
     if lost:
         log = [line for line in log if not any(f"kernel {k}:" in line for k in lost)]
         log += [f"kernelkit: kernel {k}: no implicit loop barriers (-cl-loop-barriers=auto): not vectorised"
                 for k in sorted(lost)]
         copies = {}
-        with_barriers, _ = add_implicit_loop_barriers(text, kernels, options, [], frozenset(lost), local_sizes,
-                                                      packet, copies)
-        wfv = vectorise(with_barriers, kernels + list(copies.values()))
+        module = parse(text)
+        add_implicit_loop_barriers(module, kernels, options, [], frozenset(lost), local_sizes, packet, copies)
+        wfv = vectorise(module, kernels + list(copies.values()))
     wfv.log[:0] = log
-    return wfv, copies
+    return module, wfv, copies
 
 
-def add_dispatchers(text: str, copies: dict[str, str], packet: int) -> str:
+def add_dispatchers(module: Module, copies: dict[str, str], packet: int) -> None:
     """``kk.run.<kernel>`` of each kernel of ``copies`` becomes a choice: the entry with the loop
     barriers when the enqueued local size along x is a multiple of ``packet``, else the copy's."""
-    if not copies:
-        return text
-    from kernelkit.ir import parse
     from kernelkit.targets.host.passes.sched_fields import wg_field
     from kernelkit.targets.host.passes.wrapper import entry_name
 
-    module = parse(text)
     for kernel, copy in copies.items():
         loops, plain = module.get_function(entry_name(kernel)), module.get_function(entry_name(copy))
         loops.name = entry_name(kernel) + LOOPS_SUFFIX
@@ -276,4 +274,3 @@ def add_dispatchers(text: str, copies: dict[str, str], packet: int) -> str:
             b.position_at_end(block)
             b.call(target, list(choice.args))
             b.ret_void()
-    return str(module)

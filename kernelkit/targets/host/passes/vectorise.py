@@ -30,7 +30,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.analysis.uniformity import WorkItemRoots
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.metadata import MDNode, ValueAsMetadata
-from kernelkit.ir.module import Argument, Function
+from kernelkit.ir.module import Argument, Function, Module
 from kernelkit.ir.transforms.packetise import VectorisationFailure, vectorise
 from kernelkit.ir.values import ConstantInt, Value
 from kernelkit.mux.builtins import uses_sub_groups
@@ -228,23 +228,16 @@ def _required_sub_group_size(f: Function) -> int | None:
 
 @dataclass
 class VectorisedKernels:
-    text: str
     # kernel -> (vector function, W, whether it uses sub-groups: packets only in rows of whole packets)
     widths: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
 
 
-def vectorise_kernels(text: str, kernels: list[str], options, width: int | None = None) -> VectorisedKernels:
-    """Add the W-lane copies of the kernels of module `text` (see the module docstring)."""
+def vectorise_kernels(module: Module, kernels: list[str], options, width: int | None = None) -> VectorisedKernels:
+    """Add the W-lane copies of the kernels of `module` to it (see the module docstring)."""
     mode = wfv_mode(options)
-    if mode == "never" and "intel_reqd_sub_group_size" not in text:
-        return VectorisedKernels(text)
-    from kernelkit.ir import parse
-
-    module = parse(text)
     native = width or host_vector_width()
-    out = VectorisedKernels(text)
-    changed = False
+    out = VectorisedKernels()
     for name in kernels:
         f = module.get_function(name)
         if f is None or f.is_declaration:
@@ -275,14 +268,10 @@ def vectorise_kernels(text: str, kernels: list[str], options, width: int | None 
                                    f"vectorised, which failed: {exc.reason}") from exc
             f.metadata["codeplay_ca_vecz.base.fail"] = options_md
             out.log.append(f"kernelkit: kernel {name}: not vectorised (-cl-wfv={mode}): {exc.reason}")
-            changed = True
             continue
         if not _has_barriers(f):   # (a coroutine copy stays visible until its entry calls it)
             g.linkage = "internal"
         f.metadata["codeplay_ca_vecz.base"] = MDNode([options_md, ValueAsMetadata(g)])
         g.metadata["codeplay_ca_vecz.derived"] = MDNode([options_md, ValueAsMetadata(f)])
         out.widths[name] = (g.name, width, _uses_sub_groups(f))
-        changed = True
-    if changed:
-        out.text = str(module)
     return out
