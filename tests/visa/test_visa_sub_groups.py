@@ -132,3 +132,25 @@ def test_genx_ir_finalizes(built):
     require_tool("GenX_IR")
     platform, _simd, program = built
     finalize_binary(program.binary, platform.upper())
+
+
+def test_double_collectives_on_skl():
+    """double sub-group reductions and scans where the platform has fp64 (SKL), at SIMD 16; GenX_IR
+    finalizes them."""
+    source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + \
+        SOURCE[SOURCE.index("#define COLLECTIVES"):SOURCE.index("COLLECTIVES(int)")] + "COLLECTIVES(double)\n"
+    program = kernelkit.Program(source, ["-cl-std=CL2.0", "--simd=16"]).build("visa:skl")
+    x = np.random.default_rng(9).integers(-10**6, 10**6, N).astype(np.float64)   # sums exact in any order
+    out = np.zeros(11 * N)
+    program.collectives_double(x, out, np.uint32(7), global_size=N, local_size=LOCAL)
+    got = out.reshape(11, N)
+    for ids in _sub_groups(16):
+        v = x[ids]
+        want = [np.full(len(v), v.sum()), np.full(len(v), v.min()), np.full(len(v), v.max()), np.cumsum(v),
+                np.minimum.accumulate(v), np.maximum.accumulate(v), _shifted(np.cumsum(v), 0),
+                _shifted(np.minimum.accumulate(v), np.inf), _shifted(np.maximum.accumulate(v), -np.inf),
+                np.full(len(v), v[1]), np.full(len(v), v[7])]
+        for row, expected in enumerate(want):
+            np.testing.assert_array_equal(got[row][ids], expected, err_msg=f"double result {row} at {ids[0]}")
+    require_tool("GenX_IR")
+    finalize_binary(program.binary, "SKL")
