@@ -100,7 +100,8 @@ def build(request: dict, send, *, assembly: bool = False) -> dict:
                              "targets)")
     if request.get("spirv") is not None:
         pairs = request.get("spec_constants") or []
-        module.compile_spirv(request["spirv"], None, {int(k): v for k, v in pairs} or None)
+        module.compile_spirv(request["spirv"], None, {int(k): v for k, v in pairs} or None,
+                             options=list(request.get("options") or ()))
     else:
         module.compile_opencl_c(request["source"], list(request.get("options") or ()),
                                 filename=request.get("filename") or "<source>")

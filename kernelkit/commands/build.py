@@ -68,6 +68,8 @@ def register(sub) -> None:
     p.add_argument("--mcpu", dest="host_cpu", metavar="CPU",
                    help="host target: the CPU to compile for, as clang names it: native (default), x86-64, "
                         "x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU name (skylake-avx512, znver3, ...)")
+    p.add_argument("--simd", type=int, choices=(8, 16, 32), metavar="8|16|32",
+                   help="visa targets: the SIMD width of every kernel (default: chosen per kernel as IGC does)")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="builds at a time when there are several (default: the number of CPUs)")
     p.set_defaults(func=run)
@@ -198,7 +200,8 @@ def _emit_visaasm(args) -> int:
     if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
         raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
     source = args.sources[0]
-    text = in_worker(visaasm_text, read_source(source), frontend_options(args), args.targets[0], source,
+    text = in_worker(visaasm_text, read_source(source), _job_options(args, args.targets[0], frontend_options(args)),
+                     args.targets[0], source,
                      target=args.targets[0], source_name=source, stage="frontend")
     output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
     write_output(output, text.encode())
@@ -276,6 +279,8 @@ def run(args) -> int:
     jobs = [(source, target) for source in args.sources for target in args.targets]
     if args.host_cpu is not None and not any(target_kind(t) == "host" for _, t in jobs):
         raise KernelkitError("--mcpu chooses the host target's CPU: build for -t host")
+    if args.simd is not None and not any(target_kind(t) == "visa" for _, t in jobs):
+        raise KernelkitError("--simd chooses the SIMD width of vISA kernels: build for -t visa:<platform>")
     outputs = _outputs(args, jobs)
     spirv = {source: read_spirv(source) for source in args.sources}   # SPIR-V modules build as such
     texts = {source: "" if spirv[source] else read_source(source) for source in args.sources}
@@ -286,9 +291,11 @@ def run(args) -> int:
 
 
 def _job_options(args, target: str, options: list[str]) -> list[str]:
-    """The build options of one target: the host's also name its CPU (``--mcpu``)."""
+    """The build options of one target: the host's also name its CPU (``--mcpu``), vISA's its SIMD width."""
     if args.host_cpu is not None and target_kind(target) == "host":
         return [*options, f"-mcpu={args.host_cpu}"]
+    if args.simd is not None and target_kind(target) == "visa":
+        return [*options, f"--simd={args.simd}"]
     return options
 
 

@@ -107,6 +107,19 @@ class Module:
         self.finalized_llvm_module = None
 
     # -- front ends --------------------------------------------------------------------------
+    def take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
+        """(the target's own build options, which the OpenCL C frontend must not see but the back end
+        reads from ``self.options``; the rest). Targets take theirs here (remembering what they need) for
+        OpenCL C and SPIR-V alike; a bad one raises CompileError."""
+        return [], list(options)
+
+    def _take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
+        try:
+            return self.take_target_options(options)
+        except CompileError as exc:
+            self.add_build_error(exc.message)
+            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
+
     def compile_opencl_c(self, source: str, options: Sequence[str] = (), *,
                          device_profile: str = "FULL_PROFILE",
                          input_headers: Sequence[InputHeader] = (),
@@ -118,6 +131,7 @@ class Module:
             raise MuxError(Result.INVALID_VALUE, f"module already holds a program (state {self.state})")
         if device_profile not in PROFILES:
             raise MuxError(Result.INVALID_VALUE, f"device profile must be one of {', '.join(PROFILES)}")
+        kept, options = self._take_target_options(options)
         opts = [*self.target.frontend_options(), *options]
         if device_profile == "EMBEDDED_PROFILE":
             opts.append("-D__EMBEDDED_PROFILE__=1")
@@ -142,15 +156,18 @@ class Module:
             self.dependencies = [(p, d) for p, d in compiled.deps if not p.startswith(inside)]
         if compiled.log:
             self.add_diagnostic(compiled.log)
-        self.options = [o for o in opts if o != f"-I{tmp}"]
+        self.options = [o for o in opts if o != f"-I{tmp}"] + kept
         self.llvm_module = parse(compiled.ir_text)
         self.state = self.COMPILED
 
     def compile_spirv(self, code: bytes | Sequence[int], spirv_device_info: object = None,
-                      spirv_spec_info: object = None) -> object:
+                      spirv_spec_info: object = None, *, options: Sequence[str] = ()) -> object:
         """Read a SPIR-V module (OpenCL environment) into IR; unreadable input is COMPILE_PROGRAM_FAILURE.
         ``spirv_spec_info`` (a ``SpecializationInfo``, or a mapping SpecId -> value) gives specialisation
-        constants their values; an unknown SpecId or a value its type cannot hold is INVALID_VALUE."""
+        constants their values; an unknown SpecId or a value its type cannot hold is INVALID_VALUE.
+        ``options`` are the build options (spec 003's module options): the back end reads them as it does
+        for OpenCL C (-O, -g, -mcode-object-version, -cl-fast-relaxed-math, ...); preprocessor options
+        have nothing to act on, as OpenCL's clBuildProgram ignores them for programs made from IL."""
         from kernelkit.errors import FormatError
         from kernelkit.frontend.spirv import translate
         from kernelkit.frontend.spirv.spec_constants import SpecializationInfo
@@ -161,6 +178,7 @@ class Module:
             raise MuxError(Result.INVALID_VALUE, "not a SPIR-V module (bad magic number or header)")
         if self.state != self.EMPTY:
             raise MuxError(Result.INVALID_VALUE, f"module already holds a program (state {self.state})")
+        kept, options = self._take_target_options(options)
         data = spirv_bytes(code)
         spec_info = spirv_spec_info
         if spec_info is not None and not isinstance(spec_info, SpecializationInfo):
@@ -176,6 +194,7 @@ class Module:
         except (FormatError, KernelkitError) as exc:
             self.add_build_error(f"SPIR-V: {exc}")
             raise MuxError(Result.COMPILE_PROGRAM_FAILURE, str(exc)) from exc
+        self.options = [*options, *kept]
         self.state = self.COMPILED
         return None
 

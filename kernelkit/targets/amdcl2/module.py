@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdcl2.binary import DEVICE_CODES, NEWEST_DRIVER, newest_driver_of
-from kernelkit.mux.result import MuxCompileError, Result
 from kernelkit.targets.amdhsa.module import AmdhsaModule
 
 DRIVER_OPTION = re.compile(r"^-mamdcl2-driver-version=(\S*)$")
@@ -40,13 +39,9 @@ class Cl2Module(AmdhsaModule):
     driver_version = NEWEST_DRIVER
     printf_reached: dict[str, set[str]] = {}   # kernel -> format strings it reaches (printf_records)
 
-    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
-        try:
-            self.driver_version, rest = split_driver_version(options, newest_driver_of(self.target.device))
-        except CompileError as exc:
-            self.add_build_error(exc.message)
-            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
-        super().compile_opencl_c(source, rest, **kwargs)
+    def take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
+        self.driver_version, rest = split_driver_version(options, newest_driver_of(self.target.device))
+        return super().take_target_options(rest)
 
     def create_assembly(self) -> str:
         from kernelkit.targets.amdcl2.binary import cl2_assembly

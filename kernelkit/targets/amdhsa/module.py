@@ -14,7 +14,6 @@ from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.tables import DEFAULT_CODE_OBJECT_VERSION
 from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
-from kernelkit.mux.result import MuxCompileError, Result
 from kernelkit.targets.amdhsa.options import BackendOptions, split_backend_options
 
 
@@ -23,16 +22,16 @@ class AmdhsaModule(Module):
     backend_options = BackendOptions()
     source_attributes: dict[str, dict[str, str]] = {}
 
+    def take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
+        self.backend_options, rest = split_backend_options(options)
+        self.code_object_version = self.backend_options.code_object_version
+        return [], rest
+
     def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
         from kernelkit.targets.amdhsa.kernel_attributes import amdgpu_source_attributes
 
-        try:
-            self.backend_options, rest = split_backend_options(options)
-            self.code_object_version = self.backend_options.code_object_version
-        except CompileError as exc:
-            self.add_build_error(exc.message)
-            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
-        super().compile_opencl_c(source, rest, **kwargs)
+        super().compile_opencl_c(source, options, **kwargs)
+        rest = self.take_target_options(options)[1]
         self.source_attributes = amdgpu_source_attributes(source, rest, self.target.target_id,
                                                           kwargs.get("filename", "<source>"))
 

@@ -14,7 +14,6 @@ from kernelkit.errors import CompileError
 from kernelkit.frontend.options import parse_options
 from kernelkit.llvm_binding import in_worker
 from kernelkit.mux.module import Module
-from kernelkit.mux.result import MuxCompileError, Result
 
 _STD = re.compile(r"^-cl-std=(?:CL|cl)?(\d)\.(\d)$")
 _MATTR = re.compile(r"^-mattr=(.*)$")
@@ -23,7 +22,9 @@ _MATTR = re.compile(r"^-mattr=(.*)$")
 class AmdilModule(Module):
     mattr = ""
 
-    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
+    def take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
+        from kernelkit.targets.amdil.info import parse_mattr
+
         rest = []
         for opt in options:
             m = _MATTR.match(opt)
@@ -32,16 +33,11 @@ class AmdilModule(Module):
                 continue
             s = _STD.match(opt)
             if s and (int(s.group(1)), int(s.group(2))) >= (2, 0):
-                exc = CompileError(f"amdil: {opt}: OpenCL C {s.group(1)}.{s.group(2)} is not "
-                                   f"supported by AMD IL devices ({self.target.device} runs "
-                                   f"OpenCL 1.2)")
-                self.add_build_error(exc.message)
-                raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc)
+                raise CompileError(f"amdil: {opt}: OpenCL C {s.group(1)}.{s.group(2)} is not "
+                                   f"supported by AMD IL devices ({self.target.device} runs OpenCL 1.2)")
             rest.append(opt)
-        from kernelkit.targets.amdil.info import parse_mattr
-
         self.attributes = parse_mattr(self.mattr, self.target.device)
-        super().compile_opencl_c(source, rest, **kwargs)
+        return [], rest
 
     def create_binary(self) -> bytes:
         if self.finalized_llvm_module is None or self.program_info is None:

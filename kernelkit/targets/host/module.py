@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kernelkit import ir
-from kernelkit.errors import CompileError, FormatError
+from kernelkit.errors import FormatError
 from kernelkit.ir.metadata import md_int_values
 from kernelkit.mux.module import Module
 from kernelkit.targets.host.binary import HostBinary, HostKernelInfo, read_host_binary
@@ -116,18 +116,12 @@ class HostModule(Module):
     The build option ``-mcpu=NAME`` (see :mod:`kernelkit.targets.host.cpu`) is taken out before the
     OpenCL frontend sees it and kept in the module's options for the code generator."""
 
-    def compile_opencl_c(self, source: str, options: Sequence[str] = (), **kwargs) -> None:
-        from kernelkit.mux.result import MuxCompileError, Result
+    def take_target_options(self, options: Sequence[str]) -> tuple[list[str], list[str]]:
         from kernelkit.targets.host.cpu import selected_cpu, split_cpu_options
 
         cpu_options, rest = split_cpu_options(options)
-        try:
-            selected_cpu(cpu_options)   # an unknown CPU name fails the build here, with clang's list
-        except CompileError as exc:
-            self.add_build_error(exc.message)
-            raise MuxCompileError(Result.COMPILE_PROGRAM_FAILURE, exc) from exc
-        super().compile_opencl_c(source, rest, **kwargs)
-        self.options += cpu_options
+        selected_cpu(cpu_options)   # an unknown CPU name fails the build here, with clang's list
+        return cpu_options, rest
 
     _generic: HostBinary | None = None
 

@@ -45,10 +45,11 @@ class VisaModule(Module):
         super().compile_opencl_c(source, rest, **kwargs)
         self.frontend_options = rest
 
-    def compile_spirv(self, code, spirv_device_info=None, spirv_spec_info=None):
+    def compile_spirv(self, code, spirv_device_info=None, spirv_spec_info=None, *, options=()):
         """SPIR-V goes through the SPIR-V frontend's IR (the same shape as the OpenCL C frontend's)."""
-        result = super().compile_spirv(code, spirv_device_info, spirv_spec_info)
-        self.source, self.simd, self.frontend_options, self.filename = None, None, [], "<spirv>"
+        simd, rest = split_simd_option(options)
+        result = super().compile_spirv(code, spirv_device_info, spirv_spec_info, options=rest)
+        self.source, self.simd, self.frontend_options, self.filename = None, simd, rest, "<spirv>"
         return result
 
     def finalize(self) -> ProgramInfo:
