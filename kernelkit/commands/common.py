@@ -14,7 +14,7 @@ from kernelkit.builder.kinds import target_kind
 from kernelkit.errors import CompileError, KernelkitError
 
 __all__ = ["BINARY_SUFFIXES", "CL_STDS", "EMIT_SUFFIXES", "add_frontend_arguments", "add_target_argument",
-           "check_output", "default_output", "frontend_options", "read_source", "target_kind", "write_output"]
+           "check_output", "default_output", "frontend_options", "is_spirv", "read_source", "target_kind", "write_output"]
 
 # The keys of kernelkit.frontend.options.CL_STD_VERSIONS (API spec 5.8.6.5), spelled out so the
 # parser is built without importing the frontend (tests/cli checks that both agree).
@@ -69,8 +69,13 @@ def read_spirv(path: str) -> bytes | None:
     if not os.path.isfile(path):
         return None
     data = read_input(path)
-    magic = 0x07230203   # SPIR-V spec §3.1, in either byte order
-    return data if data[:4] in (magic.to_bytes(4, "little"), magic.to_bytes(4, "big")) else None
+    return data if is_spirv(data) else None
+
+
+def is_spirv(data: bytes) -> bool:
+    """Whether ``data`` starts with SPIR-V's magic number (spec §3.1), in either byte order."""
+    magic = 0x07230203
+    return data[:4] in (magic.to_bytes(4, "little"), magic.to_bytes(4, "big"))
 
 
 def read_source(path: str) -> str:

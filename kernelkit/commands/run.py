@@ -29,7 +29,7 @@ import re
 import sys
 import time
 
-from kernelkit.commands.common import add_frontend_arguments, frontend_options
+from kernelkit.commands.common import add_frontend_arguments, frontend_options, is_spirv
 from kernelkit.errors import KernelkitError
 
 _INIT_WORDS = ("zeros", "ones", "arange", "random")
@@ -210,8 +210,8 @@ def _refuse_other_binaries(path: str, data: bytes) -> None:
     except FormatError:
         return
     name = reader.__name__.split(".")[-2]
-    raise KernelkitError(f"{path} is a binary for {name}: `kernelkit run` runs OpenCL C source and host binaries "
-                         "(`kernelkit build -t host`)")
+    raise KernelkitError(f"{path} is a binary for {name}: `kernelkit run` runs OpenCL C source, SPIR-V modules and "
+                         "host binaries (`kernelkit build -t host`)")
 
 
 def _source_text(path: str, data: bytes) -> str:
@@ -237,7 +237,9 @@ def run(args) -> int:
                                  f"({' '.join(options)}) cannot apply to it")
         prog = kernelkit.Program.from_binary(data)
     else:
-        _refuse_other_binaries(args.src, data)
+        spirv = is_spirv(data)
+        if not spirv:
+            _refuse_other_binaries(args.src, data)
         if args.no_cache:
             import os
 
@@ -246,7 +248,8 @@ def run(args) -> int:
 
         with Progress() as progress:   # a status line on a terminal when the build takes a while
             progress.update(args.src, f"building {args.src} for {args.target}")
-            prog = kernelkit.Program(_source_text(args.src, data), options, filename=args.src).build(args.target)
+            source = data if spirv else _source_text(args.src, data)   # SPIR-V builds as such
+            prog = kernelkit.Program(source, options, filename=args.src).build(args.target)
         if prog.build_log:
             sys.stderr.write(prog.build_log)
     names = prog.kernel_names

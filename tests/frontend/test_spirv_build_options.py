@@ -86,3 +86,19 @@ def test_unknown_host_cpu_is_refused_for_spirv_as_for_source(spirv):
         build(SOURCE, "host", ["-mcpu=notacpu"])
     assert "unknown target CPU 'notacpu'" in str(from_spirv.value)
     assert str(from_spirv.value).split("'notacpu'")[1] == str(from_source.value).split("'notacpu'")[1]
+
+
+@pytest.mark.parametrize("target", ["host", "visa:tgllp"])
+def test_cli_runs_a_spirv_module(spirv, target, tmp_path):
+    """`kernelkit run k.spv` builds the module as SPIR-V (it read it as OpenCL C text before); numpy is the
+    oracle. LLVM's SPIR-V backend names no parameters, so the reader calls them arg0.. (OpName absent)."""
+    import numpy as np
+
+    path = tmp_path / "k.spv"
+    path.write_bytes(spirv)
+    saved = tmp_path / "out.npz"
+    subprocess.run([sys.executable, "-m", "kernelkit", "run", str(path), "-t", target, "-g", "64",
+                    "--arg", "arg0:2", "--arg", "arg1:[64]=random", "--arg", "arg2:[64]=ones", "--save", str(saved)],
+                   check=True, capture_output=True)
+    buffers = np.load(saved)
+    np.testing.assert_allclose(buffers["arg2"], np.float32(2) * buffers["arg1"] + 1, rtol=1e-6)
