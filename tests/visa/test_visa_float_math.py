@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "tests" / "clc"))
 from test_math import ULP_LIMITS  # noqa: E402
 
 from tests.visa.finalizer import finalize_binary  # noqa: E402
+from tests.visa.float_ulps import ulps  # noqa: E402
 
 UNARY = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: 10.0 ** x,
          "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "atan": np.arctan, "tanh": np.tanh,
@@ -46,17 +47,6 @@ def _inputs(name: str, rng: np.random.Generator) -> list[np.ndarray]:
     return [x, second]
 
 
-def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
-    """|got - want| in ulps of the float nearest to want (0 where both are the same NaN/inf)."""
-    w32 = want.astype(np.float32)
-    ulp = np.spacing(np.minimum(np.abs(w32), np.float32(np.finfo(np.float32).max))).astype(np.float64)
-    err = np.abs(got.astype(np.float64) - want) / ulp
-    same = (got == w32) | (np.isnan(got) & np.isnan(want))
-    err[same] = 0.0
-    err[np.isnan(err)] = np.inf
-    return err
-
-
 def _source() -> str:
     out = [f"kernel void f_{n}(global const float *x, global float *y) {{ size_t i = get_global_id(0); "
            f"y[i] = {n}(x[i]); }}" for n in UNARY]
@@ -80,7 +70,7 @@ def test_float_builtin_within_the_spec_ulp_limit(program, name):
     with np.errstate(all="ignore"):        # NaN and infinite inputs
         getattr(program, f"f_{name}")(*args, y, global_size=len(y))
         want = (UNARY | BINARY)[name](*(a.astype(np.float64) for a in args))
-        err = _ulps(y, want)
+        err = ulps(y, want)
     worst = int(np.argmax(err))
     where = ", ".join(repr(a[worst]) for a in args)
     assert err[worst] <= ULP_LIMITS[name], f"{name}({where}) = {y[worst]!r}, want {want[worst]!r}: {err[worst]:.2f} ulp"

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "tests" / "clc"))
 from test_math import REFERENCE, ULP_LIMITS  # noqa: E402
 
 from tests.visa.finalizer import finalize_binary  # noqa: E402
+from tests.visa.float_ulps import ulps  # noqa: E402
 
 UNARY = ("asin", "acos", "asinpi", "acospi", "atanpi", "asinh", "acosh", "atanh", "sinpi", "cospi", "tanpi", "cbrt",
          "erf", "erfc", "tgamma")
@@ -65,18 +66,6 @@ def _inputs(rng: np.random.Generator) -> np.ndarray:
                            rng.uniform(-10, 10, N).astype(np.float32), rng.uniform(-100, 100, N // 2).astype(np.float32)])
 
 
-def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
-    """|got - want| in ulps of the float nearest to want (0 where both are the same value, NaN or inf)."""
-    with np.errstate(all="ignore"):
-        w32 = want.astype(np.float32)
-        ulp = np.spacing(np.minimum(np.abs(w32), np.float32(np.finfo(np.float32).max))).astype(np.float64)
-        err = np.abs(got.astype(np.float64) - want) / ulp
-    same = (got == w32) | (np.isnan(got) & np.isnan(want))
-    err[same] = 0.0
-    err[np.isnan(err)] = np.inf
-    return err
-
-
 def _tanpi(x: float) -> float:
     """OpenCL C s7.5: tanpi(n + 1/2) is +inf for even n, -inf for odd n."""
     if math.isfinite(x) and (2 * x) % 2 == 1:
@@ -103,7 +92,7 @@ def _reference(name: str, x: np.ndarray) -> np.ndarray:
 
 
 def _check(name: str, got: np.ndarray, want: np.ndarray, *args: np.ndarray, limit: float | None = None) -> None:
-    err = _ulps(got, want)
+    err = ulps(got, want)
     worst = int(np.argmax(err))
     where = ", ".join(repr(a[worst]) for a in args)
     bound = ULP_LIMITS[name] if limit is None else limit
