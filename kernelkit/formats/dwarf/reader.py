@@ -216,6 +216,9 @@ def functions(debug: dict, entries: dict[str, int]) -> list[dict]:
                     raise FormatError(f"DW_AT_low_pc {low!r} / DW_AT_high_pc {high!r} are not addresses",
                                       field="DW_AT_high_pc")
                 high = low + high["offset_from_low_pc"]
+            if not isinstance(low, int) or not isinstance(high, int | None):
+                raise FormatError(f"subprogram at 0x{die['offset']:x}: DW_AT_low_pc {low!r} / DW_AT_high_pc "
+                                  f"{high!r} are not addresses", offset=die["offset"], field="DW_AT_high_pc")
             variables = [{"tag": c["tag"].removeprefix("DW_TAG_"), "name": attribute(c, "DW_AT_name"),
                           "line": attribute(c, "DW_AT_decl_line"), "location": c["attributes"].get("DW_AT_location")}
                          for c in _walk(die) if c["tag"] in ("DW_TAG_formal_parameter", "DW_TAG_variable")]

@@ -1,6 +1,7 @@
-"""A .debug_line program header is checked against DWARF 5 6.2.4 before pyelftools parses it: a unit length
-past the section, or directory/file counts that cannot fit the header's bytes, are FormatErrors naming the
-field (the fuzzer found a header that made pyelftools parse ~220,000 phantom entries for seconds)."""
+"""Damaged DWARF the fuzzer found, rebuilt by hand from a -g code object: each is a FormatError naming its
+field. A .debug_line program header is checked against DWARF 5 6.2.4 before pyelftools parses it (a unit length
+past the section, or directory/file counts that cannot fit the header's bytes: one such header made pyelftools
+parse ~220,000 phantom entries for seconds); a subprogram's pc range must be addresses."""
 
 from __future__ import annotations
 
@@ -65,3 +66,19 @@ def test_more_directories_than_header_bytes_is_a_format_error(line_program):
     assert data[count_at] < 0x80
     with pytest.raises(FormatError, match="directories_count"):
         amdgpu.debug_info(_patched(data, count_at, b"\x7f"), "k")
+
+
+def test_a_subprogram_high_pc_that_is_no_address_is_a_format_error(line_program):
+    """Fuzzer find (TypeError in the function list): a subprogram's DW_AT_high_pc read through another form
+    (here DW_FORM_strp, as a flipped abbreviation byte gives) is not an address (DWARF 5 2.17.2)."""
+    import io
+
+    data, _ = line_program
+    abbrev = ELFFile(io.BytesIO(data)).get_section_by_name(".debug_abbrev")
+    start, end = abbrev["sh_offset"], abbrev["sh_offset"] + abbrev["sh_size"]
+    high_pc_data4 = bytes([0x12, 0x06])            # (DW_AT_high_pc, DW_FORM_data4), DWARF 5 7.5.4/7.5.6
+    first = data.index(high_pc_data4, start, end)  # the compile unit's own range stays as it is
+    later = data.index(high_pc_data4, first + 2, end)
+    damaged = _patched(data, later, bytes([0x12, 0x0E]))   # DW_FORM_strp: same size, a string
+    with pytest.raises(FormatError, match="DW_AT_high_pc"):
+        amdgpu.debug_info(damaged, "k")
