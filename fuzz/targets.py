@@ -263,10 +263,13 @@ SPIRV_SOURCES = (("examples/saxpy.cl", "CL1.2", 64), ("examples/reduce.cl", "CL1
 @cache
 def spirv_seeds() -> list[bytes]:
     """SPIR-V modules of example and corpus kernels made by kernelkit's own ``build --emit spirv`` (clang +
-    LLVM's SPIR-V backend, in a worker; spirv64 and spirv32), and the hand-written assembly of the SPIR-V
-    tests (spec constants, OpCopyMemory) when spirv-as is installed."""
+    LLVM's SPIR-V backend, in a worker; spirv64 and spirv32), the hand-written assembly of the SPIR-V
+    tests (spec constants, OpCopyMemory) when spirv-as is installed, and the Khronos translator's module of
+    the pipes and device-side enqueue corpus file (which clang's backend cannot write) when clang-15 and
+    llvm-spirv-15 are installed."""
     import shutil
     import subprocess
+    import tempfile
 
     from kernelkit.builder import build_spirv
 
@@ -278,6 +281,15 @@ def spirv_seeds() -> list[bytes]:
     for asm in sorted((ROOT / "tests" / "frontend" / "spirv_asm").glob("*.spvasm")) if assembler else ():
         out.append(subprocess.run([assembler, "--target-env", "opencl2.0", str(asm), "-o", "-"], check=True,
                                   capture_output=True).stdout)
+    clang, translator = shutil.which("clang-15"), shutil.which("llvm-spirv-15")
+    if clang and translator:
+        with tempfile.TemporaryDirectory() as tmp:
+            bitcode, module = Path(tmp) / "pipes.bc", Path(tmp) / "pipes.spv"
+            subprocess.run([clang, "-c", "-emit-llvm", "-target", "spir64-unknown-unknown", "-cl-std=CL2.0", "-O0",
+                            "-Xclang", "-finclude-default-header", str(ROOT / "tests" / "corpus" / "pipes_cl20.cl"),
+                            "-o", str(bitcode)], check=True, capture_output=True)
+            subprocess.run([translator, str(bitcode), "-o", str(module)], check=True, capture_output=True)
+            out.append(module.read_bytes())
     return out
 
 
