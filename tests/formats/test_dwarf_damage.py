@@ -1,5 +1,5 @@
 """Damaged DWARF the fuzzer found, rebuilt by hand from a -g code object: each is a FormatError naming its
-field. A .debug_line program header is checked against DWARF 5 6.2.4 before pyelftools parses it (a unit length
+field, or (where the damage leaves a readable unit) is listed as such instead of crashing the listing. A .debug_line program header is checked against DWARF 5 6.2.4 before pyelftools parses it (a unit length
 past the section, or directory/file counts that cannot fit the header's bytes: one such header made pyelftools
 parse ~220,000 phantom entries for seconds); a subprogram's pc range must be addresses."""
 
@@ -82,3 +82,51 @@ def test_a_subprogram_high_pc_that_is_no_address_is_a_format_error(line_program)
     damaged = _patched(data, later, bytes([0x12, 0x0E]))   # DW_FORM_strp: same size, a string
     with pytest.raises(FormatError, match="DW_AT_high_pc"):
         amdgpu.debug_info(damaged, "k")
+
+
+def _uleb(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, pos
+
+
+def _abbrev_attribute_offsets(data: bytes, start: int, end: int, tag: int, attribute: int) -> list[int]:
+    """File offsets of (attribute, form) pairs of abbreviations with ``tag`` (DWARF 5 7.5.3 layout)."""
+    found, pos = [], start
+    while pos < end:
+        code, pos = _uleb(data, pos)
+        if code == 0:
+            continue
+        entry_tag, pos = _uleb(data, pos)
+        pos += 1                                        # DW_CHILDREN_yes/no
+        while True:
+            at = pos
+            name, pos = _uleb(data, pos)
+            form, pos = _uleb(data, pos)
+            if form == 0x21:                            # DW_FORM_implicit_const carries its value here
+                _, pos = _uleb(data, pos)
+            if name == 0 and form == 0:
+                break
+            if entry_tag == tag and name == attribute:
+                found.append(at)
+    return found
+
+
+def test_a_variable_name_of_another_form_is_listed_not_a_crash(line_program):
+    """Fuzzer find (TypeError in the --debug listing): a parameter's DW_AT_name read through a reference form
+    (DW_FORM_ref1, as a flipped abbreviation byte gives) is listed as not a name."""
+    import io
+
+    data, _ = line_program
+    abbrev = ELFFile(io.BytesIO(data)).get_section_by_name(".debug_abbrev")
+    start = abbrev["sh_offset"]
+    pairs = _abbrev_attribute_offsets(data, start, start + abbrev["sh_size"], 0x05, 0x03)  # formal_parameter, name
+    assert pairs and data[pairs[0] + 1] == 0x25                                          # DW_FORM_strx1 (1 byte)
+    damaged = _patched(data, pairs[0] + 1, bytes([0x11]))                                # DW_FORM_ref1 (1 byte)
+    info = amdgpu.debug_info(damaged, "k")
+    assert "(not a name: {'ref': " in amdgpu.render_debug(info)

@@ -15,6 +15,13 @@ def _location(value) -> str:
     return f"(not a location: {value!r})"       # damaged DWARF: an attribute of another form
 
 
+def _name(value) -> str:
+    """A name, ``?`` where there is none, or what damaged DWARF gave instead (an attribute of another form)."""
+    if isinstance(value, str):
+        return value or "?"
+    return "?" if value is None else f"(not a name: {value!r})"
+
+
 def _pc(value) -> str:
     """An address, or ``?`` where damaged DWARF gave none."""
     return f"{value:#x}" if isinstance(value, int) else "?"
@@ -29,7 +36,7 @@ def render_debug(doc: dict) -> str:
         out.append(f"{role} ({k['name']})  pc [{_pc(k['low_pc'])}, {_pc(k['high_pc'])})  "
                    f"frame base {_location(k['frame_base'])}")
         for v in k["variables"]:
-            out.append(f"  {v['tag']:<16} {v['name'] or '?':<12} line {v['line']}: {_location(v['location'])}")
+            out.append(f"  {_name(v['tag']):<16} {_name(v['name']):<12} line {v['line']}: {_location(v['location'])}")
         for row in k["lines"]:
             flags = " stmt" if row["is_stmt"] else ""
             flags += " end_sequence" if row["end_sequence"] else ""
