@@ -10,6 +10,7 @@ the first value that cannot fit the bytes that are there.
 from __future__ import annotations
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.dwarf.cursor import ByteCursor
 
 # DWARF 5 7.5.6 form codes with a fixed size, and those that take a ULEB or a length prefix (7.5.5).
 _FIXED_FORM_SIZES = {0x0b: 1, 0x05: 2, 0x06: 4, 0x07: 8, 0x1e: 16,       # data1/2/4/8/16
@@ -21,34 +22,7 @@ _STRING_FORM = 0x08
 _BLOCK_FORMS = {0x0a: 1, 0x03: 2, 0x04: 4, 0x09: None}   # block1/2/4: length prefix; block: ULEB length
 
 
-class _Cursor:
-    def __init__(self, data: bytes, pos: int, end: int):
-        self.data, self.pos, self.end = data, pos, end
-
-    def need(self, size: int, field: str) -> None:
-        if size < 0 or self.pos + size > self.end:
-            raise FormatError(f"{field} needs {size} bytes, {max(self.end - self.pos, 0)} remain",
-                              offset=self.pos, field=field)
-
-    def uint(self, size: int, field: str) -> int:
-        self.need(size, field)
-        value = int.from_bytes(self.data[self.pos:self.pos + size], "little")
-        self.pos += size
-        return value
-
-    def uleb(self, field: str) -> int:
-        start, value, shift = self.pos, 0, 0
-        while True:
-            self.need(1, field)
-            byte = self.data[self.pos]
-            self.pos += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                return value
-            if shift > 64:
-                raise FormatError(f"{field} is a ULEB128 longer than 64 bits", offset=start, field=field)
-
+class _Cursor(ByteCursor):
     def skip_form(self, form: int, offset_size: int, field: str) -> None:
         if form in _FIXED_FORM_SIZES:
             self.need(_FIXED_FORM_SIZES[form], field)

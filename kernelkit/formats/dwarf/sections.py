@@ -10,6 +10,7 @@ import struct
 from elftools.dwarf.enums import ENUM_DW_LLE
 
 from kernelkit.errors import FormatError
+from kernelkit.formats.dwarf.cursor import ByteCursor
 from kernelkit.formats.dwarf.expr import ExpressionDecoder
 
 _LLE_NAMES = {code: name for name, code in ENUM_DW_LLE.items()}
@@ -52,27 +53,19 @@ def string_offsets(dwarf, base: int) -> list[dict]:
     return out
 
 
-class _Cursor:
+class _Cursor(ByteCursor):
+    """A .debug_loclists reader (``offset``: where it stands)."""
+
     def __init__(self, data: bytes, offset: int, address_size: int):
-        self.data, self.offset, self.address_size = data, offset, address_size
+        super().__init__(data, offset)
+        self.address_size = address_size
 
-    def uleb(self) -> int:
-        value = shift = 0
-        while True:
-            if self.offset >= len(self.data):
-                raise FormatError("LEB128 past the end of .debug_loclists", offset=self.offset, field=".debug_loclists")
-            byte = self.data[self.offset]
-            self.offset += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                return value
+    @property
+    def offset(self) -> int:
+        return self.pos
 
-    def bytes(self, size: int, field: str) -> bytes:
-        if self.offset + size > len(self.data):
-            raise FormatError(f"{field} past the end of .debug_loclists", offset=self.offset, field=field)
-        self.offset += size
-        return self.data[self.offset - size:self.offset]
+    def uleb(self, field: str = ".debug_loclists LEB128") -> int:
+        return super().uleb(field)
 
     def addr(self) -> int:
         return int.from_bytes(self.bytes(self.address_size, "address"), "little")
