@@ -114,42 +114,15 @@ def test_scalar_sites_in_loops_and_random_inputs():
         assert (y[x > 0] != rounded).any(), options
 
 
-def test_correctly_rounded_option_and_never_turn_it_off():
+def test_correctly_rounded_option_and_the_default_turn_it_off():
     rng = np.random.default_rng(9)
     x = rng.random(1 << 14, dtype=np.float32) * np.float32(100.0)
     for source, kernel, rows in ((VECTOR, "inv_sqrt", None), (LOOPED, "inv_sqrt_rows", 4)):
-        for off in ([fast_rsqrt.OFF_OPTION], ["-cl-rsqrt-estimate=never"]):
-            y, _ = run(source, kernel, x, ["-cl-wfv=always", *off], rows=rows)
+        for mode, off in ((ON, [fast_rsqrt.OFF_OPTION]), (ON, ["-cl-rsqrt-estimate=never"]), (None, [])):
+            y, _ = run(source, kernel, x, ["-cl-wfv=always", *off], rows=rows, mode=mode)
             np.testing.assert_array_equal(y, np.float32(1.0) / np.sqrt(x))
-    with pytest.raises(kernelkit.CompileError, match="-cl-rsqrt-estimate=never\\|auto\\|always"):
+    with pytest.raises(kernelkit.CompileError, match="-cl-rsqrt-estimate=never\\|always"):
         kernelkit.Program(VECTOR, ["-cl-rsqrt-estimate=sometimes"]).build()
-
-
-def test_default_splits_two_register_packets_between_estimate_and_divider():
-    """Mode auto (the default): in a 16-lane packet (two AVX registers) the first 8 lanes come from the
-    estimate, the last 8 from sqrt + divide (numpy's correctly rounded results); a one-register
-    (8-lane) site is left to the divider."""
-    if "avx" not in host_cpu().features:
-        pytest.skip("the split needs two estimate registers of 8 lanes (AVX)")
-    rng = np.random.default_rng(11)
-    bits = rng.integers(0x00800000, 0x7F800000, 1 << 14, dtype=np.uint32)   # positive normal floats
-    x = np.concatenate([bits.view(np.float32), special_inputs()])
-    x = np.resize(x, (x.size + 1023) // 1024 * 1024)
-    rows = 4
-    y, prog = run(LOOPED, "inv_sqrt_rows", x, ["-cl-wfv=always"], rows=rows, mode=None)
-    assert prog._binary.kernel("inv_sqrt_rows").vector_width == 16
-    check_specials(x, y)
-    lane = (np.arange(x.size) % (x.size // rows)) % 16
-    normal = np.isfinite(x) & (x >= np.finfo(np.float32).tiny)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rounded = np.float32(1.0) / np.sqrt(x)
-    np.testing.assert_array_equal(y[(lane >= 8) & normal], rounded[(lane >= 8) & normal])
-    assert (y[(lane < 8) & normal] != rounded[(lane < 8) & normal]).any()
-    # also within the 2 ulp of the rsqrt builtin, which the library writes as 1.0f / sqrt(x)
-    exact = 1.0 / np.sqrt(x[normal].astype(np.float64))
-    assert (np.abs(y[normal] - exact) <= 2 * ulp32(exact)).all()
-    y8, _ = run(VECTOR, "inv_sqrt", x, ["-cl-wfv=always"], mode=None)
-    np.testing.assert_array_equal(y8[normal], rounded[normal])
 
 
 def test_sites_need_both_allowances():
@@ -181,7 +154,7 @@ declare <8 x float> @llvm.sqrt.v8f32(<8 x float>)
     blocks = {i.name: i.parent.name for i in module.get_function("k").instructions() if i.opcode == "fdiv"}
     assert blocks["a"].startswith("rsqrt.exact") and not blocks["b"].startswith("rsqrt.exact")
     assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON, fast_rsqrt.OFF_OPTION]) == text
-    assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], []) == text   # auto: one register
+    assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], []) == text
     assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], ["-cl-rsqrt-estimate=never", ON]) != text
     assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON, "-cl-rsqrt-estimate=never"]) == text
     assert "rsqrt" in fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON])

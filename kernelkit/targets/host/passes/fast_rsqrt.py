@@ -21,19 +21,19 @@ value -> the default NaN; then x * y0 is 0 * inf, inf * 0 or NaN): those packets
 path. A NaN x gives itself, a NaN, as the division would. So the fast path costs the estimate, four
 multiply/FMA operations and one ``vorps`` + ``vtestps`` per packet.
 
-Where it pays (``-cl-rsqrt-estimate=never|auto|always``, default auto). Measured on the AMD EPYC
-(Zen 1) here, n-body 4096, 16-lane packets: sqrt + divide 80.6 ms, every lane by the estimate
-83.2 ms, half the lanes by each 71.5 ms (benchmarks/host_vs_peers.py's kernel, same process,
-alternating). The divider is one slow unit; the estimate's five operations per register go to
-the two multiply/FMA pipes, which the rest of such a loop already fills (256-bit operations are
-two 128-bit halves there). Giving each unit part of the packet runs both at once. So:
+Build option ``-cl-rsqrt-estimate=never|always``, default never; always rewrites every vector site
+and the scalar sites inside a loop of the kernel (a scalar site outside the kernel's loops is left to
+LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic).
+``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
 
-  auto    vector sites of at least two estimate registers (16 lanes on AVX): the first half of
-          the lanes by the estimate, the second half by ``vsqrtps`` + ``vdivps``; nothing else;
-  always  every vector site, and scalar sites inside a loop of the kernel, all lanes by the
-          estimate (a scalar site outside the kernel's loops is left to LLVM's loop vectoriser
-          across the work-item loop, which cannot widen the estimate intrinsic);
-  never   no rewrite. ``-cl-fp32-correctly-rounded-divide-sqrt`` also turns it off.
+Why not by default: on the AMD EPYC (Zen 1) here it does not beat ``vsqrtps`` + ``vdivps``. n-body
+1024 (benchmarks/host_vs_peers.py's kernel), one thread, shortest of 200 alternating launches:
+sqrt + divide 1.84-1.90 ms, this sequence 1.96-2.12 ms, the earlier form of it (denormals scaled
+in and out and a NaN fix-up, three selects per register, which also spilled the loop's registers)
+2.28 ms against 1.74 ms. Half the lanes of each 16-lane packet by each unit measured 1.96-2.04 ms.
+Zen 1 splits every 256-bit operation into two halves on two multiply/FMA pipes, which the rest of
+such a loop already fills, so the estimate's five operations per register cost about what the
+divider saves. No other CPU has been measured.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
 from kernelkit.ir.module import BasicBlock, Function, Module
-from kernelkit.ir.transforms.editing import clone_instruction, split_block
+from kernelkit.ir.transforms.editing import split_block
 from kernelkit.ir.values import (
     ConstantAggregate,
     ConstantFP,
@@ -57,8 +57,8 @@ from kernelkit.ir.values import (
 SQRT_ULP, DIVIDE_ULP = 3.0, 2.5
 OFF_OPTION = "-cl-fp32-correctly-rounded-divide-sqrt"
 OPTION = "-cl-rsqrt-estimate="
-MODES = ("never", "auto", "always")
-DEFAULT_MODE = "auto"
+MODES = ("never", "always")
+DEFAULT_MODE = "never"
 # x86 estimate intrinsics by lane count; wider vectors are split into pieces of the widest one
 _ESTIMATES = {8: ("llvm.x86.avx.rsqrt.ps.256", "avx"), 4: ("llvm.x86.sse.rsqrt.ps", "sse")}
 # sign bits of a register of that many lanes, as an integer (movmskps)
@@ -127,9 +127,8 @@ def reciprocal_sqrt_sites(f: Function, in_loops: set | None = None) -> list[tupl
 
 
 class _Lowering:
-    def __init__(self, module: Module, features: set[str], split: bool) -> None:
+    def __init__(self, module: Module, features: set[str]) -> None:
         self.module = module
-        self.split = split     # half the lanes by the estimate, half by the divider (mode auto)
         self.pieces = sorted((n for n, (_, feature) in _ESTIMATES.items() if feature in features), reverse=True)
 
     def _splat(self, ty: T.Type, value: float) -> Value:
@@ -185,20 +184,19 @@ class _Lowering:
         signs = self._intrinsic(_SIGN_MASKS[piece], T.i32, [b.bitcast(acc, reg)], b)
         return b.icmp("ne", signs, ConstantInt(T.i32, 0))
 
+    def _newton(self, x: Value, lanes: int, b: IRBuilder) -> Value:
+        """The estimate of 1/sqrt(x) and one Newton-Raphson step (x: float or <lanes x float>)."""
+        fma = f"llvm.fma.{'f32' if lanes == 1 else f'v{lanes}f32'}"
+        y0 = self._estimate(x, lanes, b)
+        e = self._intrinsic(fma, x.type, [b.fneg(b.fmul(x, y0)), y0, self._splat(x.type, 1.0)], b)
+        return self._intrinsic(fma, x.type, [b.fmul(y0, self._splat(x.type, 0.5)), e, y0], b)
+
     def rewrite(self, fdiv: I.Instruction, sqrt: I.CallInst) -> None:
         x = sqrt.args[0]
         ty = fdiv.type
         lanes = _float_lanes(ty) or 1
         b = IRBuilder().position_before(fdiv)
-        fma = f"llvm.fma.{'f32' if lanes == 1 else f'v{lanes}f32'}"
-        y0 = self._estimate(x, lanes, b)
-        e = self._intrinsic(fma, ty, [b.fneg(b.fmul(x, y0)), y0, self._splat(ty, 1.0)], b)
-        y1 = self._intrinsic(fma, ty, [b.fmul(y0, self._splat(ty, 0.5)), e, y0], b)
-        if self.split:   # the second half of the lanes from a copy of the sqrt and the division
-            exact_sqrt = b.insert(clone_instruction(sqrt))
-            exact = b.insert(clone_instruction(fdiv, {sqrt: exact_sqrt}))
-            half = lanes // 2
-            y1 = b.shuffle_vector(y1, exact, _mask(list(range(half)) + list(range(lanes + half, 2 * lanes))))
+        y1 = self._newton(x, lanes, b)
         # y1 < 0 (sign bit set) exactly on the lanes the estimate does not serve: x = +-0 (estimate
         # +-inf, x * y0 = NaN), a denormal x (taken as 0 by rsqrtps), x = +inf (estimate 0) and a
         # negative x give x86's default NaN, which is negative; every normal x gives y1 > 0 and a
@@ -242,11 +240,10 @@ def _loop_blocks(f: Function) -> set:
     return blocks
 
 
-def lower_reciprocal_sqrts(module: Module, functions: list[str], features, split: bool = False) -> int:
+def lower_reciprocal_sqrts(module: Module, functions: list[str], features) -> int:
     """Rewrite the ``1.0f / sqrt(x)`` sites of ``functions`` (see the module docstring); returns how
-    many. ``features``: the target CPU's (LLVM names); without SSE nothing changes. ``split``: mode
-    auto, only vector sites of at least two estimate registers, half of their lanes each way."""
-    lowering = _Lowering(module, set(features), split)
+    many. ``features``: the target CPU's (LLVM names); without SSE nothing changes."""
+    lowering = _Lowering(module, set(features))
     if not lowering.pieces:
         return 0
     count = 0
@@ -255,8 +252,6 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features, split
         if f is None or f.is_declaration:
             continue
         sites = reciprocal_sqrt_sites(f, _loop_blocks(f))
-        if split:
-            sites = [(d, q) for d, q in sites if (_float_lanes(d.type) or 1) >= 2 * lowering.pieces[0]]
         for fdiv, sqrt in sites:
             lowering.rewrite(fdiv, sqrt)
         count += len(sites)
@@ -264,12 +259,11 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features, split
 
 
 def lower_module(module: Module, functions: list[str], features, options=()) -> int:
-    """:func:`lower_reciprocal_sqrts` as the build options' :func:`mode` asks, when the module calls
-    ``llvm.sqrt``; returns how many sites it rewrote."""
-    chosen = mode(options)
-    if chosen == "never" or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
+    """:func:`lower_reciprocal_sqrts` when the build options' :func:`mode` is always and the module
+    calls ``llvm.sqrt``; returns how many sites it rewrote."""
+    if mode(options) != "always" or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
         return 0
-    return lower_reciprocal_sqrts(module, functions, features, split=chosen == "auto")
+    return lower_reciprocal_sqrts(module, functions, features)
 
 
 def lower_module_text(text: str, functions: list[str], features, options=()) -> str:
