@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from kernelkit.errors import CompileError, KernelkitError
+from kernelkit.errors import CompileError
 
 COMMANDS = ["build", "run", "inspect", "layout", "link", "convert", "signature", "targets", "cache", "server", "demo"]
 
@@ -34,18 +34,6 @@ def version_text() -> str:
     except ImportError:
         lines.append("LLVM: llvmlite is not installed")
     return "\n".join(lines)
-
-
-def _quiet_closed_pipe() -> int:
-    """Standard output was closed by the reader (``| head``): stop quietly, as Unix tools do."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    return 141  # 128 + SIGPIPE, what a shell reports for a tool ended by a closed pipe
 
 
 def build_parser(only: str | None = None):
@@ -79,12 +67,10 @@ def build_parser(only: str | None = None):
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if words[:1] == ["build"]:
-        try:
-            from kernelkit.commands.build_cached import serve
+        from kernelkit.commands.build_cached import serve
 
+        try:
             code = serve(words[1:])
-        except BrokenPipeError:
-            return _quiet_closed_pipe()
         except KeyboardInterrupt:
             return 130
         if code is not None:
@@ -94,22 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    try:
-        code = int(args.func(args) or 0)
-        sys.stdout.flush()
-        return code
-    except CompileError as exc:
-        sys.stderr.write(exc.log if exc.log else f"{exc}\n")
-        if exc.log and not exc.log.endswith("\n"):
-            sys.stderr.write("\n")
-        return 1
-    except BrokenPipeError:
-        return _quiet_closed_pipe()
-    except (KernelkitError, OSError) as exc:
-        sys.stderr.write(f"kernelkit {args.command}: error: {exc}\n")
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    from kernelkit.commands.common import run_reported
+
+    return run_reported(args.command, lambda: args.func(args))
 
 
 if __name__ == "__main__":

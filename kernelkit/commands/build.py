@@ -20,7 +20,6 @@ import os
 import re
 import sys
 import time
-from pathlib import Path
 
 from kernelkit.commands.common import (
     BINARY_SUFFIXES,
@@ -37,8 +36,8 @@ from kernelkit.commands.common import (
 )
 from kernelkit.errors import CompileError, FormatError, KernelkitError
 
-__all__ = ["CL_STDS", "add_frontend_arguments", "build_options", "frontend_options", "job_options", "read_source",
-           "register", "run"]
+__all__ = ["CL_STDS", "add_frontend_arguments", "build_one", "build_options", "frontend_options", "job_options",
+           "read_source", "register", "run"]
 
 
 def register(sub) -> None:
@@ -209,6 +208,8 @@ def _emit_visaasm(args) -> int:
 
 def _outputs(args, jobs) -> list[str]:
     """The output path of each (source, target) job."""
+    from pathlib import Path
+
     sources = [s for s, _ in jobs]
     several = len(jobs) > 1
     if several and args.output == "-":
@@ -309,19 +310,27 @@ def _stage_text(label: str, stage: dict) -> str:
 
 
 def _build_one(args, job, output: str, texts: dict, options: list[str]) -> int:
+    source, target = job
+    return build_one(source, target, job_options(args, target, options), output, texts[source],
+                     args.spirv_modules[source], use_cache=not args.no_cache, named=bool(args.output))
+
+
+def build_one(source: str, target: str, options: list[str], output: str, text: str, spirv: bytes | None, *,
+              use_cache: bool, named: bool) -> int:
+    """Build ``source`` (its ``text``, or the SPIR-V module ``spirv``) for ``target`` into ``output``, with
+    progress on a terminal; without an output ``named`` on the command line, say where it went."""
     from kernelkit.builder import build
     from kernelkit.builder.progress import Progress
 
-    source, target = job
     label = _label(source, target)
     with Progress() as progress:
         progress.update(label, f"building {label}")
-        result = build(texts[source], target, job_options(args, target, options), filename=source, use_cache=not args.no_cache,
-                       spirv=args.spirv_modules[source], on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
+        result = build(text, target, options, filename=source, use_cache=use_cache, spirv=spirv,
+                       on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
         progress.done(label)
     _print_log(result.log)
     write_output(output, result.binary)
-    if not args.output:
+    if not named:
         sys.stderr.write(f"kernelkit build: wrote {output} ({len(result.binary)} bytes)\n")
     return 0
 

@@ -1,18 +1,20 @@
-"""`kernelkit build SRC -t TARGET [-o OUT]` served from the whole-binary cache before argparse, pathlib,
-threading or the builder's client are imported (#18 item 1: a cached CLI build costs little more than
-the interpreter's own start).
+"""`kernelkit build SRC -t TARGET [-o OUT]` without argparse: served from the whole-binary cache before
+pathlib, threading or the builder's client are imported (#18 item 1: a cached CLI build costs little
+more than the interpreter's own start), else built as the full command builds one job
+(kernelkit.commands.build.build_one: the build server or a worker, progress, its messages).
 
 ``serve(words)`` takes the words after ``build``. It reads one source and one target in the spellings
 ``kernelkit build`` takes (kernelkit.commands.build): ``-t``/``--target``/``-mcpu``/``--offload-arch``,
 ``-o``/``--output``, ``-D``, ``-I``, ``-O0``..``-O3``, ``--cl-std``/``-cl-std``, ``--option``, ``-c``,
-``--code-object-version``/``-mcode-object-version``, ``--driver-version``, ``--mcpu``, ``--simd``. The
-build options and cache key are the ones the full command makes of the same words. On a hit it writes
-the output as the full command does and returns 0.
+``--code-object-version``/``-mcode-object-version``, ``--driver-version``, ``--mcpu``, ``--simd``,
+``--no-cache``. The build options and cache key are the ones the full command makes of the same words.
+On a hit it writes the output as the full command does and returns 0; on a miss (or ``--no-cache``) it
+runs the full command's build of one job, with the CLI's error reports, and returns its exit status.
 
 Anything else returns None and the full command (argparse, kernelkit.commands.build) runs as ever, so
-every message and exit status stays its own: another spelling, several sources or targets,
-``--no-cache``, ``--emit``, ``-o -`` or a folder, an input that is not a regular file or cannot be read,
-a miss, an output that cannot be written. Nothing is printed before the output is written.
+every message and exit status stays its own: another spelling, several sources or targets, ``--emit``,
+``-o -`` or a folder, an input that is not a regular file or cannot be read, an output that cannot be
+written. Nothing is printed before the output is written.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from kernelkit.commands.common import (
     check_output,
     default_output,
     is_spirv,
+    run_reported,
     target_kind,
     write_output,
 )
@@ -47,11 +50,13 @@ _CHOICES = {"opt_level": ("0", "1", "2", "3"), "cl_std": CL_STDS,
             "code_object_version": ("2", "3", "4", "5", "6"), "simd": ("8", "16", "32")}
 
 
-def parse(words: list[str]) -> tuple[str, str, list[str], str | None] | None:
-    """(source, target, build options, -o value or None) of a ``build`` command line this module
-    serves, the options exactly as kernelkit.commands.build makes them; None for any other."""
+def parse(words: list[str]) -> tuple[str, str, list[str], str | None, bool] | None:
+    """(source, target, build options, -o value or None, whether the cache is used) of a ``build``
+    command line this module serves, the options exactly as kernelkit.commands.build makes them; None
+    for any other."""
     found: dict[str, list[str]] = {}
     sources: list[str] = []
+    use_cache = True
     i = 0
     while i < len(words):
         word = words[i]
@@ -60,6 +65,9 @@ def parse(words: list[str]) -> tuple[str, str, list[str], str | None] | None:
             sources.append(word)
             continue
         if word == "-c":               # as clang: an object, which a binary build writes anyway
+            continue
+        if word == "--no-cache":
+            use_cache = False
             continue
         name, value = word, None
         if word in _VALUED:
@@ -102,19 +110,17 @@ def parse(words: list[str]) -> tuple[str, str, list[str], str | None] | None:
         options.append(f"-mcpu={last['host_cpu']}")
     if "simd" in last:
         options.append(f"--simd={last['simd']}")
-    return sources[0], target, options, last.get("output")
+    return sources[0], target, options, last.get("output"), use_cache
 
 
 def serve(words: list[str]) -> int | None:
-    """Serve ``kernelkit build <words>`` from the cache: 0 when done, None when the full command must run."""
+    """``kernelkit build <words>``: its exit status, or None when the full command must run."""
     parsed = parse(words)
     if parsed is None:
         return None
     from kernelkit.cache import cache_disabled
 
-    if cache_disabled():
-        return None
-    source, target, options, output = parsed
+    source, target, options, output, use_cache = parsed
     if not os.path.isfile(source) or output == "-" or (output and os.path.isdir(output)):
         return None                    # (a pipe is read once: by the full command)
     from kernelkit.builder import key as binary_cache
@@ -124,15 +130,30 @@ def serve(words: list[str]) -> int | None:
         out = check_output(output, [source]) if output else \
             default_output(source, BINARY_SUFFIXES[target_kind(target)])
         data = read_input(source)
-        variant, text = ("spirv:" + data.hex() + repr([]), "") if is_spirv(data) else ("", data.decode("utf-8"))
-        hit = binary_cache.lookup(binary_cache.binary_key(text, target, options, source, variant=variant))
-        if hit is None:
-            return None
-        write_output(out, hit.binary)
+        spirv, text = (data, "") if is_spirv(data) else (None, data.decode("utf-8"))
+        hit = None
+        if use_cache and not cache_disabled():
+            variant = "spirv:" + data.hex() + repr([]) if spirv is not None else ""
+            hit = binary_cache.lookup(binary_cache.binary_key(text, target, options, source, variant=variant))
+        if hit is not None:
+            write_output(out, hit.binary)
     except (KernelkitError, OSError, ValueError):
         return None
+    if hit is None:
+        return run_reported("build", lambda: _build(source, target, options, out, text, spirv, use_cache,
+                                                    output is not None))
     if hit.log:
         sys.stderr.write(hit.log if hit.log.endswith("\n") else hit.log + "\n")
     if not output:
         sys.stderr.write(f"kernelkit build: wrote {out} ({len(hit.binary)} bytes)\n")
     return 0
+
+
+def _build(source: str, target: str, options: list[str], out: str, text: str, spirv: bytes | None, use_cache: bool,
+           named: bool) -> int:
+    """A miss: the full command's build of one job."""
+    from kernelkit.commands.build import build_one
+
+    if not use_cache:
+        os.environ["KERNELKIT_NO_CACHE"] = "1"       # as the full command's --no-cache
+    return build_one(source, target, options, out, text, spirv, use_cache=use_cache, named=named)

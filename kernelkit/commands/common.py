@@ -13,7 +13,8 @@ from kernelkit.builder.kinds import target_kind
 from kernelkit.errors import CompileError, KernelkitError
 
 __all__ = ["BINARY_SUFFIXES", "CL_STDS", "EMIT_SUFFIXES", "add_frontend_arguments", "add_target_argument",
-           "check_output", "default_output", "frontend_options", "is_spirv", "read_source", "target_kind", "write_output"]
+           "check_output", "default_output", "frontend_options", "is_spirv", "read_source", "run_reported", "target_kind",
+           "write_output"]
 
 # The keys of kernelkit.frontend.options.CL_STD_VERSIONS (API spec 5.8.6.5), spelled out so the
 # parser is built without importing the frontend (tests/cli checks that both agree).
@@ -154,3 +155,34 @@ def write_output(output: str, data: bytes) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def quiet_closed_pipe() -> int:
+    """Standard output was closed by the reader (``| head``): stop quietly, as Unix tools do."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141  # 128 + SIGPIPE, what a shell reports for a tool ended by a closed pipe
+
+
+def run_reported(command: str, run) -> int:
+    """``run()``'s exit status, its errors reported as the CLI reports them: a compile error prints the
+    compiler's log, any other kernelkit or OS error one line ``kernelkit COMMAND: error: ...``; exit 1."""
+    try:
+        code = int(run() or 0)
+        sys.stdout.flush()
+        return code
+    except CompileError as exc:
+        sys.stderr.write(exc.log if exc.log else f"{exc}\n")
+        if exc.log and not exc.log.endswith("\n"):
+            sys.stderr.write("\n")
+        return 1
+    except BrokenPipeError:
+        return quiet_closed_pipe()
+    except (KernelkitError, OSError) as exc:
+        sys.stderr.write(f"kernelkit {command}: error: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -18,7 +18,7 @@ from kernelkit.builder import key as binary_cache
 from kernelkit.cli import build_parser, main
 from kernelkit.commands import build as build_command
 from kernelkit.commands.build_cached import parse, serve
-from kernelkit.commands.common import default_output, plain_path, write_output
+from kernelkit.commands.common import default_output, plain_path, run_reported, write_output
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = "kernel void k(global int *o) { o[0] = 1; }\n"
@@ -35,10 +35,11 @@ SERVED = [
     ["k.cl", "-t", "host", "--mcpu", "x86-64-v2", "-DA=1", "-DB"],
     ["k.cl", "-t", "visa:tgllp", "--simd=16", "--code-object-version", "5"],
     ["k.cl", "-t", "amdil:juniper", "-o", "a", "-o", "b"],
+    ["k.cl", "-t", "host", "--no-cache", "-O2"],
 ]
 # command lines it leaves to the full command: other spellings, several jobs, errors, other outputs
 DECLINED = [
-    ["k.cl"], ["k.cl", "-t", "host", "-t", "gfx90a"], ["a.cl", "k.cl", "-t", "host"], ["k.cl", "-t", "host", "--no-cache"],
+    ["k.cl"], ["k.cl", "-t", "host", "-t", "gfx90a"], ["a.cl", "k.cl", "-t", "host"], ["k.cl", "-t", "host", "--no-cach"],
     ["k.cl", "-t", "host", "--emit", "llvm"], ["k.cl", "-t", "host", "-S"], ["k.cl", "-t", "host", "-O4"],
     ["k.cl", "-t", "host", "-D=X"], ["k.cl", "-t", "host", "--targ", "x"], ["k.cl", "-t", "gfx90a", "--mcpu", "x"],
     ["k.cl", "-t", "host", "--simd", "16"], ["k.cl", "-t"], ["k.cl", "-t", "-o"], ["k.cl", "-t", "host", "--", "x"],
@@ -59,7 +60,7 @@ def test_served_command_lines_give_the_full_commands_build(words):
     targets = build_command.clang_target_pairs(args.targets)
     assert len(args.sources) == 1 and len(targets) == 1
     expected = (args.sources[0], targets[0], build_command.job_options(args, targets[0], build_command.build_options(args)),
-                args.output)
+                args.output, not args.no_cache)
     assert parse(words) == expected
 
 
@@ -71,7 +72,7 @@ def test_other_command_lines_are_left_to_the_full_command(words):
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("KERNELKIT_NO_CACHE", raising=False)
+    monkeypatch.setenv("KERNELKIT_NO_CACHE", "")        # (the cache on; whatever a test sets is undone)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cl").write_text(SOURCE)
     return tmp_path
@@ -109,7 +110,7 @@ def test_hit_writes_what_the_full_command_writes(project, monkeypatch, capsys, w
     key = _entry_of_full_command(words, monkeypatch)
     binary = b"\x7fELF a binary of " + " ".join(words).encode()
     binary_cache.store(key, binary, "k.cl:1:1: warning: a warning of the compile", [], ["k"])
-    source, target, options, output = parse(words)
+    source, target, options, output, _ = parse(words)
     out = project / (output or default_output(source, build_command.BINARY_SUFFIXES[build_command.target_kind(target)]))
 
     code, full_err = _full_command_output(words, capsys)         # the full command, served from the entry
@@ -122,18 +123,40 @@ def test_hit_writes_what_the_full_command_writes(project, monkeypatch, capsys, w
     assert ("wrote" in full_err) == (output is None)
 
 
-def test_miss_changed_source_and_unreadable_inputs_go_to_the_full_command(project, monkeypatch):
+BROKEN = "kernel void k(global int *o) { o[0] = undeclared; }\n"
+
+
+def test_miss_builds_as_the_full_command(project, monkeypatch, capsys):
+    """A changed source is a miss, built (here refused by clang) with the full command's report."""
+    monkeypatch.setenv("KERNELKIT_BUILD_IN_PROCESS", "1")     # clang refuses it: no worker needed
     words = ["k.cl", "-t", "host", "-o", "k.kkhost"]
-    assert serve(words) is None                                  # nothing cached yet
     binary_cache.store(_entry_of_full_command(words, monkeypatch), b"host binary", "", [], ["k"])
-    assert serve(words) == 0 and (project / "k.kkhost").read_bytes() == b"host binary"
-    (project / "k.cl").write_text(SOURCE.replace("1;", "2;"))
-    assert serve(words) is None                                  # another source: another key
+    (project / "k.cl").write_text(BROKEN)
+    args = _full_command(words)
+    full_code = run_reported("build", lambda: args.func(args))
+    full_err = capsys.readouterr().err
+    monkeypatch.setattr("kernelkit.cli.build_parser", None)     # main must not reach argparse
+    assert main(["build", *words]) == full_code == 1
+    assert capsys.readouterr().err == full_err and "k.cl:1:" in full_err and "undeclared" in full_err
+    assert not (project / "k.kkhost").exists()
+
+
+def test_no_cache_never_reads_the_cache(project, monkeypatch):
+    words = ["k.cl", "-t", "host", "-o", "k.kkhost", "--no-cache"]
+    binary_cache.store(_entry_of_full_command(words[:-1], monkeypatch), b"host binary", "", [], ["k"])
+    built = []
+    monkeypatch.setattr(binary_cache, "lookup", None)
+    monkeypatch.setattr(build_command, "build_one", lambda *a, **k: built.append((a, k)) or 0)
+    assert serve(words) == 0 and not (project / "k.kkhost").exists()
+    assert built[0][1]["use_cache"] is False and os.environ["KERNELKIT_NO_CACHE"] == "1"
+
+
+def test_unreadable_inputs_go_to_the_full_command(project, monkeypatch):
+    words = ["k.cl", "-t", "host", "-o", "k.kkhost"]
     (project / "k.cl").write_bytes(b"\xff\xfe not UTF-8")
     assert serve(words) is None
-    monkeypatch.setenv("KERNELKIT_NO_CACHE", "1")
-    (project / "k.cl").write_text(SOURCE)
-    assert serve(words) is None                                  # the cache turned off
+    assert serve(["missing.cl", "-t", "host"]) is None
+    assert serve(["k.cl", "-t", "host", "-o", str(project)]) is None       # a folder: the full command's
 
 
 def test_cached_build_imports_only_the_lookup(project, monkeypatch):
@@ -157,6 +180,13 @@ def test_cached_build_imports_only_the_lookup(project, monkeypatch):
     assert sorted(heavy & set(loaded)) == []
     assert [m for m in loaded if m.split(".")[0] in ("llvmlite", "numpy") or m.startswith(
         ("kernelkit.ir", "kernelkit.mux", "kernelkit.frontend", "kernelkit.targets"))] == []
+    # a miss builds without argparse too (here in this process, refused by clang)
+    (project / "k.cl").write_text(BROKEN)
+    proc = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, cwd=project,
+                          env={**env, "KERNELKIT_BUILD_IN_PROCESS": "1"}, timeout=300)
+    code, loaded = json.loads(proc.stdout.splitlines()[-1])
+    assert code == 1 and "undeclared" in proc.stderr
+    assert "kernelkit.commands.build" in loaded and "argparse" not in loaded
 
 
 PATHS = ["k.cl", "dir/k.cl", "/abs/dir/k.cl", "k", "k.", "a.b.cl", ".hidden", "dir/.hidden.cl", "..", "../k.cl",
