@@ -139,7 +139,8 @@ class ConstantInt(Constant):
         self.value = value
 
     def _ref(self, w: RefWriter) -> str:
-        if self.type == T.i1:
+        ty = self.type
+        if ty.__class__ is T.IntType and ty.bits == 1:  # type: ignore[attr-defined]
             return "true" if self.value & 1 else "false"
         return str(self.value)
 
