@@ -19,18 +19,24 @@ from pathlib import Path
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
 from kernelkit.frontend.printf_order import printf_use_list_order
+from kernelkit.ir import parse
 from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
-from kernelkit.targets.amdhsa.kernel_attributes import F32_DENORMAL_MODE, FLUSHED, flushes_f32_denormals
-from kernelkit.targets.amdhsa.lower import (
+from kernelkit.targets.amdhsa.kernel_attributes import (
+    F32_DENORMAL_MODE,
+    FLUSHED,
+    flushes_f32_denormals,
+)
+from kernelkit.targets.amdhsa.kernel_entry import (
+    LATE_HELPER,
     force_inline,
     keep_implicit_args,
     kernel_byval_to_byref,
-    spir_to_amdgpu,
     with_attribute_everywhere,
 )
+from kernelkit.targets.amdhsa.lower import spir_to_amdgpu
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 NAMED_ATOMICS_SOURCE = Path(__file__).with_name("atomics_named.cl")
@@ -166,25 +172,13 @@ def _parse(text: str, what: str):
 
 
 def _named(text: str, tm) -> str:
-    """Every value named (LLVM's instruction namer), so that rewriting text cannot break the
-    numbering of unnamed values."""
+    """Every value named (LLVM's instruction namer)."""
     b = llvm()
     m = _parse(text, "the frontend")
     pm = b.create_new_module_pass_manager()
     pm.add_instruction_namer_pass()
     pm.run(m, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
-    text = str(m)
-    if "optnone" in text:
-        # LLVM's passes skip `optnone` functions (-O0): their parameters get names here
-        from kernelkit.ir import parse
-
-        module = parse(text)
-        for f in module.functions:
-            for a in f.args:
-                if not a.name:
-                    a.name = f"arg{a.index}"
-        text = str(module)
-    return text
+    return str(m)
 
 
 def opt_level(options) -> int:
@@ -210,24 +204,32 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
-    text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
+    module = parse(_named(text, tm))    # edited in place from here to LLVM's link
+    kernel_byval_to_byref(module)
+    block_kernels_to_amdgpu(module)
     if version == 2:
-        text = for_code_object_v2(text)
-    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+        for_code_object_v2(module)
+    spir_to_amdgpu(module, str(tm.target_data), llvm_version)
+    add_collectives(module)
     if not cl2:
-        text = keep_implicit_args(text, no_implicit_arg_kernels)
+        keep_implicit_args(module, no_implicit_arg_kernels)
     if version == 2:
-        text = force_inline(text)
-    main = _parse(text, "the SPIR to AMDGPU mapping")
+        force_inline(module)
+    flushes = flushes_f32_denormals(tid.processor.name, options)
+    if flushes:
+        with_attribute_everywhere(module, F32_DENORMAL_MODE, FLUSHED)
+    kernels = {f.name for f in module.kernels()}
+    main = _parse(printf_use_list_order(str(module)), "the SPIR to AMDGPU mapping")
     try:
         for source, lib in libraries:
-            main.link_in(_parse(lib.text(declared_names(main)), source.name))   # only what main needs
+            lib_text = lib.text(declared_names(main))   # only what main needs
+            if flushes and not flushes_f32_denormals(tid.processor.name, ()):
+                lib_text = _flushing(lib_text)          # clang compiled the library for the processor's default
+            main.link_in(_parse(lib_text, source.name))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
-    text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
-    if flushes_f32_denormals(tid.processor.name, options):
-        text = with_attribute_everywhere(text, F32_DENORMAL_MODE, FLUSHED)
-    main = _parse(printf_use_list_order(text), "linking the __mux_* builtins")
+    # the __mux_* definitions linked in are used here only
+    _internalise(main, lambda f: f.name.startswith("__mux_") and _is_linkonce_odr_hidden(f))
     level = opt_level(options)
     # unused functions go before the pipeline's printf binding numbers the printf calls in them
     # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
@@ -237,19 +239,41 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     pto = b.create_pipeline_tuning_options(speed_level=level)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
-    text = str(main)
     # calls LLVM added while optimising (printf binding) are resolved now; then the helpers
     # become internal and a second run inlines or drops them
-    text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
-    text = re.sub(r"^define hidden ([^@\n]*@(?:__kk_\w+|__printf_alloc)\()", r"define internal \1", text, flags=re.M)
+    _internalise(main, lambda f: LATE_HELPER.fullmatch(f.name) is not None and _is_hidden(f))
     if version == 2:
-        text = force_inline(text)
-    main = _parse(text, "the intrinsic replacements")
+        _internalise(main, lambda f: f.name not in kernels, inline=True)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
     text = str(main)
     _check_unresolved(text)
     return text
+
+
+def _flushing(library_text: str) -> str:
+    """A library's text with every function flushing f32 denormals (``-cl-denorms-are-zero``)."""
+    library = parse(library_text)
+    with_attribute_everywhere(library, F32_DENORMAL_MODE, FLUSHED)
+    return str(library)
+
+
+def _internalise(main, which, inline: bool = False) -> None:
+    """The definitions of the llvmlite module ``which`` selects become internal (``inline``: and
+    always-inline)."""
+    for f in main.functions:
+        if not f.is_declaration and which(f):
+            f.linkage = "internal"
+            if inline:
+                f.add_function_attribute("alwaysinline")
+
+
+def _is_hidden(f) -> bool:
+    return f.visibility.name == "hidden"
+
+
+def _is_linkonce_odr_hidden(f) -> bool:
+    return f.linkage.name == "linkonce_odr" and _is_hidden(f)
 
 
 def _check_unresolved(text: str) -> None:
