@@ -147,38 +147,40 @@ def _compile_library(source: Path, processor: str, version: int, cl2: bool = Fal
         return out.read_text()
 
 
-def link_builtin_library(ir_text: str, options, exclude: frozenset[str] = frozenset()) -> str:
+def builtin_library_ir(ir_text: str, options, exclude: frozenset[str] = frozenset()) -> str | None:
     """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR, its
     portable math: no C library call, nothing the AMDGPU backend cannot select), but for those
-    in ``exclude`` (the amdgcn device library's own: the scoped atomics of atomics.cl)."""
+    in ``exclude`` (the amdgcn device library's own: the scoped atomics of atomics.cl); None when
+    it calls none. (Names read from the text: the module is parsed after this.)"""
     defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M)) | exclude
     called = {n for n in _BUILTIN_CALL.findall(ir_text) if n not in defined}
     if not called:
-        return ir_text
+        return None
     from kernelkit.mux.clc import defined_builtins, library_ir
 
     available = called & defined_builtins("spir64-unknown-unknown", portable_math=True)
     if not available:
-        return ir_text
-    lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
-                     only=sorted(available), portable_math=True)
-    main = _parse(ir_text, "the frontend")
-    main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+        return None
+    return library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
+                      only=sorted(available), portable_math=True)
 
 
 def _parse(text: str, what: str):
     return parse_verified(text, what, "amdhsa")
 
 
-def _named(text: str, tm) -> str:
-    """Every value named (LLVM's instruction namer)."""
+def _linked_and_named(ir_text: str, options, exclude: frozenset[str], tm) -> str:
+    """The frontend's module with the builtin library linked in (``builtin_library_ir``) and every
+    value named (LLVM's instruction namer), in one LLVM parse and print."""
     b = llvm()
-    m = _parse(text, "the frontend")
+    main = _parse(ir_text, "the frontend")
+    library = builtin_library_ir(ir_text, options, exclude)
+    if library is not None:
+        main.link_in(_parse(library, "the builtin library"))
     pm = b.create_new_module_pass_manager()
     pm.add_instruction_namer_pass()
-    pm.run(m, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
-    return str(m)
+    pm.run(main, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
+    return str(main)
 
 
 def opt_level(options) -> int:
@@ -201,10 +203,9 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     libraries += [(source, linkable_library(source.stem, tid.processor.name, llvm_version))
                   for source, call in ON_DEMAND_LIBRARIES if call.search(mux_ir)]
     own = frozenset(n for _, lib in libraries for n in lib.opencl_definitions)
-    text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
-    module = parse(_named(text, tm))    # edited in place from here to LLVM's link
+    module = parse(_linked_and_named(mux_ir, options, own, tm))    # edited in place from here to LLVM's link
     kernel_byval_to_byref(module)
     block_kernels_to_amdgpu(module)
     if version == 2:
