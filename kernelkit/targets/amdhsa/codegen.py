@@ -88,23 +88,11 @@ def _library_key(*parts: str) -> str:
 
 @lru_cache(maxsize=32)
 def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
-    """The __mux_* definitions for one processor and code object version (clang, amdgcn), kept in the
-    cache as kernelkit's own library (read even with --no-cache); ``cl2``: the setup arguments of
-    AMD's CL2 ABI lead the kernel arguments."""
-    from kernelkit.cache import Cache
-
-    store = Cache("amdhsa-mux", library=True)
-    key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
-    cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_library(MUX_BUILTINS_SOURCE, processor, version, cl2)
-    if cached is None:
-        store.put(key, text.encode())
-    # the kernel module's target machine decides CPU and features
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
-    # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
-    return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
-                  flags=re.M)
+    """The __mux_* definitions for one processor and code object version (clang, amdgcn), ready to
+    link (``_linkable``), kept in the cache as kernelkit's own library (read even with --no-cache);
+    ``cl2``: the setup arguments of AMD's CL2 ABI lead the kernel arguments."""
+    parts = ("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
+    return _linkable_library(parts, MUX_BUILTINS_SOURCE, processor, version, cl2)
 
 
 @lru_cache(maxsize=32)
@@ -112,17 +100,61 @@ def on_demand_library_ir(library: str, processor: str, version: int) -> str:
     """One of the ON_DEMAND_LIBRARIES by name (``atomics_named``: the scoped atomics on global and
     local objects; ``atomics_cl1``: the OpenCL 1.x atomics) for one processor, cached like
     mux_library_ir."""
+    return _linkable_library((library, processor, str(version)), MUX_BUILTINS_SOURCE.with_name(f"{library}.cl"),
+                             processor, version)
+
+
+def _linkable_library(parts: tuple[str, ...], source: Path, processor: str, version: int, cl2: bool = False) -> str:
+    """clang's library (cached under ``parts``) edited by ``_linkable`` on kernelkit.ir, cached too:
+    the edit parses and prints megabytes of IR, once."""
     from kernelkit.cache import Cache
 
-    source = MUX_BUILTINS_SOURCE.with_name(f"{library}.cl")
     store = Cache("amdhsa-mux", library=True)
-    key = _library_key(library, processor, str(version))
-    cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_library(source, processor, version)
-    if cached is None:
+    linkable_key = _library_key(*parts, "linkable", _linkable_digest())
+    cached = store.get(linkable_key)
+    if cached is not None:
+        return cached.decode()
+    key = _library_key(*parts)
+    clangs = store.get(key)
+    text = clangs.decode() if clangs is not None else _compile_library(source, processor, version, cl2)
+    if clangs is None:
         store.put(key, text.encode())
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    return re.sub(r"^define hidden ", "define linkonce_odr hidden ", text, flags=re.M)
+    module = parse(text)
+    _linkable(module, source == MUX_BUILTINS_SOURCE)
+    text = str(module)
+    store.put(linkable_key, text.encode())
+    return text
+
+
+def _linkable(library, mux_builtins: bool) -> None:
+    """A clang-compiled device library as the kernel module links it: no CPU or features of its own
+    (the kernel module's target machine decides them); its hidden definitions linkonce_odr (dropped
+    when unused) but for the __mux_* library's __kk_*/__printf_alloc, which stay until the printf
+    binding is done (amdgpu_ir); the __mux_* library's LDS slot defined (PIPE_LDS_SLOT_IR)."""
+    for group in library.attribute_groups:
+        group.attributes = [a for a in group.attributes
+                            if not (isinstance(a, str) and a.startswith(('"target-cpu"=', '"target-features"=')))]
+    for f in library.functions:
+        if not f.is_declaration and not f.linkage and f.visibility == "hidden" and f.preemption == "" \
+                and not (mux_builtins and LATE_HELPER.fullmatch(f.name)):
+            f.linkage = "linkonce_odr"
+    if mux_builtins:
+        from kernelkit.ir.transforms.link import add_definitions
+
+        declared = library.get_function("kk_pipe_lds_slot")     # defined after everything else
+        if declared is not None:
+            library.functions.remove(declared)
+            library.functions.append(declared)
+        add_definitions(library, PIPE_LDS_SLOT_IR)
+
+
+def _linkable_digest() -> str:
+    """What the edited library text depends on besides clang's: ``_linkable``'s code and PIPE_LDS_SLOT_IR."""
+    import hashlib
+
+    code = _linkable.__code__
+    consts = [c for c in code.co_consts if not hasattr(c, "co_code")]
+    return hashlib.sha256(code.co_code + repr((code.co_names, consts, PIPE_LDS_SLOT_IR)).encode()).hexdigest()
 
 
 @lru_cache(maxsize=32)
