@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from kernelkit.ir import types as T
+from kernelkit.ir.opcodes import TERMINATORS
 from kernelkit.ir.values import User, Value
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ class Instruction(User):
 
     @property
     def is_terminator(self) -> bool:
-        from kernelkit.ir.opcodes import TERMINATORS
-
         return self.opcode in TERMINATORS
 
     # -- placement

@@ -15,6 +15,7 @@ from kernelkit.ir.opcodes import (
     FAST_MATH_FLAGS,
     OPCODE_FLAGS,
     ORDERINGS,
+    TERMINATORS,
 )
 from kernelkit.ir.parser_base import ParserBase, decode_name, string_body
 from kernelkit.ir.values import Placeholder, Value
@@ -93,7 +94,7 @@ class FunctionParser(ParserBase):
             if kind == "dbgrec":
                 pending_records.append(self.parse_debug_record())
                 continue
-            if block is None or (block.instructions and block.instructions[-1].is_terminator):
+            if block is None or (block.instructions and block.instructions[-1].opcode in TERMINATORS):
                 block = self.start_block(f, "")
             inst = self.parse_instruction()
             block.instructions.append(inst)

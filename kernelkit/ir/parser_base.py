@@ -33,6 +33,19 @@ _SIMPLE_TYPES: dict[str, T.Type] = {
     "void": T.void, "label": T.label, "metadata": T.metadata, "token": T.token,
     **{k: T.FloatType(k) for k in T.FLOAT_KINDS},
 }
+# type keywords and `iN` seen so far -> their (immutable, shared) type objects
+_WORD_TYPES: dict[str, T.Type] = {**_SIMPLE_TYPES, "ptr": T.ptr, "i1": T.i1, "i8": T.i8, "i16": T.i16,
+                                  "i32": T.i32, "i64": T.i64}
+_POINTERS: dict[int, T.PointerType] = {0: T.ptr}
+
+
+def _pointer(addrspace: int) -> T.PointerType:
+    t = _POINTERS.get(addrspace)
+    if t is None:
+        t = _POINTERS[addrspace] = T.PointerType(addrspace)
+    return t
+
+
 _SIMPLE_CONSTANTS = frozenset({"null", "undef", "poison", "zeroinitializer", "none"})
 
 
@@ -45,10 +58,9 @@ def is_type_start(kind: str, value: str) -> bool:
 
 def decode_name(token: str) -> str:
     """`%"a b"` / `@x` / `!name` -> the bare name."""
-    body = token[1:]
-    if body.startswith('"'):
-        return unescape(body[1:-1]).decode("utf-8", "surrogateescape")
-    return body
+    if token[1:2] == '"':
+        return unescape(token[2:-1]).decode("utf-8", "surrogateescape")
+    return token[1:]
 
 
 def string_body(token: str) -> str:
@@ -82,16 +94,18 @@ class ParserBase:
         return self.vals[self.pos + ahead] if self.pos + ahead < len(self.vals) else ""
 
     def next(self) -> str:
-        v = self.vals[self.pos]
-        if self.kinds[self.pos] == "eof":
+        pos = self.pos
+        if self.kinds[pos] == "eof":
             self.error("unexpected end of input")
-        self.pos += 1
-        return v
+        self.pos = pos + 1
+        return self.vals[pos]
 
     def expect(self, kind: str, what: str | None = None) -> str:
-        if self.kinds[self.pos] != kind:
+        pos = self.pos
+        if self.kinds[pos] != kind:
             self.error(f"expected {what or kind}")
-        return self.next()
+        self.pos = pos + 1
+        return self.vals[pos]
 
     def expect_word(self, word: str) -> None:
         if self.kinds[self.pos] != "ident" or self.vals[self.pos] != word:
@@ -99,8 +113,9 @@ class ParserBase:
         self.pos += 1
 
     def accept(self, kind: str) -> bool:
-        if self.kinds[self.pos] == kind:
-            self.pos += 1
+        pos = self.pos
+        if self.kinds[pos] == kind:
+            self.pos = pos + 1
             return True
         return False
 
@@ -116,17 +131,16 @@ class ParserBase:
     def int_value(self) -> int:
         tok = self.expect("int", "integer")
         if tok[0] in "us":
+            # LLLexer: the hex digits' value truncated to its active bits, then read as signed (s0x)
             value = int(tok[3:], 16)
-            if tok[0] == "s":
-                bits = 4 * len(tok[3:])
-                if value >= 1 << (bits - 1):
-                    value -= 1 << bits
+            if tok[0] == "s" and value:
+                value -= 1 << value.bit_length()
             return value
         return int(tok)
 
     def source_between(self, start: int, end: int) -> str:
         """Verbatim text of tokens [start, end)."""
-        return self.tk.text[self.tk.starts[start]:self.tk.ends[end - 1]]
+        return self.tk.between(start, end)
 
     def balanced_end(self, start: int) -> int:
         """Index after the `)`/`]`/`}` matching the opener at `start`."""
@@ -148,23 +162,25 @@ class ParserBase:
 
     # ---------------------------------------------------------------- types
     def parse_type(self) -> T.Type:
-        kind = self.kinds[self.pos]
-        v = self.vals[self.pos]
+        pos = self.pos
+        kind = self.kinds[pos]
+        v = self.vals[pos]
         if kind == "ident":
-            self.pos += 1
-            simple = _SIMPLE_TYPES.get(v)
+            self.pos = pos + 1
+            simple = _WORD_TYPES.get(v)
             if simple is not None:
+                if simple is T.ptr and self.vals[pos + 1] == "addrspace" and self.kinds[pos + 1] == "ident":
+                    return _pointer(self.parse_addrspace())
                 return simple
-            if v == "ptr":
-                if self.at_word("addrspace"):
-                    return T.PointerType(self.parse_addrspace())
-                return T.ptr
             m = _INT_TYPE.match(v)
             if m:
-                return T.IntType(int(m.group(1)))
+                t = T.IntType(int(m.group(1)))
+                if len(_WORD_TYPES) < 4096:
+                    _WORD_TYPES[v] = t
+                return t
             if v == "target":
                 return self.parse_target_type()
-            self.pos -= 1
+            self.pos = pos
             self.error("expected a type", "type")
         if kind == "local":
             self.pos += 1

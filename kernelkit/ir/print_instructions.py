@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def _head(inst: I.Instruction) -> str:
-    return " ".join([inst.opcode, *inst.flags])
+    return " ".join([inst.opcode, *inst.flags]) if inst.flags else inst.opcode
 
 
 def _atomic_tail(inst: I.MemoryAccess) -> str:
@@ -38,7 +38,7 @@ def _binary(p: ModulePrinter, inst: I.Instruction) -> str:
 
 
 def _cast(p: ModulePrinter, inst: I.Instruction) -> str:
-    return f"{_head(inst)} {p.typed(inst.operands[0])} to {inst.type}"
+    return f"{_head(inst)} {p.typed(inst.operands[0])} to {p.type_text(inst.type)}"
 
 
 def _compare(p: ModulePrinter, inst: I.CompareInst) -> str:
@@ -47,7 +47,7 @@ def _compare(p: ModulePrinter, inst: I.CompareInst) -> str:
 
 
 def _alloca(p: ModulePrinter, inst: I.AllocaInst) -> str:
-    text = " ".join(["alloca", *inst.keywords, str(inst.allocated_type)])
+    text = " ".join(["alloca", *inst.keywords, p.type_text(inst.allocated_type)])
     if inst.operands:
         text += f", {p.typed(inst.operands[0])}"
     text += _align(inst)
@@ -58,7 +58,7 @@ def _alloca(p: ModulePrinter, inst: I.AllocaInst) -> str:
 
 def _load(p: ModulePrinter, inst: I.LoadInst) -> str:
     kw = "load" + (" atomic" if inst.atomic else "") + (" volatile" if inst.volatile else "")
-    return f"{kw} {inst.type}, {p.typed(inst.operands[0])}{_atomic_tail(inst)}{_align(inst)}"
+    return f"{kw} {p.type_text(inst.type)}, {p.typed(inst.operands[0])}{_atomic_tail(inst)}{_align(inst)}"
 
 
 def _store(p: ModulePrinter, inst: I.StoreInst) -> str:
@@ -85,7 +85,7 @@ def _fence(p: ModulePrinter, inst: I.FenceInst) -> str:
 
 
 def _gep(p: ModulePrinter, inst: I.GetElementPtrInst) -> str:
-    return f"{_head(inst)} {inst.source_type}, " + ", ".join(p.typed(o) for o in inst.operands)
+    return f"{_head(inst)} {p.type_text(inst.source_type)}, " + ", ".join([p.typed(o) for o in inst.operands])
 
 
 def _select(p: ModulePrinter, inst: I.Instruction) -> str:
@@ -94,7 +94,7 @@ def _select(p: ModulePrinter, inst: I.Instruction) -> str:
 
 def _phi(p: ModulePrinter, inst: I.PhiInst) -> str:
     pairs = ", ".join(f"[ {p.ref(v)}, {p.ref(b)} ]" for v, b in inst.incoming())
-    return f"{_head(inst)} {inst.type} {pairs}"
+    return f"{_head(inst)} {p.type_text(inst.type)} {pairs}"
 
 
 def _br(p: ModulePrinter, inst: I.Instruction) -> str:
@@ -131,13 +131,13 @@ def _call(p: ModulePrinter, inst: I.CallInst) -> str:
     if inst.addrspace is not None:
         parts.append(f"addrspace({inst.addrspace})")
     fnty = inst.function_type
-    parts.append(str(fnty) if inst.explicit_type or fnty.vararg else str(fnty.return_type))
+    parts.append(p.type_text(fnty) if inst.explicit_type or fnty.vararg else p.type_text(fnty.return_type))
     n = inst.num_args
     ops = inst.operands
     args = []
     for i in range(n):
         arg = ops[1 + i]
-        args.append(" ".join([str(arg.type), *inst.arg_attributes[i], p.ref(arg)]))
+        args.append(" ".join([p.type_text(arg.type), *inst.arg_attributes[i], p.ref(arg)]))
     text = " ".join(parts) + f" {p.ref(ops[0])}({', '.join(args)})"
     if inst.attributes:
         text += " " + p.attrs_text(inst.attributes)

@@ -18,6 +18,7 @@ from kernelkit.ir.module import (
     Module,
 )
 from kernelkit.ir.names import format_global_name, format_local_name, quote_string
+from kernelkit.ir.print_instructions import instruction_body
 from kernelkit.ir.values import Value
 
 
@@ -60,7 +61,7 @@ def _unregistered_structs(m: Module) -> list[T.NamedStructType]:
     seen: set[T.Type] = set()
 
     def visit(ty: T.Type | None) -> None:
-        if ty is None or ty in seen:
+        if ty is None or ty.__class__ in _LEAF_TYPES or ty in seen:
             return
         seen.add(ty)
         if isinstance(ty, T.NamedStructType):
@@ -90,6 +91,11 @@ def _unregistered_structs(m: Module) -> list[T.NamedStructType]:
     return found
 
 
+# types that hold no other type
+_LEAF_TYPES = frozenset({T.IntType, T.FloatType, T.PointerType, T.VoidType, T.LabelType, T.MetadataType,
+                         T.TokenType})
+
+
 def _local_values(f: Function) -> list[Value]:
     """Arguments, blocks and value-producing instructions in slot order."""
     values: list[Value] = list(f.args)
@@ -105,6 +111,10 @@ class ModulePrinter:
         globals_: list[Value] = [*module.globals, *module.aliases, *module.functions]
         self.global_names = _unique_names(globals_)
         self.local_names: dict[int, str] = {}
+        # id(value) -> its printed reference (`@name`, `%name`): globals, and the current function's locals
+        self.global_refs = {k: format_global_name(n) for k, n in self.global_names.items()}
+        self.local_refs: dict[int, str] = {}
+        self.type_texts: dict[int, tuple[T.Type, str]] = {}  # id(type) -> (type, its text); the type kept alive
         self.foreign_names: dict[int, dict[int, str]] = {}
         self.md_slots: dict[int, int] = {}
         self.md_order: list[MDNode] = []
@@ -113,6 +123,9 @@ class ModulePrinter:
 
     # ---------------------------------------------------------------- references
     def ref(self, v: Value) -> str:
+        r = self.local_refs.get(id(v)) or self.global_refs.get(id(v))
+        if r is not None:
+            return r
         if isinstance(v, GlobalValue):
             name = self.global_names.get(id(v))
             if name is None:
@@ -138,7 +151,13 @@ class ModulePrinter:
         return format_local_name(names[id(block)])
 
     def typed(self, v: Value) -> str:
-        return f"{v.type} {self.ref(v)}"
+        return f"{self.type_text(v.type)} {self.ref(v)}"
+
+    def type_text(self, ty: T.Type) -> str:
+        known = self.type_texts.get(id(ty))
+        if known is None:
+            known = self.type_texts[id(ty)] = (ty, str(ty))
+        return known[1]
 
     def metadata_ref(self, md: Metadata | None) -> str:
         if md is None:
@@ -285,6 +304,7 @@ class ModulePrinter:
     # ---------------------------------------------------------------- functions
     def function_text(self, f: Function) -> str:
         self.local_names = _unique_names(_local_values(f))
+        self.local_refs = {k: format_local_name(n) for k, n in self.local_names.items()}
         head = ["define" if f.blocks else "declare",
                 *(x for x in (f.linkage, f.preemption, f.visibility, f.dll_storage) if x)]
         if f.calling_conv:
@@ -340,8 +360,6 @@ class ModulePrinter:
         return "\n".join(lines)
 
     def instruction_text(self, inst: I.Instruction) -> str:
-        from kernelkit.ir.print_instructions import instruction_body
-
         body = instruction_body(self, inst)
         if not isinstance(inst.type, T.VoidType) or inst.name:
             body = f"{self.ref(inst)} = {body}"

@@ -77,10 +77,12 @@ class User(Value):
     __slots__ = ("operands",)
 
     def __init__(self, type: T.Type, operands: Iterable[Value] = (), name: str = "") -> None:
-        super().__init__(type, name)
-        self.operands: list[Value] = []
-        for op in operands:
-            self.append_operand(op)
+        self.type = type
+        self.name = name
+        self.uses: list[Use] = []
+        self.operands: list[Value] = list(operands)
+        for i, op in enumerate(self.operands):
+            op.uses.append(Use(self, i))
 
     def append_operand(self, value: Value) -> None:
         self.operands.append(value)

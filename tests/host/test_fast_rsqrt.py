@@ -51,8 +51,8 @@ def allowed(x: np.ndarray, result: np.ndarray) -> np.ndarray:
 ON = "-cl-rsqrt-estimate=always"
 
 
-def run(source: str, kernel: str, x: np.ndarray, options=(), rows: int | None = None):
-    prog = kernelkit.Program(source, ["-cl-std=CL1.2", ON, *options]).build()
+def run(source: str, kernel: str, x: np.ndarray, options=(), rows: int | None = None, mode=ON):
+    prog = kernelkit.Program(source, ["-cl-std=CL1.2", *([mode] if mode else []), *options]).build()
     y = np.zeros_like(x)
     if rows is None:
         prog.kernel(kernel)(x, y, global_size=(x.size,), local_size=(256,))
@@ -118,8 +118,8 @@ def test_correctly_rounded_option_and_the_default_turn_it_off():
     rng = np.random.default_rng(9)
     x = rng.random(1 << 14, dtype=np.float32) * np.float32(100.0)
     for source, kernel, rows in ((VECTOR, "inv_sqrt", None), (LOOPED, "inv_sqrt_rows", 4)):
-        for off in ([fast_rsqrt.OFF_OPTION], ["-cl-rsqrt-estimate=never"]):
-            y, _ = run(source, kernel, x, ["-cl-wfv=always", *off], rows=rows)
+        for mode, off in ((ON, [fast_rsqrt.OFF_OPTION]), (ON, ["-cl-rsqrt-estimate=never"]), (None, [])):
+            y, _ = run(source, kernel, x, ["-cl-wfv=always", *off], rows=rows, mode=mode)
             np.testing.assert_array_equal(y, np.float32(1.0) / np.sqrt(x))
     with pytest.raises(kernelkit.CompileError, match="-cl-rsqrt-estimate=never\\|always"):
         kernelkit.Program(VECTOR, ["-cl-rsqrt-estimate=sometimes"]).build()
@@ -149,7 +149,12 @@ declare <8 x float> @llvm.sqrt.v8f32(<8 x float>)
     assert [d.name for d, _ in sites] == ["a"]
     assert fast_rsqrt.lower_reciprocal_sqrts(module, ["k"], ["sse", "avx"]) == 1
     out = str(module)
-    assert "llvm.x86.avx.rsqrt.ps.256" in out and "%a = fdiv" not in out and "%b = fdiv" in out
+    assert "llvm.x86.avx.rsqrt.ps.256" in out and "%b = fdiv" in out
+    # the division of %a is left only on the path of the packets with special lanes
+    blocks = {i.name: i.parent.name for i in module.get_function("k").instructions() if i.opcode == "fdiv"}
+    assert blocks["a"].startswith("rsqrt.exact") and not blocks["b"].startswith("rsqrt.exact")
     assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON, fast_rsqrt.OFF_OPTION]) == text
     assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], []) == text
+    assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], ["-cl-rsqrt-estimate=never", ON]) != text
+    assert fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON, "-cl-rsqrt-estimate=never"]) == text
     assert "rsqrt" in fast_rsqrt.lower_module_text(text, ["k"], ["sse", "avx"], [ON])

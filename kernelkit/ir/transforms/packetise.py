@@ -53,6 +53,8 @@ ELEMENTWISE_INTRINSICS = frozenset(
     "sqrt fabs floor ceil trunc rint nearbyint round roundeven copysign minnum maxnum minimum maximum "
     "fma fmuladd sin cos tan exp exp2 exp10 log log2 log10 pow smin smax umin umax abs ctpop ctlz cttz "
     "bitreverse bswap fshl fshr sadd.sat uadd.sat ssub.sat usub.sat canonicalize".split())
+# element-wise tests, overloaded on their first argument's type (an i1 per element)
+ELEMENTWISE_TESTS = frozenset({"is.fpclass"})
 # intrinsics that only mark things (their per-lane copies would add nothing)
 _MARKERS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl")
 _DIVISIONS = frozenset({"udiv", "sdiv", "urem", "srem"})
@@ -450,10 +452,12 @@ class Packetiser(PacketMemory):
                 return
             if fn is not None and fn.name.startswith("llvm."):
                 base = fn.name[5:].rsplit(".", 1)[0]
-                if base in ELEMENTWISE_INTRINSICS and fn.name == f"llvm.{base}.{type_suffix(inst.type)}":
-                    wide = self.widen(inst.type)
-                    args = [self._vop(a, b) if a.type == inst.type else a for a in inst.args]
-                    call = self._intrinsic(f"llvm.{base}.{type_suffix(wide)}", wide, args,
+                shape = (inst.type if base in ELEMENTWISE_INTRINSICS else
+                         inst.args[0].type if base in ELEMENTWISE_TESTS and inst.args else None)
+                if shape is not None and fn.name == f"llvm.{base}.{type_suffix(shape)}":
+                    wide = self.widen(shape)
+                    args = [self._vop(a, b) if a.type == shape else a for a in inst.args]
+                    call = self._intrinsic(f"llvm.{base}.{type_suffix(wide)}", self.widen(inst.type), args,
                                            [list(x) for x in inst.arg_attributes], b)
                     _keep_fpmath(inst, call)
                     self.vec[inst] = call

@@ -10,6 +10,8 @@
 
 #include "clc_math_portable.h"
 
+#define KK_PI_INV 3.18309886183790671538e-01
+
 #if defined(KK_TARGET_AMDGPU) || defined(KK_PORTABLE_MATH)
 #define KK_LIBM 0
 #else
@@ -37,6 +39,9 @@
 /* float through the lane-friendly cores of clc_math_lanes.h on the host */
 #if KK_LIBM
 #include "clc_math_lanes.h"
+#include "clc_lanes_inverse_trig.h"
+#include "clc_lanes_hyperbolic.h"
+#include "clc_lanes_algebraic.h"
 #define KK_L1(name)                                                                  \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
   KK_INLINE double kk_##name##_d(double x) { return __builtin_##name(x); }
@@ -52,17 +57,17 @@
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
-KK_M1(acos) KK_M1(acosh) KK_M1(asin) KK_M1(asinh) KK_M1(atan) KK_M1(atanh) KK_M1(cbrt)
-KK_L1(cos) KK_M1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_M1(expm1)
-KK_L1(log) KK_L1(log2) KK_L1(log10) KK_M1(log1p) KK_L1(sin) KK_M1(sinh) KK_L1(tan) KK_M1(tanh)
+KK_L1(acos) KK_L1(acosh) KK_L1(asin) KK_L1(asinh) KK_L1(atan) KK_L1(atanh) KK_L1(cbrt)
+KK_L1(cos) KK_L1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_L1(expm1)
+KK_L1(log) KK_L1(log2) KK_L1(log10) KK_L1(log1p) KK_L1(sin) KK_L1(sinh) KK_L1(tan) KK_L1(tanh)
 KK_M1(tgamma)
-KK_M2(atan2) KK_L2(pow)
+KK_L2(atan2) KK_L2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
 KK_INLINE float kk_lgamma_f(float x) { return __builtin_lgammaf(x); }
 KK_INLINE double kk_lgamma_d(double x) { return __builtin_lgamma(x); }
-KK_INLINE float kk_hypot_f(float x, float y) { return __builtin_hypotf(x, y); }
+KK_INLINE float kk_hypot_f(float x, float y) { return kk_lf_hypot(x, y); }
 KK_INLINE double kk_hypot_d(double x, double y) { return __builtin_hypot(x, y); }
 #else
 KK_INLINE double kk_p_lgamma(double x) { int s; return kk_p_lgamma_r(x, &s); }
@@ -90,18 +95,25 @@ KK_INLINE int kk_gamma_sign_d(double x) {
   return ((long)__builtin_floor(x) & 1) ? -1 : 1;
 }
 
-#define KK_PI_INV 3.18309886183790671538e-01
+#if KK_LIBM
+KK_INLINE float kk_acospi_f(float x) { return kk_lf_acospi(x); }
+KK_INLINE float kk_asinpi_f(float x) { return kk_lf_asinpi(x); }
+KK_INLINE float kk_atanpi_f(float x) { return kk_lf_atanpi(x); }
+KK_INLINE float kk_atan2pi_f(float y, float x) { return kk_lf_atan2pi(y, x); }
+KK_INLINE float kk_fmod_f(float x, float y) { return kk_lf_fmod(x, y); }
+#else
 KK_INLINE float kk_acospi_f(float x) { return (float)((double)kk_acos_d((double)x) * KK_PI_INV); }
-KK_INLINE double kk_acospi_d(double x) { return kk_acos_d(x) * KK_PI_INV; }
 KK_INLINE float kk_asinpi_f(float x) { return (float)((double)kk_asin_d((double)x) * KK_PI_INV); }
-KK_INLINE double kk_asinpi_d(double x) { return kk_asin_d(x) * KK_PI_INV; }
 KK_INLINE float kk_atanpi_f(float x) { return (float)((double)kk_atan_d((double)x) * KK_PI_INV); }
-KK_INLINE double kk_atanpi_d(double x) { return kk_atan_d(x) * KK_PI_INV; }
 KK_INLINE float kk_atan2pi_f(float y, float x) { return (float)(kk_atan2_d((double)y, (double)x) * KK_PI_INV); }
+KK_INLINE float kk_fmod_f(float x, float y) { return __builtin_fmodf(x, y); }
+#endif
+KK_INLINE double kk_acospi_d(double x) { return kk_acos_d(x) * KK_PI_INV; }
+KK_INLINE double kk_asinpi_d(double x) { return kk_asin_d(x) * KK_PI_INV; }
+KK_INLINE double kk_atanpi_d(double x) { return kk_atan_d(x) * KK_PI_INV; }
 KK_INLINE double kk_atan2pi_d(double y, double x) { return kk_atan2_d(y, x) * KK_PI_INV; }
 
 /* Exact functions on the bit level or through exact operations. */
-KK_INLINE float kk_fmod_f(float x, float y) { return __builtin_fmodf(x, y); }
 KK_INLINE double kk_fmod_d(double x, double y) { return __builtin_fmod(x, y); }
 
 /* remquo: x - n*y with n the integral quotient rounded to nearest even; *q gets n's sign and

@@ -13,11 +13,14 @@
  * exp/exp2 reduce with k = rint(x / ln 2) and a two-part ln 2 and use the degree-7 Taylor series
  * of exp on |r| <= ln(2)/2; log/log2 use log(1+f) = 2 atanh(f / (2 + f)) on a mantissa in
  * [sqrt(1/2), sqrt(2)); sin/cos reduce by pi/2 in three floats through fma (r within an ulp for
- * |x| <= 8192) and use the Taylor series on |r| <= pi/4; pow is exp2(y log2 x) in double.
+ * |x| <= 8192) and use the Taylor series on |r| <= pi/4; pow is exp(y log x) in double
+ * (clc_lanes_double_cores.h).
  * tests/host/test_vector_math.py measures the largest ulp error of each against numpy.
  */
 #ifndef KERNELKIT_CLC_MATH_LANES_H
 #define KERNELKIT_CLC_MATH_LANES_H
+
+#include "clc_lanes_double_cores.h"
 
 #define KK_LF_INF __builtin_inff()
 #define KK_LF_LN2_HI 0.693359375f            /* 355/512: k * KK_LF_LN2_HI is exact */
@@ -208,35 +211,9 @@ KK_INLINE float kk_lf_tan(float x) {
   return y;
 }
 
-/* pow for x > 0 finite and y finite: exp2(y log2 x) in double, rounded once */
+/* pow for x > 0 finite and y finite: exp(y log x) in double, rounded once */
 KK_INLINE float kk_lf_pow_positive(float x, float y) {
-  int m;
-  float e = kk_lf_split(x, &m);
-  double f = (double)kk_lf_from_bits(m) - 1.0;
-  double s = f / (2.0 + f);
-  double z = s * s;
-  double R = 2.0 / 13.0;   /* (|s| < 0.172: the next term is below 2^-35 of the sum) */
-  R = __builtin_fma(R, z, 2.0 / 11.0);
-  R = __builtin_fma(R, z, 2.0 / 9.0);
-  R = __builtin_fma(R, z, 2.0 / 7.0);
-  R = __builtin_fma(R, z, 2.0 / 5.0);
-  R = __builtin_fma(R, z, 2.0 / 3.0);
-  R = __builtin_fma(R, z, 2.0);
-  double t = (double)y * ((double)e + s * R * 1.4426950408889634);
-  t = __builtin_fmin(__builtin_fmax(t, -160.0), 130.0);
-  double k = __builtin_rint(t);
-  double r = (t - k) * 0.6931471805599453;
-  double p = 1.0 / 362880.0;   /* (|r| <= 0.35: the next term is below 2^-32) */
-  p = __builtin_fma(p, r, 1.0 / 40320.0);
-  p = __builtin_fma(p, r, 1.0 / 5040.0);
-  p = __builtin_fma(p, r, 1.0 / 720.0);
-  p = __builtin_fma(p, r, 1.0 / 120.0);
-  p = __builtin_fma(p, r, 1.0 / 24.0);
-  p = __builtin_fma(p, r, 1.0 / 6.0);
-  p = __builtin_fma(p, r, 0.5);
-  p = __builtin_fma(p, r, 1.0);
-  p = __builtin_fma(p, r, 1.0);
-  return (float)(p * __builtin_astype((long)((int)k + 1023) << 52, double));
+  return (float)kk_ld_exp((double)y * kk_ld_log((double)x));
 }
 
 KK_INLINE float kk_lf_pow(float x, float y) {

@@ -6,29 +6,39 @@ single precision built-in math functions"); clang records the allowances as ``!f
 ``llvm.sqrt`` call and on the ``fdiv`` and drops them under ``-cl-fp32-correctly-rounded-divide-sqrt``.
 A ``fdiv 1.0, sqrt(x)`` whose two instructions carry at least those allowances becomes
 
-    small = x < 0x1p-126                      (zero, denormal or negative)
-    xs    = small ? x * 0x1p24 : x            (denormals scaled into the normal range, exactly)
-    y0    = rsqrt_estimate(xs)                (relative error below 1.5 * 2^-12)
-    e     = fma(-(xs * y0), y0, 1.0)          (1 - xs * y0^2)
-    y1    = fma(0.5 * y0, e, y0)              (one Newton-Raphson step)
-    y     = e is NaN ? y0 : y1                (x = +-0, +inf, NaN, negative: the estimate is exact)
-    result = small ? y * 0x1p12 : y
+    y0 = rsqrt_estimate(x)                    (relative error below 1.5 * 2^-12)
+    e  = fma(-(x * y0), y0, 1.0)              (1 - x * y0^2)
+    y1 = fma(0.5 * y0, e, y0)                 (one Newton-Raphson step)
+    if any lane of y1 has its sign bit set:   (rare: a branch, no per-lane selects on the way)
+        y1 = sign(y1) ? 1.0 / sqrt(x) : y1    (the original instructions, in a block of their own)
 
-which stays within what a 3-ulp square root followed by a 2.5-ulp division may give, for every
-input (tests/host/test_fast_rsqrt.py checks all normal mantissas of two binades, which covers every
-normal input since both the estimate and the arithmetic scale exactly by powers of four, and the
-denormals and special values, against numpy in float64). Under ``-cl-denorms-are-zero`` the scaling
-is left out (a denormal input may be taken as zero).
+For every normal x, y1 is positive and within what a 3-ulp square root followed by a 2.5-ulp
+division may give (tests/host/test_fast_rsqrt.py checks all normal mantissas of two binades, which
+covers every normal input since both the estimate and the arithmetic scale exactly by powers of
+four). Every other x that needs another answer makes y1 x86's default NaN, which is negative
+(Intel SDM, RSQRTPS: +-0 -> +-inf, a denormal is taken as 0 of its sign, +inf -> 0, a negative
+value -> the default NaN; then x * y0 is 0 * inf, inf * 0 or NaN): those packets take the exact
+path. A NaN x gives itself, a NaN, as the division would. So the fast path costs the estimate, four
+multiply/FMA operations and one ``vorps`` + ``vtestps`` per packet.
 
-Why: ``vsqrtps`` + ``vdivps`` share one slow unit; the estimate sequence runs on the multiply/add
-pipes instead. Build option ``-cl-rsqrt-estimate=never|always``, default never: on the Zen 1 CPU
-here (256-bit operations split in two halves, two multiply pipes) the sequence is slower than the
-divider (n-body 4096, same process, alternating: 129 ms against 80 ms), and no other CPU has been
-measured. ``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
+Build option ``-cl-rsqrt-estimate=never|always``, default never; always rewrites every vector site
+and the scalar sites inside a loop of the kernel (a scalar site outside the kernel's loops is left to
+LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic).
+``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
 
-Which sites: vector ones (``<N x float>``, from the whole-function vectoriser), and scalar ones
-inside a loop of the kernel. A scalar site outside the kernel's loops is left to LLVM's loop
-vectoriser across the work-item loop, which cannot widen the estimate intrinsic.
+Why not by default: on the AMD EPYC (Zen 1, about 2.2 GHz) here it does not beat ``vsqrtps`` +
+``vdivps`` in n-body, although it is cheaper on its own. One thread, shortest of 120-200 alternating
+launches, the cost of one 16-lane packet iteration from the difference of two loop lengths:
+  - ``s += 1.0f / sqrt(v)`` alone: divider 36.7 cycles, this sequence 13.8;
+  - benchmarks/host_vs_peers.py's n-body: divider 36.5 cycles (the divider's own cost: that loop is
+    divider-bound), this sequence 48.1. n-body 1024 whole launches: divider 1.84-1.90 ms, this
+    sequence 1.96-2.12 ms; the earlier form of it (denormals scaled in and out, a NaN fix-up: three
+    selects per register, and spilled registers) 2.28 ms against 1.74 ms; half of each packet's
+    lanes by each unit 1.96-2.04 ms.
+With the divider gone, n-body's iteration is bound by its dependency chain instead: about 62 cycles
+from the load of pos[j] to the accumulating FMA, with about 75 floating-point micro-ops per
+iteration (every 256-bit operation is two on Zen 1), so the out-of-order window holds too few
+iterations to overlap them. No other CPU has been measured.
 """
 
 from __future__ import annotations
@@ -36,8 +46,9 @@ from __future__ import annotations
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
-from kernelkit.ir.metadata import MDNode, ValueAsMetadata
-from kernelkit.ir.module import Function, Module
+from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+from kernelkit.ir.module import BasicBlock, Function, Module
+from kernelkit.ir.transforms.editing import split_block
 from kernelkit.ir.values import (
     ConstantAggregate,
     ConstantFP,
@@ -52,19 +63,20 @@ SQRT_ULP, DIVIDE_ULP = 3.0, 2.5
 OFF_OPTION = "-cl-fp32-correctly-rounded-divide-sqrt"
 OPTION = "-cl-rsqrt-estimate="
 MODES = ("never", "always")
-DAZ_OPTION = "-cl-denorms-are-zero"
-SMALLEST_NORMAL = 2.0 ** -126
-SCALE_IN, SCALE_OUT = 2.0 ** 24, 2.0 ** 12     # x * 2^24 -> 1/sqrt(x) = 2^12 / sqrt(x * 2^24)
+DEFAULT_MODE = "never"
 # x86 estimate intrinsics by lane count; wider vectors are split into pieces of the widest one
 _ESTIMATES = {8: ("llvm.x86.avx.rsqrt.ps.256", "avx"), 4: ("llvm.x86.sse.rsqrt.ps", "sse")}
+# sign bits of a register of that many lanes, as an integer (movmskps)
+_SIGN_MASKS = {8: "llvm.x86.avx.movmsk.ps.256", 4: "llvm.x86.sse.movmsk.ps"}
 
 
-def enabled(options) -> bool:
-    """Does the build ask for the estimate (the last ``-cl-rsqrt-estimate=``; CompileError for a value
-    not in MODES), and not for correctly rounded division and square root?"""
+def mode(options) -> str:
+    """The build's mode: the last ``-cl-rsqrt-estimate=`` (CompileError for a value not in MODES),
+    DEFAULT_MODE without one, never under -cl-fp32-correctly-rounded-divide-sqrt."""
     from kernelkit.frontend.options import choice_option
 
-    return choice_option(options, OPTION, MODES, "never") == "always" and OFF_OPTION not in options
+    chosen = choice_option(options, OPTION, MODES, DEFAULT_MODE)
+    return "never" if OFF_OPTION in options else chosen
 
 
 def _fpmath(inst: I.Instruction) -> float:
@@ -120,9 +132,8 @@ def reciprocal_sqrt_sites(f: Function, in_loops: set | None = None) -> list[tupl
 
 
 class _Lowering:
-    def __init__(self, module: Module, features: set[str], denormals: bool) -> None:
+    def __init__(self, module: Module, features: set[str]) -> None:
         self.module = module
-        self.denormals = denormals
         self.pieces = sorted((n for n, (_, feature) in _ESTIMATES.items() if feature in features), reverse=True)
 
     def _splat(self, ty: T.Type, value: float) -> Value:
@@ -157,27 +168,66 @@ class _Lowering:
                      for i in range(0, len(parts), 2)]
         return parts[0]
 
+    def _pieces(self, v: Value, lanes: int, piece: int, b: IRBuilder) -> list[Value]:
+        """``v`` (<lanes x float>) as registers of ``piece`` lanes; missing lanes are 1.0."""
+        if lanes < piece:
+            return [b.shuffle_vector(v, self._splat(v.type, 1.0), _mask(list(range(lanes)) + [lanes] * (piece - lanes)))]
+        if lanes == piece:
+            return [v]
+        return [b.shuffle_vector(v, ConstantSimple(v.type, "poison"), _mask(list(range(start, start + piece))))
+                for start in range(0, lanes, piece)]
+
+    def _any_negative(self, y: Value, lanes: int, b: IRBuilder) -> Value:
+        """Is the sign bit of any lane of ``y`` (<lanes x float>) set? The registers are or'ed and
+        tested with one movmskps (an ``icmp`` on <16 x i32> makes LLVM pack the mask to bytes)."""
+        piece = next((p for p in self.pieces if lanes % p == 0), self.pieces[-1])
+        reg, ints = T.VectorType(T.float32, piece), T.VectorType(T.i32, piece)
+        acc = None
+        for part in self._pieces(y, lanes, piece, b):
+            m = b.bitcast(part, ints)
+            acc = m if acc is None else b.or_(acc, m)
+        signs = self._intrinsic(_SIGN_MASKS[piece], T.i32, [b.bitcast(acc, reg)], b)
+        return b.icmp("ne", signs, ConstantInt(T.i32, 0))
+
+    def _newton(self, x: Value, lanes: int, b: IRBuilder) -> Value:
+        """The estimate of 1/sqrt(x) and one Newton-Raphson step (x: float or <lanes x float>)."""
+        fma = f"llvm.fma.{'f32' if lanes == 1 else f'v{lanes}f32'}"
+        y0 = self._estimate(x, lanes, b)
+        e = self._intrinsic(fma, x.type, [b.fneg(b.fmul(x, y0)), y0, self._splat(x.type, 1.0)], b)
+        return self._intrinsic(fma, x.type, [b.fmul(y0, self._splat(x.type, 0.5)), e, y0], b)
+
     def rewrite(self, fdiv: I.Instruction, sqrt: I.CallInst) -> None:
         x = sqrt.args[0]
         ty = fdiv.type
         lanes = _float_lanes(ty) or 1
         b = IRBuilder().position_before(fdiv)
-        fma = f"llvm.fma.{'f32' if lanes == 1 else f'v{lanes}f32'}"
-        xs, small = x, None
-        if self.denormals:
-            small = b.fcmp("olt", x, self._splat(ty, SMALLEST_NORMAL))
-            xs = b.select(small, b.fmul(x, self._splat(ty, SCALE_IN)), x)
-        y0 = self._estimate(xs, lanes, b)
-        r = b.fmul(xs, y0)
-        e = self._intrinsic(fma, ty, [b.fneg(r), y0, self._splat(ty, 1.0)], b)
-        y1 = self._intrinsic(fma, ty, [b.fmul(y0, self._splat(ty, 0.5)), e, y0], b)
-        y = b.select(b.fcmp("uno", e, self._splat(ty, 0.0)), y0, y1)
-        if small is not None:
-            y = b.select(small, b.fmul(y, self._splat(ty, SCALE_OUT)), y)
-        fdiv.replace_all_uses_with(y)
-        fdiv.erase()
-        if not sqrt.uses:
-            sqrt.erase()
+        y1 = self._newton(x, lanes, b)
+        # y1 < 0 (sign bit set) exactly on the lanes the estimate does not serve: x = +-0 (estimate
+        # +-inf, x * y0 = NaN), a denormal x (taken as 0 by rsqrtps), x = +inf (estimate 0) and a
+        # negative x give x86's default NaN, which is negative; every normal x gives y1 > 0 and a
+        # NaN x gives itself (a NaN, as it should)
+        as_int = T.i32 if lanes == 1 else T.VectorType(T.i32, lanes)
+        any_special = b.icmp("slt", b.bitcast(y1, T.i32), ConstantInt(T.i32, 0)) if lanes == 1 else \
+            self._any_negative(y1, lanes, b)
+        # fast block ... br any_special, exact, join; exact: sqrt + fdiv for the special lanes
+        fast = fdiv.parent
+        join = split_block(fdiv, "rsqrt.join")
+        exact = fast.parent.add_block(BasicBlock("rsqrt.exact"), after=fast)
+        fast.terminator.erase()
+        branch = IRBuilder().position_at_end(fast).cbr(any_special, exact, join)
+        branch.metadata["prof"] = MDNode([MDString("branch_weights"), ValueAsMetadata(ConstantInt(T.i32, 1)),
+                                          ValueAsMetadata(ConstantInt(T.i32, 1 << 20))])
+        result = IRBuilder().position_at_start(join).phi(ty)
+        fdiv.replace_all_uses_with(result)
+        if len(sqrt.uses) == 1 and sqrt.parent is fast:
+            exact.append(sqrt)
+        exact.append(fdiv)
+        be = IRBuilder().position_at_end(exact)
+        zero = ConstantInt(T.i32, 0) if lanes == 1 else ConstantSplat(as_int, [ConstantInt(T.i32, 0)])
+        fixed = be.select(be.icmp("slt", be.bitcast(y1, as_int), zero), fdiv, y1)
+        be.br(join)
+        result.add_incoming(y1, fast)
+        result.add_incoming(fixed, exact)
 
 
 def _mask(values: list[int]) -> Value:
@@ -195,11 +245,10 @@ def _loop_blocks(f: Function) -> set:
     return blocks
 
 
-def lower_reciprocal_sqrts(module: Module, functions: list[str], features, options=()) -> int:
+def lower_reciprocal_sqrts(module: Module, functions: list[str], features) -> int:
     """Rewrite the ``1.0f / sqrt(x)`` sites of ``functions`` (see the module docstring); returns how
-    many. ``features``: the target CPU's (LLVM names); without SSE nothing changes. (The build
-    options are checked by :func:`lower_module`; here only -cl-denorms-are-zero counts.)"""
-    lowering = _Lowering(module, set(features), DAZ_OPTION not in options)
+    many. ``features``: the target CPU's (LLVM names); without SSE nothing changes."""
+    lowering = _Lowering(module, set(features))
     if not lowering.pieces:
         return 0
     count = 0
@@ -215,11 +264,11 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features, optio
 
 
 def lower_module(module: Module, functions: list[str], features, options=()) -> int:
-    """:func:`lower_reciprocal_sqrts` when the build options ask for it and the module calls
-    ``llvm.sqrt``; returns how many sites it rewrote."""
-    if not enabled(options) or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
+    """:func:`lower_reciprocal_sqrts` when the build options' :func:`mode` is always and the module
+    calls ``llvm.sqrt``; returns how many sites it rewrote."""
+    if mode(options) != "always" or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
         return 0
-    return lower_reciprocal_sqrts(module, functions, features, options)
+    return lower_reciprocal_sqrts(module, functions, features)
 
 
 def lower_module_text(text: str, functions: list[str], features, options=()) -> str:

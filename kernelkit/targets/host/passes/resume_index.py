@@ -4,7 +4,10 @@ CoroSplit's switch lowering stores the index of the suspend point a work-item st
 frame (``%index.addr``, an ``iN`` field) and the resume function dispatches on it. The region
 driver (see :mod:`wrapper`) runs every work-item of a group with work-item 0's index, so the
 resume function takes it as an ``i32`` parameter instead of loading it: a caller passing a
-constant gets one region, once the resume function is inlined.
+constant gets one region, once the resume function is inlined. The resume function is then no
+longer one ``llvm.coro.resume`` can call: the ramp's stores of the resume and destroy functions into
+the frame become stores of a marker (``@kk.running``), all the driver reads of that slot being
+whether it is null (finished), so the standalone copies of both functions are not compiled.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
-from kernelkit.ir.module import Function, Module
+from kernelkit.ir.module import Function, GlobalVariable, Module
 from kernelkit.ir.transforms.editing import add_parameters
 from kernelkit.ir.values import ConstantInt, const_int
 from kernelkit.targets.host.passes.wrapper import ResumeInfo
@@ -20,6 +23,7 @@ from kernelkit.targets.host.passes.wrapper import ResumeInfo
 INDEX_FIELD = "index.addr"   # CoroSplit's names for the suspend index's frame field and its load
 INDEX_LOAD = "index"
 MAX_SPECIALISED_REGIONS = 16  # each specialised region is a copy of the kernel's resume code
+RUNNING = "kk.running"        # what a running work-item's frame holds for its resume function
 
 
 def suspend_points(resume: Function) -> int:
@@ -52,6 +56,20 @@ def _byte_index_stores(f: Function, bits: int) -> None:
             inst.erase()
 
 
+def _mark_running(module: Module, ramp: Function | None, functions: list[Function | None]) -> None:
+    """The ramp's stores of ``functions`` (into the frame) store the marker instead."""
+    if ramp is None:
+        return
+    marker = module.get_global(RUNNING)
+    if marker is None:
+        marker = module.add_global(GlobalVariable(RUNNING, T.i8, const_int(T.i8, 0), constant=True))
+        marker.linkage = "internal"
+    for fn in functions:
+        for user in list(fn.users) if fn is not None else []:
+            if isinstance(user, I.StoreInst) and user.value is fn and user.function is ramp:
+                user.set_operand(0, marker)
+
+
 def specialise_resume(module: Module, kernel: str, barriers: int) -> ResumeInfo | None:
     """Give ``<kernel>.resume`` the suspend index as a parameter; returns the ResumeInfo, or None
     if CoroSplit's output has another shape."""
@@ -74,6 +92,7 @@ def specialise_resume(module: Module, kernel: str, barriers: int) -> ResumeInfo 
         load.replace_all_uses_with(b.trunc(idx, load.type) if bits < 32 else b.zext(idx, load.type))
     load.erase()
     f.attributes.append("alwaysinline")
+    _mark_running(module, module.get_function(kernel), [f, module.get_function(f"{kernel}.destroy")])
     # suspend indices 0..barriers-1 are the barriers (the last index is the final suspend)
     cases = barriers if barriers <= MAX_SPECIALISED_REGIONS else 0
     ty = f"i{bits}"

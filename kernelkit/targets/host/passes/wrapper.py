@@ -419,9 +419,15 @@ def _region_rounds(e: _Entry, r: ResumeInfo, prefix: str, loop_md: MDNode | None
     frames = b.load(ptr, e.frp, prefix + "rframes")
     stride = const(i64, 8) if r.soa else b.load(i64, e.fsp, prefix + "rstride")
     resume = e.module.get_function(r.function)
-    regions = [*(str(k) for k in range(r.cases)), "any"]
-    b.switch(ix32, e.block(f"{prefix}region.any"),
-             [(const(i32, k), e.block(f"{prefix}region.{k}")) for k in range(r.cases)])
+    # the suspend index of a work-item that has not finished is one of its barriers': with a region
+    # per barrier, no other index reaches the switch (the generic region, a whole copy of the resume
+    # code, only when there are too many barriers to specialise)
+    regions = [str(k) for k in range(r.cases)] or ["any"]
+    default = e.block(f"{prefix}region.{'none' if r.cases else 'any'}")
+    b.switch(ix32, default, [(const(i32, k), e.block(f"{prefix}region.{k}")) for k in range(r.cases)])
+    if r.cases:
+        e.start(f"{prefix}region.none")
+        b.unreachable()
     for k in regions:
         e.start(f"{prefix}region.{k}")
         idx = ix32 if k == "any" else const(i32, int(k))
