@@ -108,9 +108,10 @@ def _linkable_library(parts: tuple[str, ...], source: Path, processor: str, vers
     """clang's library (cached under ``parts``) edited by ``_linkable`` on kernelkit.ir, cached too:
     the edit parses and prints megabytes of IR, once."""
     from kernelkit.cache import Cache
+    from kernelkit.targets.amdhsa.library_index import _code_digest  # _linkable's code, kernelkit.ir's
 
     store = Cache("amdhsa-mux", library=True)
-    linkable_key = _library_key(*parts, "linkable", _linkable_digest())
+    linkable_key = _library_key(*parts, "linkable", _code_digest())
     cached = store.get(linkable_key)
     if cached is not None:
         return cached.decode()
@@ -146,15 +147,6 @@ def _linkable(library, mux_builtins: bool) -> None:
             library.functions.remove(declared)
             library.functions.append(declared)
         add_definitions(library, PIPE_LDS_SLOT_IR)
-
-
-def _linkable_digest() -> str:
-    """What the edited library text depends on besides clang's: ``_linkable``'s code and PIPE_LDS_SLOT_IR."""
-    import hashlib
-
-    code = _linkable.__code__
-    consts = [c for c in code.co_consts if not hasattr(c, "co_code")]
-    return hashlib.sha256(code.co_code + repr((code.co_names, consts, PIPE_LDS_SLOT_IR)).encode()).hexdigest()
 
 
 @lru_cache(maxsize=32)
