@@ -20,10 +20,16 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   running; "no server": with a fresh worker process (its start included);
                   kk host warm: the same with the cache on, in-process
 
+The AMDGPU rows run kernelkit as a user does: the ``kernelkit`` console script of an environment where
+this checkout is installed as the README says (``pip install -e .`` in a fresh venv), given with
+``--kernelkit <venv>/bin/kernelkit`` or found beside this interpreter; the script must import this
+checkout's kernelkit (checked). Without one they run ``python -m kernelkit`` in this checkout, with a note.
+``python -c pass`` is timed with the script's interpreter.
+
 Intel's CPU runtime: ``pip install intel-opencl-rt intel-cmplr-lib-rt`` into a virtual environment
 and pass ``--intel-lib <venv>/lib`` (or set INTEL_OPENCL_LIB); an absent peer is left out with a note.
 
-    python benchmarks/compile_speed.py [--repeat N] [--target gfx90a] [--intel-lib DIR]
+    python benchmarks/compile_speed.py [--repeat N] [--target gfx90a] [--intel-lib DIR] [--kernelkit SCRIPT]
 """
 
 from __future__ import annotations
@@ -109,19 +115,48 @@ def clang_c(src: Path, target: str, out: Path) -> list[str]:
             "-O2", "-c", str(src), "-o", str(out)]
 
 
-def start_server() -> bool:
-    """Start the build server of the kernelkit under test (ROOT's: `kernelkit server start` run there,
-    which waits until it answers; the kernelkit this script imports may be another copy, whose server
-    the builds would not use) as the first build of a session does."""
+def script_interpreter(script: Path) -> str | None:
+    """The interpreter a console script's ``#!`` line names."""
+    try:
+        with open(script, "rb") as f:
+            first = f.readline().decode(errors="replace").strip()
+    except OSError:
+        return None
+    return first[2:].strip().split()[0] if first.startswith("#!") and first[2:].strip() else None
+
+
+def kernelkit_command(script: str | None) -> tuple[list[str], str, str | None]:
+    """(the command that runs kernelkit, the interpreter it runs on, a note or None): the console script
+    ``script`` (default: ``kernelkit`` beside this interpreter) when it imports ROOT's kernelkit, else
+    ``python -m kernelkit`` run in ROOT."""
+    path = Path(script) if script else Path(sys.executable).parent / "kernelkit"
+    interpreter = script_interpreter(path) if path.is_file() else None
+    problem = f"{path} is not a console script"
+    if interpreter is not None:
+        where = subprocess.run([interpreter, "-c", "import kernelkit, os; print(os.path.dirname(kernelkit.__file__))"],
+                               capture_output=True, text=True, cwd="/")
+        if where.returncode == 0 and Path(where.stdout.strip()).resolve() == (ROOT / "kernelkit").resolve():
+            return [str(path)], interpreter, None
+        problem = f"{path} runs the kernelkit in {where.stdout.strip() or '(none)'}, not {ROOT / 'kernelkit'}"
+    if script:
+        raise SystemExit(f"--kernelkit: {problem} (pip install -e {ROOT} in its environment)")
+    return [sys.executable, "-m", "kernelkit"], sys.executable, (
+        f"{problem}: kernelkit ran as `python -m kernelkit` in {ROOT} (to time it as a user runs it, install the "
+        "checkout in a fresh venv with `pip install -e .` and pass --kernelkit <venv>/bin/kernelkit)")
+
+
+def start_server(kernelkit: list[str]) -> bool:
+    """Start the build server of the kernelkit under test (``kernelkit server start`` as the timed builds
+    run it, which waits until it answers; the kernelkit this script imports may be another copy, whose
+    server the builds would not use) as the first build of a session does."""
     if os.environ.get("KERNELKIT_NO_SERVER", "") not in ("", "0"):
         return False
-    proc = subprocess.run([sys.executable, "-m", "kernelkit", "server", "start"], capture_output=True, text=True,
-                          cwd=ROOT)
+    proc = subprocess.run([*kernelkit, "server", "start"], capture_output=True, text=True, cwd=ROOT)
     return proc.returncode == 0
 
 
-def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[str, float, float, float, float]],
-                                                                   list[tuple[str, float, float, float, float]]]:
+def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str
+                ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple[str, float, float, float, float]]]:
     """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm (kk cold's CPU is the
     client's only: its compile runs in a child of the build server)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
@@ -130,7 +165,7 @@ def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[st
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
-            kk = [sys.executable, "-m", "kernelkit", "build", str(src), "-t", target, "-o", str(out)]
+            kk = [*kernelkit, "build", str(src), "-t", target, "-o", str(out)]
             _timed(kk, alone, record=False)                   # warms kernelkit's library entries (a plain worker
             #                                                   indexes the device library) and the binary
             _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind
@@ -144,9 +179,9 @@ def amdgpu_rows(target: str, repeat: int, cache_dir: str) -> tuple[list[tuple[st
     return rows, cpu_rows
 
 
-def python_start(repeat: int) -> tuple[float, float]:
+def python_start(interpreter: str, repeat: int) -> tuple[float, float]:
     """(wall, CPU) of ``python -c pass``: the interpreter and its site start-up, which every CLI call pays."""
-    cmd = [sys.executable, "-c", "pass"]
+    cmd = [interpreter, "-c", "pass"]
     wall = _median(lambda: _timed(cmd), repeat)
     return wall, _median_cpu(cmd)
 
@@ -199,17 +234,21 @@ def main() -> int:
     parser.add_argument("--target", default="gfx90a")
     parser.add_argument("--intel-lib", help="folder holding Intel's libintelocl.so (<venv>/lib)")
     parser.add_argument("--cache-dir", help="kernelkit cache to use (default: a new temporary one)")
+    parser.add_argument("--kernelkit", metavar="SCRIPT", help="the kernelkit console script to time (default: the "
+                                                              "one beside this interpreter)")
     args = parser.parse_args()
-    notes = []
+    kernelkit, interpreter, note = kernelkit_command(args.kernelkit)
+    notes = [note] if note else []
     with tempfile.TemporaryDirectory(prefix="kk-compile-speed-") as tmp:
         cache_dir = args.cache_dir or str(Path(tmp) / "cache")
-        if not start_server():
+        if not start_server(kernelkit):
             notes.append("no build server (KERNELKIT_NO_SERVER is set or no private runtime directory): "
                          "kk cold is a fresh worker process too")
-        print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c")
+        print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c; "
+              f"kernelkit = {' '.join(kernelkit)}")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
               f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        rows, cpu_rows = amdgpu_rows(args.target, args.repeat, cache_dir)
+        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir)
         for name, clang, cold, alone, warm in rows:
             print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
@@ -221,8 +260,8 @@ def main() -> int:
         for name, clang, cold, alone, warm in cpu_rows:
             print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} {'':>11} "
                   f"{alone / clang:12.2f} {warm / clang:11.2f}")
-        start_wall, start_cpu = python_start(args.repeat)
-        print(f"python -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
+        start_wall, start_cpu = python_start(interpreter, args.repeat)
+        print(f"{interpreter} -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
               f"CPU {start_cpu * 1e3:.0f} ms")
         peers: list[tuple[str, Path, dict]] = []
         pocl = Path("/etc/OpenCL/vendors/pocl.icd")

@@ -18,7 +18,7 @@ Peers (installed by nobody here; a peer that is missing is left out with a note)
           peers (OCL_ICD_VENDORS) and LD_LIBRARY_PATH set.
 
     python benchmarks/host_vs_peers.py [--quick] [--only NAME] [--repeat N] [--wfv never|auto|always]
-                                       [--loop-barriers never|auto|always] [--intel PREFIX]
+                                       [--loop-barriers never|auto|always] [--intel PREFIX] [--launch]
 """
 
 from __future__ import annotations
@@ -131,6 +131,17 @@ class Bench:
     reset: object = None         # (args) -> None, before each run
     options: tuple = ()          # more build options (kernelkit and peers alike)
     results: dict = field(default_factory=dict)
+
+
+def _launch_bench() -> Bench:
+    """saxpy on 1024 items (16 groups of 64): the time of a launch itself (threads handed the work,
+    arguments checked, completion waited for), which a 16 M saxpy hides in its memory traffic."""
+    n = 1024
+    x = np.arange(n, dtype=np.float32)
+    y0 = np.ones(n, np.float32)
+    return Bench("launch (saxpy 1K)", SAXPY, "saxpy", lambda: [np.float32(2.0), x, y0.copy()], (n,), (64,),
+                 lambda a: np.array_equal(a[2], 2.0 * x + y0), 12.0 * n, "GB/s",
+                 reset=lambda a: a[2].__setitem__(slice(None), y0))
 
 
 def _benches(quick: bool) -> list[Bench]:
@@ -350,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--loop-barriers", choices=("never", "auto", "always"), default="auto",
                    help="kernelkit's implicit loop barriers (-cl-loop-barriers=)")
     p.add_argument("--intel", help="prefix (venv) holding lib/libintelocl.so")
+    p.add_argument("--launch", action="store_true",
+                   help="also time a 1024-item saxpy: the launch overhead alone (not in the geometric means)")
     args = p.parse_args(argv)
     notes = prepare_peers(args.intel, argv)
     peers = find_platforms(notes)
@@ -360,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * (len(head) + 4))
     ratios: dict[str, list[float]] = {lab: [] for lab, _ in peers}
     all_ok = True
-    for b in _benches(args.quick):
+    for b in _benches(args.quick) + ([_launch_bench()] if args.launch else []):
         if args.only and args.only not in b.name:
             continue
         runners, checks, failed = {}, {}, set()
@@ -380,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             pt = math.nan if label in failed else best[label]
             if label in failed or not checks[label]():
                 flags.append(f"WRONG({label})")
-            if not math.isnan(pt):
+            if not math.isnan(pt) and not b.name.startswith("launch"):
                 ratios[label].append(pt / kt)
             row += f" {pt * 1e3:9.2f}ms {pt / kt:6.2f}x"
         print(row + "  " + (" ".join(flags) or "ok"), flush=True)

@@ -6,8 +6,6 @@ Heavier names (``Program``, ``LocalMemory``, ...) are loaded on first use.
 
 from __future__ import annotations
 
-import importlib
-
 from kernelkit.errors import CompileError, FormatError, KernelkitError, LaunchError
 
 __version__ = "0.1.0"
@@ -35,6 +33,8 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'kernelkit' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -21,7 +21,10 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ENTRY_MAGIC = b"KKC2"            # KKC1 (digest of the payload alone) entries read as misses
 _DIGEST_SIZE = 32
@@ -29,14 +32,22 @@ DEFAULT_MAX_BYTES = 2 << 30
 _TMP_PREFIX = ".tmp-"
 
 
-def cache_root() -> Path:
-    """The cache directory: ``$KERNELKIT_CACHE_DIR`` or the user's cache directory."""
+def cache_dir() -> str:
+    """The cache directory as a string: ``$KERNELKIT_CACHE_DIR`` or the user's cache directory.
+    (pathlib is imported by those who need a Path: a cached CLI build reads its entry with os alone.)"""
     env = os.environ.get("KERNELKIT_CACHE_DIR")
     if env:
-        return Path(env)
+        return env
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("kernelkit", appauthor=False))
+    return platformdirs.user_cache_dir("kernelkit", appauthor=False)
+
+
+def cache_root() -> Path:
+    """The cache directory: ``$KERNELKIT_CACHE_DIR`` or the user's cache directory."""
+    from pathlib import Path
+
+    return Path(cache_dir())
 
 
 def cache_disabled() -> bool:
@@ -78,11 +89,39 @@ def entry_digest(namespace: str, key: str, payload: bytes) -> bytes:
     return h.digest()
 
 
+def read_entry(root: str, namespace: str, key: str, *, library: bool = False) -> bytes | None:
+    """The payload stored under ``key`` in ``namespace`` of the cache at ``root``, or None (absent,
+    unreadable, damaged, or the cache off); a hit refreshes the entry's time."""
+    disabled = cache_disabled()
+    if disabled and not library:
+        return None
+    path = os.path.join(root, namespace, key[:2], key)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(ENTRY_MAGIC) + _DIGEST_SIZE
+    if len(data) < head or not data.startswith(ENTRY_MAGIC):
+        return None
+    payload = data[head:]
+    if entry_digest(namespace, key, payload) != data[len(ENTRY_MAGIC):head]:
+        return None
+    if not disabled:
+        try:
+            os.utime(path)  # least recently used goes first when the cache is over its limit
+        except OSError:
+            pass
+    return payload
+
+
 class Cache:
     """One namespace of the on-disk cache (e.g. ``"frontend"``); ``library=True`` for entries of
     kernelkit's own prebuilt libraries (still read when the cache is turned off)."""
 
     def __init__(self, namespace: str, root: Path | None = None, *, library: bool = False):
+        from pathlib import Path
+
         self.namespace = namespace
         self.root = Path(root) if root is not None else cache_root()
         self.library = library
@@ -92,26 +131,7 @@ class Cache:
 
     def get(self, key: str) -> bytes | None:
         """The payload stored under ``key``, or None (absent, unreadable, damaged, or the cache off)."""
-        disabled = cache_disabled()
-        if disabled and not self.library:
-            return None
-        path = self.path(key)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        head = len(ENTRY_MAGIC) + _DIGEST_SIZE
-        if len(data) < head or not data.startswith(ENTRY_MAGIC):
-            return None
-        payload = data[head:]
-        if entry_digest(self.namespace, key, payload) != data[len(ENTRY_MAGIC):head]:
-            return None
-        if not disabled:
-            try:
-                os.utime(path)  # least recently used goes first when the cache is over its limit
-            except OSError:
-                pass
-        return payload
+        return read_entry(str(self.root), self.namespace, key, library=self.library)
 
     def put(self, key: str, payload: bytes) -> None:
         """Store ``payload`` under ``key`` atomically. A cache that cannot be written (or is turned
@@ -152,6 +172,8 @@ class Entry:
 
 def entries(root: Path | None = None) -> list[Entry]:
     """Every entry file of the cache (``<namespace>/<xx>/<key>``); other files are not ours."""
+    from pathlib import Path
+
     root = Path(root) if root is not None else cache_root()
     out: list[Entry] = []
     try:

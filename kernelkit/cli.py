@@ -2,31 +2,18 @@
 
 Each subcommand lives in ``kernelkit.commands.<name>`` and provides ``register(subparsers)``
 (adding its parser, with ``set_defaults(func=run)``) and ``run(args) -> int``. Heavy imports
-happen inside ``run`` so ``kernelkit --help`` stays fast.
+happen inside ``run`` so ``kernelkit --help`` stays fast. A ``build`` of one source for one target
+whose binary is in the cache is served before argparse is even imported
+(``kernelkit.commands.build_cached``).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from kernelkit.errors import CompileError, KernelkitError
-from kernelkit.plugins import import_if_present
 
 COMMANDS = ["build", "run", "inspect", "layout", "link", "convert", "signature", "targets", "cache", "server", "demo"]
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but wrong usage prints one readable line and exits 2."""
-
-    def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-class _Version(argparse.Action):
-    def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write(version_text() + "\n")
-        parser.exit(0)
 
 
 def version_text() -> str:
@@ -61,9 +48,24 @@ def _quiet_closed_pipe() -> int:
     return 141  # 128 + SIGPIPE, what a shell reports for a tool ended by a closed pipe
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every subcommand, or of ``only`` that one (what a command line naming it needs:
-    the other commands' modules are not imported)."""
+def build_parser(only: str | None = None):
+    """The parser (argparse) of every subcommand, or of ``only`` that one (what a command line naming it
+    needs: the other commands' modules are not imported)."""
+    import argparse
+
+    from kernelkit.plugins import import_if_present
+
+    class _Parser(argparse.ArgumentParser):
+        """argparse, but wrong usage prints one readable line and exits 2."""
+
+        def error(self, message: str):  # noqa: D401 - argparse API
+            self.exit(2, f"{self.prog}: error: {message}\n")
+
+    class _Version(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            sys.stdout.write(version_text() + "\n")
+            parser.exit(0)
+
     parser = _Parser(prog="kernelkit", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="print kernelkit's version and its tools'")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -76,6 +78,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    if words[:1] == ["build"]:
+        try:
+            from kernelkit.commands.build_cached import serve
+
+            code = serve(words[1:])
+        except BrokenPipeError:
+            return _quiet_closed_pipe()
+        except KeyboardInterrupt:
+            return 130
+        if code is not None:
+            return code
     parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

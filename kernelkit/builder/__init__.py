@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from kernelkit.cache import cache_disabled
 
 __all__ = ["BuildJob", "BuildResult", "build", "build_checked_host", "build_many", "build_specialised_host",
-           "build_spirv"]
+           "build_spirv", "build_visa_program"]
 
 # the environment a request brings along to a worker (started with an older copy of it)
 REQUEST_ENV = ("KERNELKIT_CACHE_DIR", "KERNELKIT_NO_CACHE", "KERNELKIT_CACHE_MAX_BYTES")
@@ -56,10 +56,12 @@ class BuildJob:
 
 def build(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
           use_cache: bool = True, on_stage: Callable[[dict], None] | None = None,
-          spirv: bytes | None = None, spec_constants: dict[int, object] | None = None) -> BuildResult:
+          spirv: bytes | None = None, spec_constants: dict[int, object] | None = None,
+          kind: str = "build") -> BuildResult:
     """OpenCL C ``source`` (or ``spirv``, its specialisation constants set from ``spec_constants``,
-    SpecId -> value) -> ``target`` binary. Raises CompileError (with clang's diagnostics, or
-    LLVM's message if it aborted) or MuxError (unknown target, unsupported feature)."""
+    SpecId -> value) -> ``target`` binary (or what the worker request ``kind`` makes of it). Raises
+    CompileError (with clang's diagnostics, or LLVM's message if it aborted) or MuxError (unknown
+    target, unsupported feature)."""
     from kernelkit.builder import key as binary_cache
 
     options = [str(o) for o in options]
@@ -67,8 +69,9 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     caching = use_cache and not cache_disabled()
     cache_key = None
     if caching:
+        variant = "spirv:" + spirv.hex() + repr(spec_pairs) if spirv is not None else ""
         cache_key = binary_cache.binary_key(source, target, options, filename,
-                                            variant="spirv:" + spirv.hex() + repr(spec_pairs) if spirv is not None else "")
+                                            variant=variant if kind == "build" else f"{kind}:{variant}")
         hit = binary_cache.lookup(cache_key)
         if hit is not None:
             return BuildResult(hit.binary, hit.log, target, hit.kernels, from_cache=True)
@@ -77,7 +80,7 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
     env = request_env()
     if not use_cache:
         env["KERNELKIT_NO_CACHE"] = "1"
-    reply = run_request({"source": source, "target": target, "options": options, "filename": filename,
+    reply = run_request({"kind": kind, "source": source, "target": target, "options": options, "filename": filename,
                          "spirv": spirv, "spec_constants": [list(p) for p in spec_pairs], "env": env, "cwd": os.getcwd()}, on_stage)
     if not reply.get("ok"):
         raise_reply(reply)
@@ -86,6 +89,14 @@ def build(source: str, target: str, options: Sequence[str] = (), *, filename: st
         binary_cache.store(cache_key, result.binary, result.log,
                            [tuple(d) for d in reply.get("deps") or ()], result.kernels)
     return result
+
+
+def build_visa_program(source: str, target: str, options: Sequence[str] = (), *, filename: str = "<source>",
+                       spirv: bytes | None = None) -> BuildResult:
+    """What the vISA simulator runs for ``target`` (visa:<platform>): the VisaBinary container
+    (kernelkit.targets.visa.module: every kernel's text, payload, or why it was refused), compiled
+    in a worker process and cached like target binaries (``--simd`` is one of the options)."""
+    return build(source, target, options, filename=filename, spirv=spirv, kind="visa-program")
 
 
 def build_spirv(source: str, options: Sequence[str] = (), *, filename: str = "<source>", bits: int = 64,

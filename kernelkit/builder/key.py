@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import marshal
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from kernelkit.cache import Cache, make_key
+from kernelkit.cache import Cache, cache_dir, make_key, read_entry
 
 NAMESPACE = "binary-v1"
-_PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 _FINGERPRINTED = (".py", ".cl", ".h", ".ll", ".yaml", ".json")
@@ -46,27 +44,43 @@ def _tree_lines(root: str, out: list[str]) -> None:
             out.append(f"{item.path}\0{st.st_size}\0{st.st_mtime_ns}\n")
 
 
-def _file_stamp(path: Path | None) -> str:
+def _file_stamp(path: str | None) -> str:
     if path is None:
         return "absent"
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return f"{path}:absent"
     return f"{path}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def _package_file(package: str, *names: str) -> Path | None:
+def _package_folder(package: str) -> str | None:
+    """The folder of the top-level package ``package`` as an import would find it: the first entry of
+    sys.path holding it as a regular package (what the path finder takes first), else what importlib
+    finds (a namespace package, a custom finder); without importing importlib.util when the first works."""
+    for entry in sys.path:
+        folder = os.path.join(entry or os.getcwd(), package)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return folder
+    import importlib.util
+
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    base = Path(next(iter(spec.submodule_search_locations)))
+    return next(iter(spec.submodule_search_locations))
+
+
+def _package_file(package: str, *names: str) -> str | None:
+    base = _package_folder(package)
+    if base is None:
+        return None
     for name in names:
-        if (base / name).exists():
-            return base / name
+        path = os.path.join(base, name)
+        if os.path.exists(path):
+            return path
     return None
 
 
@@ -74,7 +88,7 @@ def _package_file(package: str, *names: str) -> Path | None:
 def toolchain_fingerprint() -> str:
     """kernelkit's own files, clang (zig) and llvmlite's LLVM, as one digest (computed once)."""
     lines: list[str] = []
-    _tree_lines(str(_PACKAGE), lines)
+    _tree_lines(_PACKAGE, lines)
     h = hashlib.sha256("".join(lines).encode())
     h.update(_file_stamp(_package_file("ziglang", "zig", "zig.exe")).encode())
     h.update(_file_stamp(_package_file("llvmlite", "binding/libllvmlite.so", "binding/libllvmlite.dylib",
@@ -131,14 +145,15 @@ class CachedBinary:
 
 def _digest(path: str) -> str:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
     except OSError:
         return "missing"
 
 
 def lookup(key: str) -> CachedBinary | None:
     """The entry under ``key`` if every file it included is unchanged."""
-    payload = Cache(NAMESPACE).get(key)
+    payload = read_entry(cache_dir(), NAMESPACE, key)
     if payload is None:
         return None
     try:

@@ -175,9 +175,21 @@ def build_spirv(request: dict, send) -> dict:
             "deps": [list(d) for d in compiled.deps], "kernels": []}
 
 
+def build_visa_program(request: dict, send) -> dict:
+    """The vISA simulator's program (kernelkit.targets.visa.module.VisaBinary, as its container)."""
+    from kernelkit.targets.visa.module import compile_visa_program
+
+    send({"stage": "frontend"})
+    binary = compile_visa_program(request["source"], request["target"].partition(":")[2],
+                                  list(request.get("options") or ()), request.get("filename") or "<source>",
+                                  request.get("spirv"))
+    return {"ok": True, "binary": binary.to_bytes(), "log": "", "deps": [list(d) for d in binary.deps],
+            "kernels": [k.signature.name for k in binary.kernels]}
+
+
 HANDLERS = {"build": build, "spirv": build_spirv, "asm": lambda request, send: build(request, send, assembly=True),
             "host-checked": build_checked_host, "host-specialised": build_specialised_host,
-            "call": call}
+            "call": call, "visa-program": build_visa_program}
 
 
 def handle(request: dict, send) -> dict:

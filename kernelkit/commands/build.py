@@ -37,7 +37,8 @@ from kernelkit.commands.common import (
 )
 from kernelkit.errors import CompileError, FormatError, KernelkitError
 
-__all__ = ["CL_STDS", "add_frontend_arguments", "frontend_options", "read_source", "register", "run"]
+__all__ = ["CL_STDS", "add_frontend_arguments", "build_options", "frontend_options", "job_options", "read_source",
+           "register", "run"]
 
 
 def register(sub) -> None:
@@ -107,11 +108,7 @@ def _emit_asm(args) -> int:
     if len(args.sources) != 1 or len(args.targets) != 1:
         raise KernelkitError("--emit asm takes one source and one target")
     source, target_name = args.sources[0], args.targets[0]
-    options = frontend_options(args)
-    if args.code_object_version is not None:
-        options.append(f"-mcode-object-version={args.code_object_version}")
-    if args.driver_version is not None:
-        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    options = build_options(args)
     output = check_output(args.output, [source]) if args.output else default_output(source, EMIT_SUFFIXES["asm"])
     # in a worker process, like every build that reaches LLVM's backend
     reply = run_request({"kind": "asm", "source": read_source(source), "target": target_name, "options": options,
@@ -200,7 +197,7 @@ def _emit_visaasm(args) -> int:
     if len(args.sources) != 1 or len(args.targets) != 1 or target_kind(args.targets[0]) != "visa":
         raise KernelkitError("--emit visaasm takes one source and one visa target (-t visa:<platform>)")
     source = args.sources[0]
-    text = in_worker(visaasm_text, read_source(source), _job_options(args, args.targets[0], frontend_options(args)),
+    text = in_worker(visaasm_text, read_source(source), job_options(args, args.targets[0], frontend_options(args)),
                      args.targets[0], source,
                      target=args.targets[0], source_name=source, stage="frontend")
     output = check_output(args.output, [source]) if args.output else default_output(source, ".visaasm")
@@ -271,11 +268,7 @@ def run(args) -> int:
         sys.stderr.write("kernelkit build: error: a target is needed (-t TARGET), or --emit llvm\n")
         return 2
     args.targets = clang_target_pairs(args.targets)
-    options = frontend_options(args)
-    if args.code_object_version is not None:
-        options.append(f"-mcode-object-version={args.code_object_version}")
-    if args.driver_version is not None:
-        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    options = build_options(args)
     jobs = [(source, target) for source in args.sources for target in args.targets]
     if args.host_cpu is not None and not any(target_kind(t) == "host" for _, t in jobs):
         raise KernelkitError("--mcpu chooses the host target's CPU: build for -t host")
@@ -290,7 +283,17 @@ def run(args) -> int:
     return _build_many(args, jobs, outputs, texts, options)
 
 
-def _job_options(args, target: str, options: list[str]) -> list[str]:
+def build_options(args) -> list[str]:
+    """The build options of the parsed arguments, for every target (``job_options`` adds a target's own)."""
+    options = frontend_options(args)
+    if args.code_object_version is not None:
+        options.append(f"-mcode-object-version={args.code_object_version}")
+    if args.driver_version is not None:
+        options.append(f"-mamdcl2-driver-version={args.driver_version}")
+    return options
+
+
+def job_options(args, target: str, options: list[str]) -> list[str]:
     """The build options of one target: the host's also name its CPU (``--mcpu``), vISA's its SIMD width."""
     if args.host_cpu is not None and target_kind(target) == "host":
         return [*options, f"-mcpu={args.host_cpu}"]
@@ -313,7 +316,7 @@ def _build_one(args, job, output: str, texts: dict, options: list[str]) -> int:
     label = _label(source, target)
     with Progress() as progress:
         progress.update(label, f"building {label}")
-        result = build(texts[source], target, _job_options(args, target, options), filename=source, use_cache=not args.no_cache,
+        result = build(texts[source], target, job_options(args, target, options), filename=source, use_cache=not args.no_cache,
                        spirv=args.spirv_modules[source], on_stage=lambda stage: progress.update(label, _stage_text(label, stage)))
         progress.done(label)
     _print_log(result.log)
@@ -328,7 +331,7 @@ def _build_many(args, jobs, outputs, texts: dict, options: list[str]) -> int:
     from kernelkit.builder.progress import Progress
     from kernelkit.errors import CompileError
 
-    build_jobs = [BuildJob(texts[s], t, _job_options(args, t, options), s, args.spirv_modules[s]) for s, t in jobs]
+    build_jobs = [BuildJob(texts[s], t, job_options(args, t, options), s, args.spirv_modules[s]) for s, t in jobs]
     where = {id(j): (i, out) for i, (j, out) in enumerate(zip(build_jobs, outputs, strict=True))}
     failures: list[str] = []
     started = {id(j): time.monotonic() for j in build_jobs}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from kernelkit.builder.kinds import target_kind
 from kernelkit.errors import CompileError, KernelkitError
@@ -107,9 +106,27 @@ def check_output(output: str, inputs: list[str], *, option: str = "-o") -> str:
     return output
 
 
+def plain_path(path: str) -> bool:
+    """Whether pathlib gives ``path`` back as it is (``str(Path(path)) == path``: POSIX, no empty or '.'
+    component, no trailing '/'): then os.path alone treats it as pathlib does, and a cached build need
+    not import pathlib."""
+    if os.sep != "/" or os.altsep:
+        return False
+    parts = path.split("/")
+    body = parts[1:] if parts[0] == "" else parts
+    return bool(body) and "" not in body and "." not in body
+
+
 def default_output(source: str, suffix: str) -> str:
     """The output path beside ``source`` with ``suffix``; an error if that is the source itself."""
-    out = str(Path(source).with_suffix(suffix))
+    if plain_path(source):     # pathlib's with_suffix: the last '.' not at either end starts the suffix
+        folder, name = os.path.split(source)
+        dot = name.rfind(".")
+        out = os.path.join(folder, (name[:dot] if 0 < dot < len(name) - 1 else name) + suffix)
+    else:
+        from pathlib import Path
+
+        out = str(Path(source).with_suffix(suffix))
     if _same_file(out, source):
         raise KernelkitError(f"the default output {out} would overwrite the input: give -o OUT")
     return out
@@ -122,11 +139,18 @@ def write_output(output: str, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    target = Path(output)
-    tmp = target.with_name(f".{target.name}.kk-tmp-{os.getpid()}")
+    if plain_path(output):
+        folder, name = os.path.split(output)
+        target, tmp = output, os.path.join(folder, f".{name}.kk-tmp-{os.getpid()}")
+    else:
+        from pathlib import Path
+
+        target = Path(output)
+        tmp = target.with_name(f".{target.name}.kk-tmp-{os.getpid()}")
     try:
-        tmp.write_bytes(data)
+        with open(tmp, "wb") as f:
+            f.write(data)
         os.replace(tmp, target)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        if os.path.exists(tmp):
+            os.unlink(tmp)

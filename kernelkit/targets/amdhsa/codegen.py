@@ -19,18 +19,24 @@ from pathlib import Path
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu.target_id import TargetID
 from kernelkit.frontend.printf_order import printf_use_list_order
+from kernelkit.ir import parse
 from kernelkit.llvm_binding import llvm, parse_verified
 from kernelkit.mux.clc import UNMANGLED_BUILTINS
 from kernelkit.targets.amdhsa.collectives import add_collectives
 from kernelkit.targets.amdhsa.enqueue import block_kernels_to_amdgpu, for_code_object_v2
-from kernelkit.targets.amdhsa.kernel_attributes import F32_DENORMAL_MODE, FLUSHED, flushes_f32_denormals
-from kernelkit.targets.amdhsa.lower import (
+from kernelkit.targets.amdhsa.kernel_attributes import (
+    F32_DENORMAL_MODE,
+    FLUSHED,
+    flushes_f32_denormals,
+)
+from kernelkit.targets.amdhsa.kernel_entry import (
+    LATE_HELPER,
     force_inline,
     keep_implicit_args,
     kernel_byval_to_byref,
-    spir_to_amdgpu,
     with_attribute_everywhere,
 )
+from kernelkit.targets.amdhsa.lower import spir_to_amdgpu
 
 MUX_BUILTINS_SOURCE = Path(__file__).with_name("mux_builtins.cl")
 NAMED_ATOMICS_SOURCE = Path(__file__).with_name("atomics_named.cl")
@@ -82,23 +88,11 @@ def _library_key(*parts: str) -> str:
 
 @lru_cache(maxsize=32)
 def mux_library_ir(processor: str, version: int, cl2: bool = False) -> str:
-    """The __mux_* definitions for one processor and code object version (clang, amdgcn), kept in the
-    cache as kernelkit's own library (read even with --no-cache); ``cl2``: the setup arguments of
-    AMD's CL2 ABI lead the kernel arguments."""
-    from kernelkit.cache import Cache
-
-    store = Cache("amdhsa-mux", library=True)
-    key = _library_key("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
-    cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_library(MUX_BUILTINS_SOURCE, processor, version, cl2)
-    if cached is None:
-        store.put(key, text.encode())
-    # the kernel module's target machine decides CPU and features
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    text = re.sub(r"^declare [^@\n]*@kk_pipe_lds_slot\(\)[^\n]*\n", "", text, flags=re.M) + PIPE_LDS_SLOT_IR
-    # dropped when unused; __kk_*/__printf_alloc stay until the printf binding is done (amdgpu_ir)
-    return re.sub(r"^define hidden (?![^@\n]*@(?:__kk_|__printf_alloc))", "define linkonce_odr hidden ", text,
-                  flags=re.M)
+    """The __mux_* definitions for one processor and code object version (clang, amdgcn), ready to
+    link (``_linkable``), kept in the cache as kernelkit's own library (read even with --no-cache);
+    ``cl2``: the setup arguments of AMD's CL2 ABI lead the kernel arguments."""
+    parts = ("mux_builtins", processor, str(version), *(("cl2",) if cl2 else ()))
+    return _linkable_library(parts, MUX_BUILTINS_SOURCE, processor, version, cl2)
 
 
 @lru_cache(maxsize=32)
@@ -106,17 +100,53 @@ def on_demand_library_ir(library: str, processor: str, version: int) -> str:
     """One of the ON_DEMAND_LIBRARIES by name (``atomics_named``: the scoped atomics on global and
     local objects; ``atomics_cl1``: the OpenCL 1.x atomics) for one processor, cached like
     mux_library_ir."""
-    from kernelkit.cache import Cache
+    return _linkable_library((library, processor, str(version)), MUX_BUILTINS_SOURCE.with_name(f"{library}.cl"),
+                             processor, version)
 
-    source = MUX_BUILTINS_SOURCE.with_name(f"{library}.cl")
+
+def _linkable_library(parts: tuple[str, ...], source: Path, processor: str, version: int, cl2: bool = False) -> str:
+    """clang's library (cached under ``parts``) edited by ``_linkable`` on kernelkit.ir, cached too:
+    the edit parses and prints megabytes of IR, once."""
+    from kernelkit.cache import Cache
+    from kernelkit.targets.amdhsa.library_index import _code_digest  # _linkable's code, kernelkit.ir's
+
     store = Cache("amdhsa-mux", library=True)
-    key = _library_key(library, processor, str(version))
-    cached = store.get(key)
-    text = cached.decode() if cached is not None else _compile_library(source, processor, version)
-    if cached is None:
+    linkable_key = _library_key(*parts, "linkable", _code_digest())
+    cached = store.get(linkable_key)
+    if cached is not None:
+        return cached.decode()
+    key = _library_key(*parts)
+    clangs = store.get(key)
+    text = clangs.decode() if clangs is not None else _compile_library(source, processor, version, cl2)
+    if clangs is None:
         store.put(key, text.encode())
-    text = re.sub(r'\s*"target-(?:cpu|features)"="[^"]*"', "", text)
-    return re.sub(r"^define hidden ", "define linkonce_odr hidden ", text, flags=re.M)
+    module = parse(text)
+    _linkable(module, source == MUX_BUILTINS_SOURCE)
+    text = str(module)
+    store.put(linkable_key, text.encode())
+    return text
+
+
+def _linkable(library, mux_builtins: bool) -> None:
+    """A clang-compiled device library as the kernel module links it: no CPU or features of its own
+    (the kernel module's target machine decides them); its hidden definitions linkonce_odr (dropped
+    when unused) but for the __mux_* library's __kk_*/__printf_alloc, which stay until the printf
+    binding is done (amdgpu_ir); the __mux_* library's LDS slot defined (PIPE_LDS_SLOT_IR)."""
+    for group in library.attribute_groups:
+        group.attributes = [a for a in group.attributes
+                            if not (isinstance(a, str) and a.startswith(('"target-cpu"=', '"target-features"=')))]
+    for f in library.functions:
+        if not f.is_declaration and not f.linkage and f.visibility == "hidden" and f.preemption == "" \
+                and not (mux_builtins and LATE_HELPER.fullmatch(f.name)):
+            f.linkage = "linkonce_odr"
+    if mux_builtins:
+        from kernelkit.ir.transforms.link import add_definitions
+
+        declared = library.get_function("kk_pipe_lds_slot")     # defined after everything else
+        if declared is not None:
+            library.functions.remove(declared)
+            library.functions.append(declared)
+        add_definitions(library, PIPE_LDS_SLOT_IR)
 
 
 @lru_cache(maxsize=32)
@@ -141,50 +171,40 @@ def _compile_library(source: Path, processor: str, version: int, cl2: bool = Fal
         return out.read_text()
 
 
-def link_builtin_library(ir_text: str, options, exclude: frozenset[str] = frozenset()) -> str:
+def builtin_library_ir(ir_text: str, options, exclude: frozenset[str] = frozenset()) -> str | None:
     """Definitions of the OpenCL builtins the module calls (kernelkit.mux.clc, SPIR IR, its
     portable math: no C library call, nothing the AMDGPU backend cannot select), but for those
-    in ``exclude`` (the amdgcn device library's own: the scoped atomics of atomics.cl)."""
+    in ``exclude`` (the amdgcn device library's own: the scoped atomics of atomics.cl); None when
+    it calls none. (Names read from the text: the module is parsed after this.)"""
     defined = set(re.findall(r"^define\b[^@]*@([-\w$.]+)\(", ir_text, flags=re.M)) | exclude
     called = {n for n in _BUILTIN_CALL.findall(ir_text) if n not in defined}
     if not called:
-        return ir_text
+        return None
     from kernelkit.mux.clc import defined_builtins, library_ir
 
     available = called & defined_builtins("spir64-unknown-unknown", portable_math=True)
     if not available:
-        return ir_text
-    lib = library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
-                     only=sorted(available), portable_math=True)
-    main = _parse(ir_text, "the frontend")
-    main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+        return None
+    return library_ir("spir64-unknown-unknown", opts=[o for o in options if o in LIBRARY_OPTIONS],
+                      only=sorted(available), portable_math=True)
 
 
 def _parse(text: str, what: str):
     return parse_verified(text, what, "amdhsa")
 
 
-def _named(text: str, tm) -> str:
-    """Every value named (LLVM's instruction namer), so that rewriting text cannot break the
-    numbering of unnamed values."""
+def _linked_and_named(ir_text: str, options, exclude: frozenset[str], tm) -> str:
+    """The frontend's module with the builtin library linked in (``builtin_library_ir``) and every
+    value named (LLVM's instruction namer), in one LLVM parse and print."""
     b = llvm()
-    m = _parse(text, "the frontend")
+    main = _parse(ir_text, "the frontend")
+    library = builtin_library_ir(ir_text, options, exclude)
+    if library is not None:
+        main.link_in(_parse(library, "the builtin library"))
     pm = b.create_new_module_pass_manager()
     pm.add_instruction_namer_pass()
-    pm.run(m, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
-    text = str(m)
-    if "optnone" in text:
-        # LLVM's passes skip `optnone` functions (-O0): their parameters get names here
-        from kernelkit.ir import parse
-
-        module = parse(text)
-        for f in module.functions:
-            for a in f.args:
-                if not a.name:
-                    a.name = f"arg{a.index}"
-        text = str(module)
-    return text
+    pm.run(main, b.create_pass_builder(tm, b.create_pipeline_tuning_options(speed_level=0)))
+    return str(main)
 
 
 def opt_level(options) -> int:
@@ -207,27 +227,34 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     libraries += [(source, linkable_library(source.stem, tid.processor.name, llvm_version))
                   for source, call in ON_DEMAND_LIBRARIES if call.search(mux_ir)]
     own = frozenset(n for _, lib in libraries for n in lib.opencl_definitions)
-    text = link_builtin_library(mux_ir, options, own)
     b = llvm()
     tm = target_machine(tid, features=features)
-    text = block_kernels_to_amdgpu(kernel_byval_to_byref(_named(text, tm)))
+    module = parse(_linked_and_named(mux_ir, options, own, tm))    # edited in place from here to LLVM's link
+    kernel_byval_to_byref(module)
+    block_kernels_to_amdgpu(module)
     if version == 2:
-        text = for_code_object_v2(text)
-    text = add_collectives(spir_to_amdgpu(text, str(tm.target_data), llvm_version))
+        for_code_object_v2(module)
+    spir_to_amdgpu(module, str(tm.target_data), llvm_version)
+    add_collectives(module)
     if not cl2:
-        text = keep_implicit_args(text, no_implicit_arg_kernels)
+        keep_implicit_args(module, no_implicit_arg_kernels)
     if version == 2:
-        text = force_inline(text)
-    main = _parse(text, "the SPIR to AMDGPU mapping")
+        force_inline(module)
+    flushes = flushes_f32_denormals(tid.processor.name, options)
+    if flushes:
+        with_attribute_everywhere(module, F32_DENORMAL_MODE, FLUSHED)
+    kernels = {f.name for f in module.kernels()}
+    main = _parse(printf_use_list_order(str(module)), "the SPIR to AMDGPU mapping")
     try:
         for source, lib in libraries:
-            main.link_in(_parse(lib.text(declared_names(main)), source.name))   # only what main needs
+            lib_text = lib.text(declared_names(main))   # only what main needs
+            if flushes and not flushes_f32_denormals(tid.processor.name, ()):
+                lib_text = _flushing(lib_text)          # clang compiled the library for the processor's default
+            main.link_in(_parse(lib_text, source.name))
     except RuntimeError as exc:
         raise CompileError(f"amdhsa: linking the __mux_* builtins failed: {exc}", log=str(exc)) from exc
-    text = re.sub(r"^define linkonce_odr hidden ([^@\n]*@__mux_)", r"define internal \1", str(main), flags=re.M)
-    if flushes_f32_denormals(tid.processor.name, options):
-        text = with_attribute_everywhere(text, F32_DENORMAL_MODE, FLUSHED)
-    main = _parse(printf_use_list_order(text), "linking the __mux_* builtins")
+    # the __mux_* definitions linked in are used here only
+    _internalise(main, lambda f: f.name.startswith("__mux_") and _is_linkonce_odr_hidden(f))
     level = opt_level(options)
     # unused functions go before the pipeline's printf binding numbers the printf calls in them
     # (the kernel bodies clang outlines, left internal and dead once inlined into their kernels)
@@ -237,19 +264,41 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     pto = b.create_pipeline_tuning_options(speed_level=level)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
-    text = str(main)
     # calls LLVM added while optimising (printf binding) are resolved now; then the helpers
     # become internal and a second run inlines or drops them
-    text = re.sub(r"^declare [^@\n]*@__kk_\w+\([^\n]*\n", "", text, flags=re.M)
-    text = re.sub(r"^define hidden ([^@\n]*@(?:__kk_\w+|__printf_alloc)\()", r"define internal \1", text, flags=re.M)
+    _internalise(main, lambda f: LATE_HELPER.fullmatch(f.name) is not None and _is_hidden(f))
     if version == 2:
-        text = force_inline(text)
-    main = _parse(text, "the intrinsic replacements")
+        _internalise(main, lambda f: f.name not in kernels, inline=True)
     pb = b.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(main, pb)
     text = str(main)
     _check_unresolved(text)
     return text
+
+
+def _flushing(library_text: str) -> str:
+    """A library's text with every function flushing f32 denormals (``-cl-denorms-are-zero``)."""
+    library = parse(library_text)
+    with_attribute_everywhere(library, F32_DENORMAL_MODE, FLUSHED)
+    return str(library)
+
+
+def _internalise(main, which, inline: bool = False) -> None:
+    """The definitions of the llvmlite module ``which`` selects become internal (``inline``: and
+    always-inline)."""
+    for f in main.functions:
+        if not f.is_declaration and which(f):
+            f.linkage = "internal"
+            if inline:
+                f.add_function_attribute("alwaysinline")
+
+
+def _is_hidden(f) -> bool:
+    return f.visibility.name == "hidden"
+
+
+def _is_linkonce_odr_hidden(f) -> bool:
+    return f.linkage.name == "linkonce_odr" and _is_hidden(f)
 
 
 def _check_unresolved(text: str) -> None:

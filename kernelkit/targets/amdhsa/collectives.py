@@ -1,14 +1,25 @@
 """Work-group collectives (spec 003 "Group operation builtins", ``__mux_work_group_*``) for
 AMDGPU, generated as IR: each work-item writes its value to an LDS scratch slot, a barrier, then
 each work-item folds the slots it needs (all for reduce/any/all, up to itself for scans, one
-for broadcast), and a closing barrier frees the scratch for the next collective."""
+for broadcast), and a closing barrier frees the scratch for the next collective. The definitions
+are written as IR and added to the kernelkit.ir module (``kernelkit.ir.transforms.link``)."""
 
 from __future__ import annotations
 
 import re
 
+from kernelkit.ir import types as T
+from kernelkit.ir.module import Module
+from kernelkit.ir.transforms.link import add_definitions
+
 MAX_WORK_GROUP_SIZE = 1024
 SCRATCH = "@__kk_wg_scratch"
+# what the generated definitions call
+HELPERS = {"__mux_get_local_linear_id": T.FunctionType(T.i64, ()),
+           "__mux_get_local_size": T.FunctionType(T.i64, (T.i32,)),
+           "__mux_work_group_barrier": T.FunctionType(T.void, (T.i32, T.i32, T.i32))}
+HELPER_DECLARATIONS = tuple(f"declare {t.return_type} @{n}({', '.join(map(str, t.params))})" for n, t in HELPERS.items())
+_COLLECTIVE = re.compile(r"__mux_work_group_(?!barrier)\w+")
 _NAME = re.compile(r"^__mux_work_group_(?P<kind>[a-z_]+?)_(?P<ty>[if]\d+)$")
 _IR_TYPE = {"i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "f16": "half", "f32": "float",
             "f64": "double"}
@@ -99,17 +110,16 @@ def definition(name: str) -> str | None:
     return None
 
 
-def add_collectives(text: str) -> str:
-    """Define every ``__mux_work_group_*`` collective the module declares."""
-    names = re.findall(r"^declare [^@\n]*@(__mux_work_group_(?!barrier)[\w]+)\(", text, flags=re.M)
-    defs = {n: definition(n) for n in names}
-    defs = {n: d for n, d in defs.items() if d}
+def add_collectives(module: Module) -> None:
+    """Define every ``__mux_work_group_*`` collective the module declares (after the declarations
+    of the module, in their order; the LDS scratch last of the globals)."""
+    defs = {f.name: d for f in module.functions if f.is_declaration and _COLLECTIVE.fullmatch(f.name)
+            and (d := definition(f.name))}
     if not defs:
-        return text
-    for n in defs:
-        text = re.sub(rf"^declare [^@\n]*@{n}\([^\n]*\n", "", text, flags=re.M)
-    need = ["declare i64 @__mux_get_local_linear_id()", "declare i64 @__mux_get_local_size(i32)",
-            "declare void @__mux_work_group_barrier(i32, i32, i32)"]
-    extra = [d for d in need if f"@{d.split('@')[1].split('(')[0]}(" not in text]
+        return
+    for name, function_type in HELPERS.items():    # declared before the definitions, as they were
+        module.declare_function(name, function_type)
+    declared = {f.name: f for f in module.functions if f.name in defs}
+    module.functions = [f for f in module.functions if f.name not in defs] + [declared[n] for n in defs]
     scratch = f"{SCRATCH} = internal addrspace(3) global [{MAX_WORK_GROUP_SIZE} x i64] poison, align 8"
-    return text + "\n" + scratch + "\n" + "\n".join(extra) + "\n" + "\n".join(defs.values())
+    add_definitions(module, "\n".join([scratch, *HELPER_DECLARATIONS, *defs.values()]))

@@ -1,6 +1,5 @@
 """Device-side enqueue on AMDGPU: the block kernels of ``enqueue_kernel`` as clang 22 emits them
-for amdgcn (SPIR IR text in, SPIR IR text out, edited on kernelkit.ir; runs before the
-address-space mapping).
+for amdgcn (SPIR IR edited in place on kernelkit.ir; runs before the address-space mapping).
 
 * the enqueued kernel gets its block literal by value in its kernarg segment (a ``byref``
   argument of the literal's type: metadata ``by_value``, named ``block_literal``);
@@ -28,7 +27,7 @@ GENERIC = T.pointer(4)     # SPIR's generic address space
 # clang names a block's function `<enclosing>_block_invoke[_N]` (and its kernel `..._block_invoke[_N]_kernel`)
 _BLOCK_NAME = "_block_invoke"
 # what a block kernel's address is passed to (clang, and the SPIR-V reader as clang does)
-_BLOCK_KERNEL_USERS = ("@__enqueue_kernel_", "@__get_kernel_")
+_BLOCK_KERNEL_USERS = ("__enqueue_kernel_", "__get_kernel_")
 
 
 def _generic_refs(fn: ir.Function) -> list[ConstantExpr]:
@@ -58,35 +57,26 @@ def _literal_type(module: ir.Module, kernel: ir.Function, refs: list[ConstantExp
     raise CompileError(f"amdhsa: cannot find the block literal enqueued with {kernel.name}")
 
 
-def _has_blocks(text: str) -> bool:
-    """May the module hold a block function (clang's names)? (Read before parsing: most have none.)"""
-    return _BLOCK_NAME in text
+def _enqueues(module: ir.Module) -> bool:
+    """Does the module declare a runtime call a block kernel is passed to? (Most do not.)"""
+    return any(f.name.startswith(_BLOCK_KERNEL_USERS) for f in module.functions)
 
 
-def _enqueues(text: str) -> bool:
-    """May the module pass a block kernel to the runtime? (Read before parsing: most do not.)"""
-    return any(user in text for user in _BLOCK_KERNEL_USERS)
-
-
-def for_code_object_v2(text: str) -> str:
+def for_code_object_v2(module: ir.Module) -> None:
     """Code object V2 holds nothing but kernels in .text (each behind its amd_kernel_code_t): the
     block literal's invoke-function field, which no AMDGPU code calls through (the block kernel
     calls the invoke function directly, and it is inlined there), is stored as null, and the block
     kernels lose ``!associated`` (which would put them in a section of their own); the V2 writer
     names the runtime handle (``RuntimeHandle``) from its symbol instead."""
-    if not _has_blocks(text):
-        return text
-    module = ir.parse(text)
-    changed = False
+    if not any(_BLOCK_NAME in f.name for f in module.functions):
+        return
     for g in [*module.globals, *module.functions]:
-        changed |= g.metadata.pop("associated", None) is not None
+        g.metadata.pop("associated", None)
     for fn in module.functions:
         if fn.is_declaration or fn.calling_conv != "spir_func" or not _is_block_invoke(fn.name):
             continue
         for ref in _generic_refs(fn):
             ref.replace_all_uses_with(null(GENERIC))
-            changed = True
-    return str(module) if changed else text
 
 
 def _is_block_invoke(name: str) -> bool:
@@ -122,14 +112,13 @@ def _literal_by_value(kernel: ir.Function, ty: T.Type, align: int | None) -> Non
                                         kernel.function_type.vararg), [literal, *kernel.args[1:]])
 
 
-def block_kernels_to_amdgpu(text: str) -> str:
-    if not _enqueues(text):
-        return text
-    module = ir.parse(text)
+def block_kernels_to_amdgpu(module: ir.Module) -> None:
+    if not _enqueues(module):
+        return
     blocks = sorted((fn for fn in module.functions if not fn.is_declaration and fn.calling_conv == "spir_kernel"
                      and _generic_refs(fn)), key=lambda fn: fn.name)
     if not blocks:
-        return text
+        return
     literals = {fn.name: _literal_type(module, fn, _generic_refs(fn)) for fn in blocks}
     handles = []
     for kernel in blocks:
@@ -157,4 +146,3 @@ def block_kernels_to_amdgpu(text: str) -> str:
     used.linkage = "appending"
     used.section = "llvm.metadata"
     module.add_global(used)
-    return str(module)

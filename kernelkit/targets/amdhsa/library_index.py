@@ -178,12 +178,12 @@ def _values_in_metadata(node) -> list:
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
     """The code an index depends on besides the library's sources: the functions that make the
-    library text (codegen.mux_library_ir, on_demand_library_ir, _compile_library: clang's flags),
+    library text (codegen.mux_library_ir, on_demand_library_ir, _compile_library: clang's flags, _linkable),
     kernelkit.ir (which parses and prints it) and INDEX_FORMAT (bumped when build_index changes)."""
     from kernelkit.targets.amdhsa import codegen
 
     digest = hashlib.sha256(f"{INDEX_FORMAT}\0{codegen.PIPE_LDS_SLOT_IR}".encode())
-    for function in (codegen.mux_library_ir, codegen.on_demand_library_ir, codegen._compile_library):
+    for function in (codegen.mux_library_ir, codegen.on_demand_library_ir, codegen._compile_library, codegen._linkable):
         code = getattr(function, "__wrapped__", function).__code__   # its bytecode, names and constants
         digest.update(code.co_code + repr((code.co_names, [c for c in code.co_consts if not hasattr(c, "co_code")])).encode())
     ir = Path(__file__).parents[2] / "ir"

@@ -1,16 +1,18 @@
 """OpenCL C -> vISA object for a platform: the frontend's IR, kernelkit.abi.visa's payload per
 kernel, kernelkit.targets.visa.codegen's text, parsed by kernelkit.formats.visa into the object
-model (validated, written as ``.isa`` or printed as ``.visaasm``)."""
+model (validated, written as ``.isa`` or printed as ``.visaasm``). A whole VisaBinary (what the
+vISA simulator runs: every kernel's text, payload and refusal) is also a byte container
+(``VisaBinary.to_bytes`` / ``read_visa_binary``): the builder caches it and hands it across processes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kernelkit import ir
 from kernelkit.abi.signature import KernelSignature, signatures_from_ir
-from kernelkit.abi.visa import Payload, implicit_inputs, lay_out, resolve_platform
-from kernelkit.errors import CompileError, KernelkitError
+from kernelkit.abi.visa import Payload, PayloadInput, implicit_inputs, lay_out, resolve_platform
+from kernelkit.errors import CompileError, FormatError, KernelkitError
 from kernelkit.formats.visa import check, parse_visaasm, write_isa
 from kernelkit.formats.visa.model import VisaObject
 from kernelkit.targets.visa.calls import handles_call
@@ -35,10 +37,30 @@ class VisaKernel:
     printf_arguments: dict | None = None  # format string index -> argument count
 
 
+# the VisaBinary container: magic, then a msgpack map (version, platform, kernels)
+VISA_BINARY_MAGIC = b"KKVISA\x00\x01"
+VISA_BINARY_VERSION = 1
+
+
 @dataclass
 class VisaBinary:
     platform: str
     kernels: list[VisaKernel]
+    deps: list = field(default_factory=list)   # (path, SHA-256) of every file the source included
+
+    def to_bytes(self) -> bytes:
+        """The container ``read_visa_binary`` reads back (``deps`` stay out: the cache keeps them)."""
+        import msgpack
+
+        def kernel_doc(k: VisaKernel) -> dict:
+            return {"signature": k.signature.to_json(), "payload": k.payload.to_json() if k.payload else None,
+                    "text": k.text, "static_slm": k.static_slm, "error": k.error, "segments": k.segments,
+                    "private_bytes": k.private_bytes, "printf_strings": k.printf_strings,
+                    "printf_arguments": sorted(k.printf_arguments.items()) if k.printf_arguments is not None
+                    else None}
+        return VISA_BINARY_MAGIC + msgpack.packb({"version": VISA_BINARY_VERSION, "platform": self.platform,
+                                                  "kernels": [kernel_doc(k) for k in self.kernels]},
+                                                 use_bin_type=True)
 
     def _built(self, every: bool) -> list[VisaKernel]:
         failed = [k for k in self.kernels if k.error]
@@ -71,6 +93,45 @@ class VisaBinary:
                     raise CompileError(k.error)
                 return k
         raise KeyError(name)
+
+
+def _payload_from_json(doc: dict) -> Payload:
+    return Payload(doc["kernel"], doc["platform"], doc["simd"], [PayloadInput(**i) for i in doc["inputs"]])
+
+
+def read_visa_binary(data: bytes) -> VisaBinary:
+    """The VisaBinary of ``VisaBinary.to_bytes``; FormatError if ``data`` is not one."""
+    import msgpack
+
+    data = bytes(data)
+    if not data.startswith(VISA_BINARY_MAGIC):
+        raise FormatError("not a kernelkit vISA program container (bad magic)", offset=0, field="magic")
+    off = len(VISA_BINARY_MAGIC)
+    try:
+        body = msgpack.unpackb(data[off:], raw=False)
+    except (ValueError, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException) as exc:
+        raise FormatError(f"vISA program container: corrupt: {exc}", offset=off, field="container") from None
+    version = body.get("version") if isinstance(body, dict) else None
+    if version != VISA_BINARY_VERSION:
+        raise FormatError(f"vISA program container: version {version!r}, expected {VISA_BINARY_VERSION}",
+                          offset=off, field="version")
+    kernels, where = [], "kernels"
+    try:
+        for k in body["kernels"]:
+            where = "kernels.signature"
+            signature = KernelSignature.from_json(k["signature"])
+            where = "kernels.payload"
+            payload = None if k["payload"] is None else _payload_from_json(k["payload"])
+            where = "kernels"
+            arguments = k["printf_arguments"]
+            kernels.append(VisaKernel(signature, payload, k["text"], int(k["static_slm"]), k["error"],
+                                      segments=k["segments"], private_bytes=int(k["private_bytes"]),
+                                      printf_strings=k["printf_strings"],
+                                      printf_arguments=None if arguments is None else {int(i): int(n)
+                                                                                       for i, n in arguments}))
+        return VisaBinary(str(body["platform"]), kernels)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(f"vISA program container: malformed {where}: {exc}", offset=off, field=where) from None
 
 
 def _uses_double(function) -> bool:
@@ -109,9 +170,26 @@ def compile_visa(source: str, platform: str, options: Sequence[str] = (), *, sim
     from kernelkit.frontend import compile_opencl
 
     opts = list(options)
-    own = ir.parse(compile_opencl(source, opts, filename=filename).ir_text)
+    compiled = compile_opencl(source, opts, filename=filename)
+    own = ir.parse(compiled.ir_text)
     unoptimised = ir.parse(compile_opencl(source, opts + ["-O0"], filename=filename).ir_text)
-    return compile_visa_ir(own, platform, opts, simd=simd, filename=filename, unoptimised=unoptimised)
+    binary = compile_visa_ir(own, platform, opts, simd=simd, filename=filename, unoptimised=unoptimised)
+    binary.deps = [tuple(d) for d in compiled.deps]
+    return binary
+
+
+def compile_visa_program(source: str, platform: str, options: Sequence[str], filename: str,
+                         spirv: bytes | None = None) -> VisaBinary:
+    """The program the vISA simulator runs: OpenCL C ``source`` (or the SPIR-V module ``spirv``) for
+    ``platform``, ``--simd`` taken from ``options``."""
+    from kernelkit.targets.visa.target import split_simd_option
+
+    simd, rest = split_simd_option(options)
+    if spirv is not None:
+        from kernelkit.frontend.spirv import translate
+
+        return compile_visa_ir_text(str(translate(spirv)), platform, rest, simd=simd, filename=filename)
+    return compile_visa(source, platform, rest, simd=simd, filename=filename)
 
 
 def compile_visa_ir_text(text: str, platform: str, options: Sequence[str] = (), *, simd: int | None = None,

@@ -5,25 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kernelkit.targets.visa.module import VisaBinary, compile_visa
+from kernelkit.targets.visa.module import VisaBinary, read_visa_binary
 from kernelkit.targets.visa.target import split_simd_option
 
 
 def visa_program(source: str, options: Sequence[str], platform: str, filename: str,
                  spirv: bytes | None = None) -> tuple[VisaBinary, Callable]:
     """The compiled program (from ``source``, or from the SPIR-V module ``spirv``) and
-    ``run(kernel, args, global, local, offset) -> LaunchStats``."""
+    ``run(kernel, args, global, local, offset) -> LaunchStats``. The program is built in a build
+    worker and cached like every target binary (kernelkit.builder.build_visa_program)."""
+    from kernelkit.builder import build_visa_program
     from kernelkit.formats.visa import parse_visaasm
     from kernelkit.sim.visa import decode, launch
 
-    simd, rest = split_simd_option(options)
-    if spirv is not None:
-        from kernelkit.frontend.spirv import translate
-        from kernelkit.targets.visa.module import compile_visa_ir_text
-
-        binary = compile_visa_ir_text(str(translate(spirv)), platform, rest, simd=simd, filename=filename)
-    else:
-        binary = compile_visa(source, platform, rest, simd=simd, filename=filename)
+    split_simd_option(options)   # a bad --simd is refused here, before any build
+    binary = read_visa_binary(build_visa_program(source, f"visa:{platform}", options, filename=filename,
+                                                 spirv=spirv).binary)
     programs: dict[str, object] = {}
     # program-scope variables keep their values from launch to launch (OpenCL 2.0 program scope)
     segments: dict[str, object] = {}

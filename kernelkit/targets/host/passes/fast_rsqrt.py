@@ -26,14 +26,19 @@ and the scalar sites inside a loop of the kernel (a scalar site outside the kern
 LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic).
 ``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
 
-Why not by default: on the AMD EPYC (Zen 1) here it does not beat ``vsqrtps`` + ``vdivps``. n-body
-1024 (benchmarks/host_vs_peers.py's kernel), one thread, shortest of 200 alternating launches:
-sqrt + divide 1.84-1.90 ms, this sequence 1.96-2.12 ms, the earlier form of it (denormals scaled
-in and out and a NaN fix-up, three selects per register, which also spilled the loop's registers)
-2.28 ms against 1.74 ms. Half the lanes of each 16-lane packet by each unit measured 1.96-2.04 ms.
-Zen 1 splits every 256-bit operation into two halves on two multiply/FMA pipes, which the rest of
-such a loop already fills, so the estimate's five operations per register cost about what the
-divider saves. No other CPU has been measured.
+Why not by default: on the AMD EPYC (Zen 1, about 2.2 GHz) here it does not beat ``vsqrtps`` +
+``vdivps`` in n-body, although it is cheaper on its own. One thread, shortest of 120-200 alternating
+launches, the cost of one 16-lane packet iteration from the difference of two loop lengths:
+  - ``s += 1.0f / sqrt(v)`` alone: divider 36.7 cycles, this sequence 13.8;
+  - benchmarks/host_vs_peers.py's n-body: divider 36.5 cycles (the divider's own cost: that loop is
+    divider-bound), this sequence 48.1. n-body 1024 whole launches: divider 1.84-1.90 ms, this
+    sequence 1.96-2.12 ms; the earlier form of it (denormals scaled in and out, a NaN fix-up: three
+    selects per register, and spilled registers) 2.28 ms against 1.74 ms; half of each packet's
+    lanes by each unit 1.96-2.04 ms.
+With the divider gone, n-body's iteration is bound by its dependency chain instead: about 62 cycles
+from the load of pos[j] to the accumulating FMA, with about 75 floating-point micro-ops per
+iteration (every 256-bit operation is two on Zen 1), so the out-of-order window holds too few
+iterations to overlap them. No other CPU has been measured.
 """
 
 from __future__ import annotations
