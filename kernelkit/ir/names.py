@@ -43,7 +43,7 @@ def _is_hex(pair: bytes) -> bool:
 
 
 def format_name(sigil: str, name: str) -> str:
-    if _PLAIN_NAME.match(name) or name.isdigit():
+    if name.isdigit() or _PLAIN_NAME.match(name):
         return sigil + name
     return f'{sigil}"{quote_string(name)}"'
 

@@ -131,12 +131,17 @@ class FunctionParser(ParserBase):
         return block
 
     def parse_instruction(self) -> I.Instruction:
-        self.stmt_start = self.pos
+        kinds = self.kinds
+        pos = self.stmt_start = self.pos
         name = ""
-        if self.kinds[self.pos] == "local" and self.kinds[self.pos + 1] == "=":
-            name = decode_name(self.vals[self.pos])
-            self.pos += 2
-        opcode = self.expect("ident", "instruction")
+        if kinds[pos] == "local" and kinds[pos + 1] == "=":
+            name = decode_name(self.vals[pos])
+            pos += 2
+        self.pos = pos
+        if kinds[pos] != "ident":
+            self.error("expected instruction")
+        opcode = self.vals[pos]
+        self.pos = pos + 1
         handler = _HANDLERS.get(opcode)
         if handler is None:
             if opcode in BINARY_OPS or opcode == "fneg":
@@ -151,9 +156,10 @@ class FunctionParser(ParserBase):
                 self.error(f"unknown instruction '{opcode}'", "opcode")
         else:
             inst = handler(self)
-        if name or not isinstance(inst.type, T.VoidType):
+        if name or inst.type.__class__ is not T.VoidType:
             self.define_local(name, inst)
-        self.parse_attachments(inst)
+        if kinds[self.pos] == ",":
+            self.parse_attachments(inst)
         return inst
 
     def parse_attachments(self, inst: I.Instruction) -> None:

@@ -3,6 +3,8 @@ groups, metadata). Function bodies are parsed by `parse_instructions.FunctionPar
 
 from __future__ import annotations
 
+import gc
+
 from kernelkit.errors import FormatError
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import tokenize
@@ -32,6 +34,17 @@ from kernelkit.ir.values import Placeholder
 
 def parse(text: str) -> Module:
     """Parse LLVM IR text into a Module. Raises kernelkit.FormatError (with line) on bad input."""
+    collecting = gc.isenabled()
+    if collecting:  # everything parsed stays alive: a cyclic collection midway would find nothing
+        gc.disable()
+    try:
+        return _parse(text)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _parse(text: str) -> Module:
     parser = ModuleParser(text)
     try:
         return parser.parse_module()

@@ -123,7 +123,8 @@ class ModulePrinter:
 
     # ---------------------------------------------------------------- references
     def ref(self, v: Value) -> str:
-        r = self.local_refs.get(id(v)) or self.global_refs.get(id(v))
+        key = id(v)
+        r = self.local_refs.get(key) or self.global_refs.get(key)
         if r is not None:
             return r
         if isinstance(v, GlobalValue):

@@ -61,10 +61,14 @@ class Value:
         return list(seen.values())
 
     def replace_all_uses_with(self, new: Value) -> None:
+        """Every use of this value now uses `new` (the same Use records move, in order)."""
         if new is self:
             return
-        for use in list(self.uses):
-            use.user.set_operand(use.index, new)
+        uses, self.uses = self.uses, []
+        moved = new.uses
+        for use in uses:
+            use.user.operands[use.index] = new
+            moved.append(use)
 
     def _ref(self, w: RefWriter) -> str:
         raise NotImplementedError(type(self).__name__)
@@ -135,7 +139,8 @@ class ConstantInt(Constant):
         self.value = value
 
     def _ref(self, w: RefWriter) -> str:
-        if self.type == T.i1:
+        ty = self.type
+        if ty.__class__ is T.IntType and ty.bits == 1:  # type: ignore[attr-defined]
             return "true" if self.value & 1 else "false"
         return str(self.value)
 
