@@ -11,11 +11,20 @@ Run it once from a checkout before the lane forms (PYTHONPATH=<that checkout>) f
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 import numpy as np
 
 import kernelkit
+
+
+def ieee_remainder(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """C99's remainder (exact in float64 for float32 inputs): math.remainder, NaN where it has no value."""
+    bad = np.isnan(v) | np.isnan(w) | np.isinf(v) | (w == 0)
+    out = np.frompyfunc(math.remainder, 2, 1)(np.where(bad, 1.0, v), np.where(bad, 1.0, w)).astype(np.float64)
+    return np.where(bad, np.nan, out)
+
 
 # name -> (OpenCL expression of v (and w), float64 reference, OpenCL C 3.0 s7.4 bound in ulp)
 FUNCTIONS = {
@@ -38,6 +47,7 @@ FUNCTIONS = {
     "acosh": ("acosh(v)", lambda v, w: np.arccosh(v), 4),
     "atanh": ("atanh(v)", lambda v, w: np.arctanh(v), 5),
     "fmod": ("fmod(v, w)", lambda v, w: np.fmod(v, w), 0),
+    "remainder": ("remainder(v, w)", lambda v, w: ieee_remainder(v, w), 0),
 }
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 1e-45, -1e-45, 1.1754944e-38,
                     3.4028235e38, -3.4028235e38, 88.72, 89.5, -104.0, 1e-8, -1e-8, 2.0, 0.99999994, -0.99999994,
@@ -60,7 +70,7 @@ def inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     else:
         v = np.concatenate([u(-10, 10, n // 2), wide[:n // 2]])
     w = np.concatenate([u(-10, 10, n // 4), rng.choice([-1.0, 1.0], n - n // 4) * 10.0 ** u(-45, 38.5, n - n // 4)])
-    if name == "fmod":   # quotients below and beyond 2^24 (the exact double path and the library path)
+    if name in ("fmod", "remainder"):   # quotients below and beyond 2^24 (the exact double path and the library path)
         w[::3] = v[::3] / 10.0 ** u(0, 12, w[::3].size)
     rng.shuffle(w)
     grid_v, grid_w = np.meshgrid(SPECIAL, SPECIAL)

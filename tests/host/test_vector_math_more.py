@@ -1,19 +1,29 @@
-"""Float atan2, hypot, cbrt, expm1, log1p, sinh/cosh/tanh, asin/acos/atan (and pi forms), asinh/acosh/atanh
-and fmod in lane form (kernelkit/mux/clc/include/clc_lanes_*.h): a vectorised kernel evaluates them as
-<W x float>/<W x double> code, not as W calls of the C library (fmod calls fmodf only behind its
-none-active skip, for quotients of 2^24 and more). Oracles: numpy/float64 (largest error in ulp within
-OpenCL C 3.0 s7.4's bounds; fmod exact) and the scalar build of the same kernel (bit-equal results).
+"""Float atan2, hypot, cbrt, expm1, log1p, sinh/cosh/tanh, asin/acos/atan (and pi forms), asinh/acosh/atanh,
+fmod and remainder in lane form (kernelkit/mux/clc/include/clc_lanes_*.h): a vectorised kernel evaluates
+them as <W x float>/<W x double> code, not as W calls of the C library (fmod/remainder call
+fmodf/remainderf only behind a none-active skip, for quotients of 2^24 and more). Oracles: numpy/float64
+(largest error in ulp within OpenCL C 3.0 s7.4's bounds; fmod and remainder exact: math.remainder) and
+the scalar build of the same kernel (bit-equal results).
 The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py."""
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 import numpy as np
 import pytest
 
 import kernelkit
+
+
+def ieee_remainder(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """C99's remainder (exact in float64 for float32 inputs): math.remainder, NaN where it has no value."""
+    bad = np.isnan(v) | np.isnan(w) | np.isinf(v) | (w == 0)
+    out = np.frompyfunc(math.remainder, 2, 1)(np.where(bad, 1.0, v), np.where(bad, 1.0, w)).astype(np.float64)
+    return np.where(bad, np.nan, out)
+
 
 # name -> (OpenCL expression of v and w, float64 reference, OpenCL C 3.0 s7.4 bound in ulp (float))
 FUNCTIONS = {
@@ -36,6 +46,7 @@ FUNCTIONS = {
     "acosh": ("acosh(v)", lambda v, w: np.arccosh(v), 4),
     "atanh": ("atanh(v)", lambda v, w: np.arctanh(v), 5),
     "fmod": ("fmod(v, w)", np.fmod, 0),
+    "remainder": ("remainder(v, w)", lambda v, w: ieee_remainder(v, w), 0),
 }
 NAMES = tuple(FUNCTIONS)
 CASES = "\n".join(f"      case {i}: r = {FUNCTIONS[n][0]}; break;" for i, n in enumerate(NAMES))
@@ -79,7 +90,7 @@ def inputs(name: str) -> tuple[np.ndarray, np.ndarray]:
     else:
         v = np.concatenate([u(-10, 10, N // 2), wide[:N // 2]])
     w = np.concatenate([u(-10, 10, N // 4), rng.choice([-1.0, 1.0], N - N // 4) * 10.0 ** u(-45, 38.5, N - N // 4)])
-    if name == "fmod":   # quotients below 2^24 (exact double path) and beyond (the library, some lanes only)
+    if name in ("fmod", "remainder"):   # quotients below 2^24 (exact double path) and beyond (library, some lanes)
         w[::3] = v[::3] / 10.0 ** u(0, 12, w[::3].size)
     rng.shuffle(w)
     grid_v, grid_w = np.meshgrid(SPECIAL, SPECIAL)
@@ -118,9 +129,10 @@ def test_the_kernel_is_vectorised_without_per_lane_library_calls():
     text = _LAST_IR["text"]
     body = text[text.index(f"@__vecz_v{w}_math("):]
     body = body[:body.index("\n}\n")]
-    # no scalar intrinsic or library call per lane: only vector intrinsics and fmod's guarded fmodf
+    # no scalar intrinsic or library call per lane: vector intrinsics, and the guarded fmodf/remainderf
     calls = set(re.findall(r"call [^@]*@([\w.]+)\(", body))
-    assert {c for c in calls if not re.fullmatch(rf"llvm\.[\w.]+\.v{w}(f32|f64|i32|i64|i1)", c)} <= {"fmodf"}
+    vector = re.compile(rf"llvm\.[\w.]+\.v{w}(f32|f64|i32|i64|i1)")
+    assert {c for c in calls if not vector.fullmatch(c)} <= {"fmodf", "remainderf"}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1,6 +1,8 @@
 """kernelkit's vISA for the corpus kernels against IGC's vISA for the same source (tgllp, from
 tests/visa/igc), both run on the vISA simulator with the manifest's inputs: the same results.
-Every kernel of these files is generated."""
+Every kernel of these files is generated. The programs are built through the builder as the API
+builds them (kernelkit.builder.build_visa_program: the same cache entries as the TGLLP programs of
+tests/visa/test_visa_corpus_host.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ import json
 import numpy as np
 import pytest
 
+from kernelkit.builder import build_visa_program
 from kernelkit.formats.visa import parse_visaasm
 from kernelkit.sim.visa import decode, launch
-from kernelkit.targets.visa.module import compile_visa
+from kernelkit.targets.visa.module import read_visa_binary
 from tests.host.corpus_harness import cases, make_args
 from tests.visa.igc_dump import IGC_DIR, SIMULATED_FILES
 from tests.visa.sim_harness import run_igc
@@ -27,7 +30,7 @@ def programs():
 
 def _kernelkit(programs, case):
     if case.file not in programs:
-        programs[case.file] = compile_visa(case.source, "tgllp", case.options, filename=case.file)
+        programs[case.file] = read_visa_binary(build_visa_program(case.source, "visa:tgllp", case.options).binary)
     return programs[case.file].kernel(case.name)
 
 

@@ -33,7 +33,12 @@ from kernelkit.ir.analysis import CFG, StrideAnalysis, UniformityAnalysis
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.module import BasicBlock, Function, GlobalValue
 from kernelkit.ir.transforms.boscc import add_superword_branches, any_lane
-from kernelkit.ir.transforms.divergent_regions import DivergentRegion, VectorisationFailure, divergent_regions
+from kernelkit.ir.transforms.divergent_regions import (
+    DivergentRegion,
+    VectorisationFailure,
+    divergent_regions,
+    split_shared_joins,
+)
 from kernelkit.ir.transforms.editing import clone_function, remove_unreachable_blocks
 from kernelkit.ir.transforms.lane_guards import guard_lane_copies
 from kernelkit.ir.transforms.loop_masks import (
@@ -112,6 +117,8 @@ class Packetiser(PacketMemory):
         self.masked_headers = {m.header: m for m in masked}
         self.masked_latches = {m.latch: m for m in masked}
         self.ua = UniformityAnalysis(g, self.roots, cfg=CFG(g))
+        while split_shared_joins(self.ua):
+            self.ua = UniformityAnalysis(g, self.roots, cfg=CFG(g))
         self.sa = StrideAnalysis(self.ua, self.pointer_size)
         self.regions = divergent_regions(self.ua, frozenset((m.latch, m.header) for m in masked))
         self.region_of: dict[BasicBlock, DivergentRegion] = {}

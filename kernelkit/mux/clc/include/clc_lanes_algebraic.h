@@ -1,6 +1,6 @@
-/* Host float hypot, cbrt and fmod written for SIMD lanes (OpenCL C 3.0 s7.4: hypot 4 ulp, cbrt 2,
- * fmod exact).  hypot and cbrt are straight-line double code; fmod is exact double arithmetic while
- * |x / y| < 2^24 and the C library's fmodf (called through an asm label, so it stays behind its
+/* Host float hypot, cbrt, fmod and remainder written for SIMD lanes (OpenCL C 3.0 s7.4: hypot 4 ulp,
+ * cbrt 2, fmod and remainder exact).  hypot and cbrt are straight-line double code; fmod and
+ * remainder are exact double arithmetic while |x / y| < 2^24 and the C library's fmodf/remainderf (called through an asm label, so it stays behind its
  * `if`, see clc_math_lanes.h) for the rest.  tests/host/test_vector_math_more.py checks them.
  */
 #ifndef KERNELKIT_CLC_LANES_ALGEBRAIC_H
@@ -33,17 +33,36 @@ KK_INLINE float kk_lf_cbrt(float x) {
 }
 
 float kk_lf_libm_fmod(float x, float y) __asm__("fmodf");
+float kk_lf_libm_remainder(float x, float y) __asm__("remainderf");
 
-/* |x| - q |y| with q = trunc(|x| / |y|) < 2^24: q |y| and the difference are exact in double, one
- * correction step fixes a quotient rounded up; the remainder has at most 24 bits (exact in float) */
-KK_INLINE float kk_lf_fmod(float x, float y) {
-  double a = __builtin_fabs((double)x), b = __builtin_fabs((double)y);
+/* |x| - q |y| for |y| finite and q = trunc(|x| / |y|) < 2^25: q |y| and the difference are exact
+ * in double; one correction step each way fixes a rounded quotient; *n gets q (r in [0, |y|)) */
+KK_INLINE double kk_ld_reduce(double a, double b, double *n) {
   double q = __builtin_trunc(a / b);
   double r = __builtin_fma(-q, b, a);
+  q = r < 0.0 ? q - 1.0 : q;
   r = r < 0.0 ? r + b : r;
-  r = r >= b ? r - b : r;
-  float v = b == __builtin_inf() ? x : __builtin_copysignf((float)r, x);   /* (q |y| is NaN then) */
+  *n = r >= b ? q + 1.0 : q;
+  return r >= b ? r - b : r;
+}
+
+/* the remainder has at most 24 bits (exact in float) */
+KK_INLINE float kk_lf_fmod(float x, float y) {
+  double q;
+  double r = kk_ld_reduce(__builtin_fabs((double)x), __builtin_fabs((double)y), &q);
+  float v = __builtin_fabsf(y) == __builtin_inff() ? x : __builtin_copysignf((float)r, x);
   if (!(__builtin_fabsf(x) < __builtin_fabsf(y) * 0x1p24f)) v = kk_lf_libm_fmod(x, y);
+  return v;
+}
+
+/* x - n y with n = |x| / |y| rounded to the nearest integer, ties to even (C99 7.12.10.2) */
+KK_INLINE float kk_lf_remainder(float x, float y) {
+  double q, b = __builtin_fabs((double)y);
+  double r = kk_ld_reduce(__builtin_fabs((double)x), b, &q);
+  int odd = q != 2.0 * __builtin_trunc(q * 0.5);
+  r = (2.0 * r > b || (2.0 * r == b && odd)) ? r - b : r;
+  float v = __builtin_fabsf(y) == __builtin_inff() ? x : (float)(__builtin_signbit(x) ? -r : r);
+  if (!(__builtin_fabsf(x) < __builtin_fabsf(y) * 0x1p24f)) v = kk_lf_libm_remainder(x, y);
   return v;
 }
 

@@ -139,7 +139,11 @@ KK_INLINE double kk_remquo_d(double x, double y, int *quo) {
   return __builtin_signbit(x) ? -a : a;
 }
 KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return (float)kk_remquo_d((double)x, (double)y, quo); }
+#if KK_LIBM
+KK_INLINE float kk_remainder_f(float x, float y) { return kk_lf_remainder(x, y); }
+#else
 KK_INLINE float kk_remainder_f(float x, float y) { int q; return kk_remquo_f(x, y, &q); }
+#endif
 KK_INLINE double kk_remainder_d(double x, double y) { int q; return kk_remquo_d(x, y, &q); }
 
 KK_INLINE int kk_ilogb_d(double x) {
