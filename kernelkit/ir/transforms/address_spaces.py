@@ -16,44 +16,22 @@ from collections.abc import Iterable
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.module import Function, GlobalAlias, GlobalVariable, Module
+from kernelkit.ir.transforms.type_map import StructuralTypeMap
 from kernelkit.ir.values import Constant, ConstantExpr, Value
 
 _MANGLED_SPACE = re.compile(r"\.p(\d+)(?=\.|$)")
 _ATTRIBUTE_SPACE = re.compile(r"\s*addrspace\((\d+)\)")
 
 
-class _TypeMap:
+class _TypeMap(StructuralTypeMap):
     def __init__(self, spaces: frozenset[int]) -> None:
+        super().__init__()
         self.spaces = spaces
-        self.memo: dict[T.Type, T.Type] = {}
-        self.structs_done: set[int] = set()
 
-    def __call__(self, ty: T.Type) -> T.Type:
-        if isinstance(ty, T.NamedStructType):
-            if id(ty) not in self.structs_done:   # identity kept; the body is rewritten once
-                self.structs_done.add(id(ty))
-                if ty.elements is not None:
-                    ty.elements = tuple(self(e) for e in ty.elements)
-            return ty
-        out = self.memo.get(ty)
-        if out is None:
-            out = self.memo[ty] = self._map(ty)
-        return out
-
-    def _map(self, ty: T.Type) -> T.Type:
+    def leaf(self, ty: T.Type) -> T.Type | None:
         if isinstance(ty, T.PointerType):
             return T.ptr if ty.addrspace in self.spaces else ty
-        if isinstance(ty, T.VectorType):
-            return T.VectorType(self(ty.element), ty.count, ty.scalable)
-        if isinstance(ty, T.ArrayType):
-            return T.ArrayType(self(ty.element), ty.count)
-        if isinstance(ty, T.LiteralStructType):
-            return T.LiteralStructType(tuple(self(e) for e in ty.elements), ty.packed)
-        if isinstance(ty, T.FunctionType):
-            return T.FunctionType(self(ty.return_type), tuple(self(p) for p in ty.params), ty.vararg)
-        if isinstance(ty, T.TargetExtType):
-            return T.TargetExtType(ty.name, tuple(self(t) for t in ty.types), ty.ints)
-        return ty
+        return None
 
     def attributes(self, attrs: list) -> list:
         """Type-carrying attribute strings (``byval(ptr addrspace(1))``...) in the flat spelling."""

@@ -22,6 +22,7 @@ from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
 from kernelkit.ir.module import Function, GlobalAlias, GlobalVariable, Module
+from kernelkit.ir.transforms.type_map import StructuralTypeMap
 from kernelkit.ir.values import Constant, ConstantExpr, InlineAsm, Value, const_int
 
 # spec 001 "AMDGPU Address Spaces" vs the SPIR numbering the frontend uses
@@ -49,41 +50,15 @@ def amdgpu_address_space(n: int) -> int:
     return SPIR_TO_AMDGPU_ADDRESS_SPACE.get(n, n)
 
 
-class _AmdgpuTypes:
+class _AmdgpuTypes(StructuralTypeMap):
     """SPIR type -> AMDGPU type (memoised; named struct bodies rewritten once, in place)."""
 
-    def __init__(self) -> None:
-        self.memo: dict[T.Type, T.Type] = {}
-        self.structs_done: set[int] = set()
-
-    def __call__(self, ty: T.Type) -> T.Type:
-        if isinstance(ty, T.NamedStructType):
-            if id(ty) not in self.structs_done:
-                self.structs_done.add(id(ty))
-                if ty.elements is not None:
-                    ty.elements = tuple(self(e) for e in ty.elements)
-            return ty
-        out = self.memo.get(ty)
-        if out is None:
-            out = self.memo[ty] = self._map(ty)
-        return out
-
-    def _map(self, ty: T.Type) -> T.Type:
+    def leaf(self, ty: T.Type) -> T.Type | None:
         if isinstance(ty, T.PointerType):
             return T.PointerType(amdgpu_address_space(ty.addrspace))
-        if isinstance(ty, T.TargetExtType):
-            if ty.name.startswith("spirv."):
-                return T.PointerType(HANDLE_TYPES.get(ty.name, OTHER_HANDLE_ADDRESS_SPACE))
-            return T.TargetExtType(ty.name, tuple(self(t) for t in ty.types), ty.ints)
-        if isinstance(ty, T.VectorType):
-            return T.VectorType(self(ty.element), ty.count, ty.scalable)
-        if isinstance(ty, T.ArrayType):
-            return T.ArrayType(self(ty.element), ty.count)
-        if isinstance(ty, T.LiteralStructType):
-            return T.LiteralStructType(tuple(self(e) for e in ty.elements), ty.packed)
-        if isinstance(ty, T.FunctionType):
-            return T.FunctionType(self(ty.return_type), tuple(self(p) for p in ty.params), ty.vararg)
-        return ty
+        if isinstance(ty, T.TargetExtType) and ty.name.startswith("spirv."):
+            return T.PointerType(HANDLE_TYPES.get(ty.name, OTHER_HANDLE_ADDRESS_SPACE))
+        return None
 
     def attributes(self, attrs: list) -> list:
         """Type-carrying attributes (kept verbatim by kernelkit.ir) in the AMDGPU spelling."""
