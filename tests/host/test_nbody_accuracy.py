@@ -4,26 +4,17 @@ targets/host/passes/fast_rsqrt.py), against numpy in float64; coincident bodies 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
+from conftest import ROOT
 
 import kernelkit
 from kernelkit.targets.host.cpu import host_cpu
 
-NBODY = """
-kernel void nbody(int n, float dt, float eps, global const float4 *pos, global float4 *acc_out) {
-  int i = get_global_id(0);
-  float4 p = pos[i];
-  float3 a = (float3)(0.0f);
-  for (int j = 0; j < n; ++j) {
-    float4 q = pos[j];
-    float3 d = q.xyz - p.xyz;
-    float r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps;
-    float inv = 1.0f / sqrt(r2 * r2 * r2);
-    a += d * (q.w * inv);
-  }
-  acc_out[i] = (float4)(a * dt, 0.0f);
-}"""
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from host_vs_peers import NBODY  # noqa: E402  (the benchmark's own kernel)
 
 N, DT, EPS = 384, 0.01, 1e-3
 
