@@ -6,6 +6,7 @@ work-groups.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import threading
@@ -185,3 +186,12 @@ def _reap() -> None:
         pending = list(_PENDING)
     for launch in pending:
         launch.done()
+
+
+@atexit.register
+def _finish_at_exit() -> None:
+    """Launches still running at exit run to their end (their code must outlive them)."""
+    with _PENDING_LOCK:
+        pending = list(_PENDING)
+    for launch in pending:
+        launch.wait_uninterrupted()

@@ -4,14 +4,17 @@
 Each worker is a daemon Python thread whose one foreign call, ``kk.pool.worker``, never returns:
 it waits on a futex without the GIL and runs the jobs launches queue. The pool grows to the
 largest thread count a launch asked for. A forked child gets a pool of its own (the parent's
-workers are not in it).
+workers are not in it). At exit the workers are stopped and joined before the interpreter frees
+the code they run (the launch module first waits for the launches still running).
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import threading
+import time
 
 from kernelkit.targets.host.workers import CACHE_LINE, Job, Pool, Sync, pool_code
 
@@ -70,6 +73,14 @@ class WorkerPool:
         self.code.submit(self.address, ctypes.addressof(block.jobs[0]), ctypes.addressof(block.jobs[-1]),
                          len(block.jobs))
 
+    def stop(self, seconds: float = 2.0) -> None:
+        """Let the workers return (each once it is idle) and join them for up to ``seconds``."""
+        self.pool.stop = 1
+        self.code.submit(self.address, None, None, 0)
+        deadline = time.monotonic() + seconds
+        for t in self._threads:
+            t.join(max(0.0, deadline - time.monotonic()))
+
     def wait(self, block: LaunchBlock, seconds: float) -> bool:
         """Wait up to ``seconds`` (less when a signal arrives) for the launch; True when it is done."""
         return bool(self.code.wait(ctypes.addressof(block.sync), max(1, int(seconds * 1e9))))
@@ -86,3 +97,9 @@ def worker_pool() -> WorkerPool:
         if _POOL is None or _POOL.pid != os.getpid():
             _POOL = WorkerPool()
         return _POOL
+
+
+@atexit.register
+def _stop_at_exit() -> None:
+    if _POOL is not None and _POOL.pid == os.getpid():
+        _POOL.stop()
