@@ -401,7 +401,8 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds);
     ``parsed``: ``ir_text`` already read by kernelkit.ir (used, and changed, when no library is linked
     into the text); ``work_item_copies`` False: vectorised kernels with barriers only run groups whose x
-    size is a multiple of W (``HostCode.packets_only``; the launch builds the full binary for others)."""
+    size is a multiple of W (``HostCode.packets_only``; the launch builds the full binary for others),
+    unless the module has mutable program-scope variables."""
     cpu = selected_cpu(options)
     text = link_libraries(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
@@ -419,8 +420,9 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
     every = kernels + list(copies.values())   # (a kernel with loop barriers keeps a copy without them)
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
     fast_rsqrt.lower_module(module, every + [v[0] for v in wfv.widths.values()], cpu.features, options)
-    packets_only = [] if work_item_copies or copies else without_work_item_copy(module, kernels, wfv.widths,
-                                                                                local_sizes or {})
+    # (mutable program-scope variables live in one object: every launch must run the same one)
+    lazy = not (work_item_copies or copies or shared)
+    packets_only = without_work_item_copy(module, kernels, wfv.widths, local_sizes or {}) if lazy else []
     coroutines, serial = lower_kernels(module, every, wfv.widths)
     loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
     add_entries(module, [k for k in every if k not in packets_only], coroutines, local_mem, wfv.widths, local_sizes,
