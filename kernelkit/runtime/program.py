@@ -149,12 +149,15 @@ class Program:
         except KernelkitError:
             raise AttributeError(name) from None
 
-    def executable(self, check: bool):
+    def executable(self, check: bool, work_item_copies: bool = False):
+        """The loaded binary; ``work_item_copies``: one with every kernel's work-item copy (built from
+        the binary's mux IR when a launch first needs it; checked binaries have them anyway)."""
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.cpu import require_cpu
 
+        key = (check, "work-items") if work_item_copies and not check else check
         with self._lock:
-            exe = self._executables.get(check)
+            exe = self._executables.get(key)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
@@ -163,7 +166,11 @@ class Program:
                 from kernelkit.builder import build_checked_host
 
                 binary = build_checked_host(binary)
-            exe = self._executables[check] = _load(binary)
+            elif work_item_copies:
+                from kernelkit.builder import build_full_host
+
+                binary = build_full_host(binary)
+            exe = self._executables[key] = _load(binary)
             return exe
 
     def specialised_executable(self, kernel: str, local_size: tuple[int, int, int], check: bool):
@@ -276,7 +283,7 @@ class Kernel:
         if self._specialise(nd, local_size, specialise):
             exe = self.program.specialised_executable(self.name, nd.local_size, check)
         else:
-            exe = self.program.executable(check)
+            exe = self.program.executable(check, self.info.needs_work_item_copy(nd.global_size[0], nd.local_size[0]))
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)
         checker = None
