@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import functools
 import os
 import threading
 import time
@@ -32,7 +33,12 @@ def thread_count() -> int:
         if n < 1:
             raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
         return n
-    return os.cpu_count() or 1
+    return _cores()
+
+
+@functools.cache
+def _cores() -> int:
+    return os.cpu_count() or 1   # (read from /sys: once, not at every launch)
 
 
 @dataclass
@@ -55,16 +61,10 @@ def new_printf_buffer() -> tuple[PrintfBuffer, ctypes.Array]:
 CHUNKS_PER_THREAD = 64
 
 
-def _template(nd: NDRange, state: LaunchState, threads: int) -> WorkGroupInfo:
-    wg = WorkGroupInfo()
-    wg.chunk = max(1, nd.total_groups // (threads * CHUNKS_PER_THREAD))
-    for d in range(3):
-        wg.num_groups[d] = nd.num_groups[d]
-        wg.global_offset[d] = nd.global_offset[d]
-        wg.local_size[d] = nd.local_size[d]
-        wg.enqueued_local_size[d] = nd.local_size[d]
-        wg.global_size[d] = nd.global_size[d]
-    wg.work_dim = nd.work_dim
+def _template(nd: NDRange, state: LaunchState, threads: int, total_groups: int) -> WorkGroupInfo:
+    wg = WorkGroupInfo(num_groups=nd.num_groups, global_offset=nd.global_offset, local_size=nd.local_size,
+                       enqueued_local_size=nd.local_size, global_size=nd.global_size, work_dim=nd.work_dim,
+                       chunk=max(1, total_groups // (threads * CHUNKS_PER_THREAD)))
     wg.printf = ctypes.addressof(state.printf) if state.printf is not None else None
     wg.check = ctypes.addressof(state.check) if state.check is not None else None
     wg.cancel = ctypes.addressof(state.cancel)
@@ -100,7 +100,8 @@ class NativeLaunch:
                  threads: int | None = None, prepare=None):
         if threads is not None and (not isinstance(threads, int) or threads < 1):
             raise LaunchError(f"{kernel}: threads must be a positive integer, got {threads!r}")
-        n = max(1, min(threads or thread_count(), nd.total_groups, executable.max_threads or nd.total_groups))
+        total = nd.total_groups
+        n = max(1, min(threads or thread_count(), total, executable.max_threads or total))
         _reap()
         self.state = state
         self._executable = executable
@@ -114,7 +115,7 @@ class NativeLaunch:
         try:
             if prepare is not None:
                 prepare(list(zip(self._objects, self._locals, strict=True)))
-            self._template = _template(nd, state, n)
+            self._template = _template(nd, state, n, total)
             entries = [obj.entry(kernel) for obj in self._objects]
         except BaseException:
             executable.release(self._objects)
@@ -126,7 +127,7 @@ class NativeLaunch:
             job.args = ctypes.addressof(array)
             job.tmpl = ctypes.addressof(self._template)
             job.counter = ctypes.addressof(self._block.counter)
-            job.total = nd.total_groups
+            job.total = total
             job.sync = ctypes.addressof(self._block.sync)
         self._pool = worker_pool()
         with _PENDING_LOCK:
