@@ -117,6 +117,7 @@ class _Server:
         self.children: dict[int, tuple] = {}   # pid -> (connection, its log fd, the request)
         self.warmed: set[tuple] = set()
         self.log_fds: dict[socket.socket, int] = {}
+        self.indexing: dict[int, tuple] = {}   # pipe fd -> (library ident, its builder's pid, the bytes read)
         self.last_active = self.checked = time.monotonic()
         self.fingerprint = _fingerprint()
 
@@ -140,6 +141,8 @@ class _Server:
             for key, _ in self.selector.select(timeout=0.05):
                 if key.fileobj is self.listener:
                     self._accept()
+                elif isinstance(key.fileobj, int):
+                    self._index_data(key.fileobj)
                 else:
                     self._request(key.fileobj)
             self._reap()
@@ -265,6 +268,59 @@ class _Server:
             os.environ.update(saved)
             os.chdir("/")
         _freeze()
+        self._build_indexes()
+
+    def _build_indexes(self) -> None:
+        """Index, each in a forked process, the device libraries the replay linked whole
+        (kernelkit.targets.amdhsa.library_index): seconds of kernelkit.ir, while the server goes on
+        serving; the index comes back through a pipe and every later child links only what it needs."""
+        from kernelkit.targets.amdhsa import library_index
+
+        building = {ident for ident, _, _ in self.indexing.values()}
+        for ident in sorted(library_index.unindexed - building):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    os.close(read_end)
+                    self._drop_connections()
+                    data = library_index.index_bytes(ident)
+                    with open(write_end, "wb") as out:
+                        out.write(data)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write_end)
+            self.indexing[read_end] = (ident, pid, [])
+            self.selector.register(read_end, selectors.EVENT_READ)
+
+    def _index_data(self, fd: int) -> None:
+        ident, pid, chunks = self.indexing[fd]
+        chunk = os.read(fd, 1 << 20)
+        if chunk:
+            chunks.append(chunk)
+            return
+        self.selector.unregister(fd)
+        os.close(fd)
+        del self.indexing[fd]
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass                        # (reaped with the request children)
+        from kernelkit.targets.amdhsa import library_index
+
+        if library_index.adopt(ident, b"".join(chunks)):
+            print(f"indexed {' '.join(map(str, ident))}", flush=True)
+            _freeze()
+
+    def _drop_connections(self) -> None:
+        """In a forked process: the listener and every client's connection and log file closed (they
+        are the server's)."""
+        self.listener.close()
+        for conn, fd in self.log_fds.items():
+            conn.close()
+            os.close(fd)
 
 
 def _same_user(conn: socket.socket) -> bool:
