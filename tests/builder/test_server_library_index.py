@@ -7,6 +7,7 @@ of the whole 2 MB library. The oracle is kernelkit's own index of the same libra
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 from kernelkit.builder import server
 from kernelkit.targets.amdhsa import codegen, library_index
@@ -16,7 +17,7 @@ def test_server_builds_and_adopts_the_index_of_a_library_linked_whole(monkeypatc
     ident = (library_index.MUX_BUILTINS, "gfx90a", 6, False)
     monkeypatch.setattr(library_index, "unindexed", {ident})
     monkeypatch.setattr(library_index, "_indexes", {})
-    srv = server._Server(server.Path("/nonexistent/kk.sock"), 1.0)
+    srv = server._Server(Path("/nonexistent/kk.sock"), 1.0)
     srv.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         srv._build_indexes()
