@@ -61,7 +61,11 @@ def enabled() -> bool:
 def temp_dir() -> str:
     """The system's folder for temporary files, as tempfile.gettempdir chooses it ($TMPDIR, $TEMP, $TMP,
     then /tmp, /var/tmp, /usr/tmp, then the working directory: the first that is a folder we may write
-    in), without importing tempfile (which a build through the build server need not load)."""
+    in), without importing tempfile (which a build through the build server need not load); when tempfile
+    is loaded and its ``tempdir`` is set (by the program, or remembered by gettempdir), that folder."""
+    loaded = sys.modules.get("tempfile")
+    if loaded is not None and getattr(loaded, "tempdir", None):
+        return os.fsdecode(loaded.tempdir)
     candidates = [os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)]
     for folder in (*candidates, "/tmp", "/var/tmp", "/usr/tmp"):
         folder = os.path.abspath(folder)
