@@ -19,6 +19,9 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   first, as pyopencl is for the peers) with the cache off, the build server
                   running; "no server": with a fresh worker process (its start included);
                   kk host warm: the same with the cache on, in-process
+- host CPU        the CPU of that first build (user + system around it, waited-for children included):
+                  the peers' clBuildProgram, and kernelkit's build compiled in the timed process
+                  (KERNELKIT_BUILD_IN_PROCESS=1, cache off), as ratios too
 
 The AMDGPU rows run kernelkit as a user does: the ``kernelkit`` console script of an environment where
 this checkout is installed as the README says (``pip install -e .`` in a fresh venv), given with
@@ -51,28 +54,37 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 EXAMPLES = sorted((ROOT / "examples").glob("*.cl"))
 BASE_HEADER = ROOT / "kernelkit" / "frontend" / "include" / "kernelkit_opencl.h"
 
-OPENCL_BUILD = """
+# (both scripts print the first build's wall seconds, then its CPU seconds: user + system of the process
+# and of the children it waited for, from a measure the machine's load hardly moves)
+CPU_NOW = """
+import resource
+def cpu_now():
+    return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+               for f in ("ru_utime", "ru_stime"))
+"""
+
+OPENCL_BUILD = CPU_NOW + """
 import sys, time
 import pyopencl as cl
 source = open(sys.argv[1]).read()
 device = cl.get_platforms()[0].get_devices()[0]
 context = cl.Context([device])
-start = time.perf_counter()
+start, cpu = time.perf_counter(), cpu_now()
 cl.Program(context, source).build()
-print(time.perf_counter() - start)
+print(time.perf_counter() - start, cpu_now() - cpu)
 """
 
 # like the peers' script: the library imported (pyopencl imports numpy too), then the first build timed
-KERNELKIT_HOST_BUILD = """
+KERNELKIT_HOST_BUILD = CPU_NOW + """
 import sys, time
 import numpy
 import kernelkit
+start, cpu = time.perf_counter(), cpu_now()
+kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
+first, first_cpu = time.perf_counter() - start, cpu_now() - cpu
 start = time.perf_counter()
 kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
-first = time.perf_counter() - start
-start = time.perf_counter()
-kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
-print(first, time.perf_counter() - start)
+print(first, time.perf_counter() - start, first_cpu)
 """
 
 
@@ -186,37 +198,44 @@ def python_start(interpreter: str, repeat: int) -> tuple[float, float]:
     return wall, _median_cpu(cmd)
 
 
-def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> float:
+def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> tuple[float, float]:
+    """(wall, CPU) medians of a fresh process's first clBuildProgram."""
     env = {**os.environ, "OCL_ICD_VENDORS": str(icd), "POCL_KERNEL_CACHE": "0", "PYOPENCL_NO_CACHE": "1",
            **extra_env}
 
-    def once() -> float:
+    def once() -> tuple[float, float]:
         proc = subprocess.run([sys.executable, "-c", OPENCL_BUILD, str(src)], capture_output=True, text=True,
                               env=env)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr.strip()[-400:])
-        return float(proc.stdout.split()[-1])
+        wall, cpu = proc.stdout.split()[-2:]
+        return float(wall), float(cpu)
 
-    return _median(once, repeat)
+    runs = [once() for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
-def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float]:
-    def once(no_cache: bool, server: bool = True) -> tuple[float, float]:
+def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float, float]:
+    """Medians of (kk first, no server, kk warm, the first build's CPU in-process): the CPU is taken with
+    the compile in the timed process (KERNELKIT_BUILD_IN_PROCESS=1, cache off; clang, a child it waits
+    for, included), as the peers' clBuildProgram runs; with the server the compile's CPU is not ours to see."""
+    def once(no_cache: bool, server: bool = True, in_process: bool = False) -> tuple[float, float, float]:
         env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else "",
-               "KERNELKIT_NO_SERVER": "" if server else "1"}
+               "KERNELKIT_NO_SERVER": "" if server else "1", "KERNELKIT_BUILD_IN_PROCESS": "1" if in_process else ""}
         proc = subprocess.run([sys.executable, "-c", KERNELKIT_HOST_BUILD, str(src)], capture_output=True,
                               text=True, env=env, cwd=ROOT)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr.strip()[-400:])
-        first, second = proc.stdout.split()
-        return float(first), float(second)
+        first, second, cpu = proc.stdout.split()
+        return float(first), float(second), float(cpu)
 
     once(False)                                               # kernelkit's library entries and the binary
     once(True)                                                # the server's first request of this kind
     cold = statistics.median(once(True)[0] for _ in range(repeat))
     no_server = statistics.median(once(True, server=False)[0] for _ in range(repeat))
     warm = statistics.median(once(False)[1] for _ in range(repeat))
-    return cold, no_server, warm
+    cpu = statistics.median(once(True, in_process=True)[2] for _ in range(repeat))
+    return cold, no_server, warm, cpu
 
 
 def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
@@ -280,17 +299,28 @@ def main() -> int:
         head = f"{'kernel':14} {'kk first':>9} {'no server':>9} {'kk warm':>9}" + "".join(
             f" {p[0]:>9} {'kk/' + p[0]:>10} {'no-srv/' + p[0]:>13}" for p in peers)
         print(head)
+        cpu_lines = []
         for src in EXAMPLES:
-            cold, alone, warm = kernelkit_host_build(src, args.repeat, cache_dir)
+            cold, alone, warm, kk_cpu = kernelkit_host_build(src, args.repeat, cache_dir)
             line = f"{src.name:14} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.2f}"
+            cpu_line = f"{src.name:14} {kk_cpu * 1e3:9.0f}"
             for _name, icd, env in peers:
                 try:
-                    t = opencl_first_build(src, icd, env, args.repeat)
+                    t, peer_cpu = opencl_first_build(src, icd, env, args.repeat)
                     line += f" {t * 1e3:9.0f} {cold / t:10.2f} {alone / t:13.2f}"
+                    cpu_line += f" {peer_cpu * 1e3:9.0f} {kk_cpu / peer_cpu:10.2f}"
                 except RuntimeError as exc:
                     line += f" {'failed':>9} {'':>10} {'':>13}"
+                    cpu_line += f" {'failed':>9} {'':>10}"
                     notes.append(f"{_name} on {src.name}: {exc}")
             print(line)
+            cpu_lines.append(cpu_line)
+        print()
+        print("the first build's CPU, ms (user + system of the process and its waited-for children, around the "
+              "build only; kk: compiled in the timed process, cache off)")
+        print(f"{'kernel':14} {'kk':>9}" + "".join(f" {p[0]:>9} {'kk/' + p[0]:>10}" for p in peers))
+        for cpu_line in cpu_lines:
+            print(cpu_line)
     for note in notes:
         print(f"note: {note}")
     return 0

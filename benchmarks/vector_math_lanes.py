@@ -29,12 +29,14 @@ def source(name: str) -> str:
 kernel void once(global const float *x, global const float *y, global float *out) {{
   int i = get_global_id(0);
   float v = x[i], w = y[i], r = 0.0f;
+  int q = 0;
   for (int k = 0; k < 1; ++k) r = {expr};
   out[i] = r;
 }}
 kernel void eight(global const float *x, global const float *y, global float *out) {{
   int i = get_global_id(0);
   float v = x[i], w = y[i], r = 0.0f;
+  int q = 0;
   for (int k = 0; k < 8; ++k) {{ r += {expr}; v = v * 0.875f + 0.0625f; }}
   out[i] = r;
 }}

@@ -186,6 +186,12 @@ def build_specialised_host(binary, kernel: str, local_size: tuple[int, int, int]
                          {"kernel": kernel, "local_size": list(local_size)})
 
 
+def build_full_host(binary):
+    """A host binary with every kernel's work-item copy (``HostKernelInfo.work_item_copy``), compiled
+    from its mux IR in a worker process, cached under the binary's own bytes."""
+    return _derived_host(binary, "host-full", "", {})
+
+
 def build_checked_host(binary):
     """The checked-mode twin of a host binary (``targets.host.binary.HostBinary``): compiled from its
     mux IR in a worker process, cached under the binary's own bytes."""

@@ -116,16 +116,25 @@ def build(request: dict, send, *, assembly: bool = False) -> dict:
 
 def build_checked_host(request: dict, send) -> dict:
     """A host binary's checked-mode twin (every access bounds-checked), from its mux IR."""
+    return _rebuild_host(request, send, "checked", check=True)
+
+
+def build_full_host(request: dict, send) -> dict:
+    """A host binary with every kernel's work-item copy, from its mux IR."""
+    return _rebuild_host(request, send, "work-item copies", work_item_copies=True)
+
+
+def _rebuild_host(request: dict, send, what: str, **how) -> dict:
     from kernelkit.runtime.program import _signature_from_json
     from kernelkit.targets.host.binary import read_host_binary
     from kernelkit.targets.host.module import build_host_binary
 
     binary = read_host_binary(request["binary"])
     kernels = [k.name for k in binary.kernels]
-    send({"stage": "codegen (checked)", "kernels": kernels})
+    send({"stage": f"codegen ({what})", "kernels": kernels})
     sigs = [_signature_from_json(k.signature) for k in binary.kernels]
-    checked = build_host_binary(binary.mux_ir, sigs, binary.options, check=True)
-    return {"ok": True, "binary": checked.to_bytes(), "log": "", "deps": [], "kernels": kernels}
+    rebuilt = build_host_binary(binary.mux_ir, sigs, binary.options, **how)
+    return {"ok": True, "binary": rebuilt.to_bytes(), "log": "", "deps": [], "kernels": kernels}
 
 
 def call(request: dict, send) -> dict:
@@ -188,7 +197,8 @@ def build_visa_program(request: dict, send) -> dict:
 
 
 HANDLERS = {"build": build, "spirv": build_spirv, "asm": lambda request, send: build(request, send, assembly=True),
-            "host-checked": build_checked_host, "host-specialised": build_specialised_host,
+            "host-checked": build_checked_host, "host-full": build_full_host,
+            "host-specialised": build_specialised_host,
             "call": call, "visa-program": build_visa_program}
 
 

@@ -149,12 +149,15 @@ class Program:
         except KernelkitError:
             raise AttributeError(name) from None
 
-    def executable(self, check: bool):
+    def executable(self, check: bool, work_item_copies: bool = False):
+        """The loaded binary; ``work_item_copies``: one with every kernel's work-item copy (built from
+        the binary's mux IR when a launch first needs it; checked binaries have them anyway)."""
         from kernelkit.targets.host.binary import HostBinary
         from kernelkit.targets.host.cpu import require_cpu
 
+        key = (check, "work-items") if work_item_copies and not check else check
         with self._lock:
-            exe = self._executables.get(check)
+            exe = self._executables.get(key)
             if exe is not None:
                 return exe
             binary: HostBinary = self._require_built()
@@ -163,7 +166,11 @@ class Program:
                 from kernelkit.builder import build_checked_host
 
                 binary = build_checked_host(binary)
-            exe = self._executables[check] = _load(binary)
+            elif work_item_copies:
+                from kernelkit.builder import build_full_host
+
+                binary = build_full_host(binary)
+            exe = self._executables[key] = _load(binary)
             return exe
 
     def specialised_executable(self, kernel: str, local_size: tuple[int, int, int], check: bool):
@@ -216,6 +223,7 @@ class Kernel:
         from kernelkit.ir.analysis.reach import Reach
 
         self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
+        self._reach_memo: dict = {}   # launches check_reach found in bounds
         self.last_output = ""
 
     def __repr__(self) -> str:
@@ -272,11 +280,11 @@ class Kernel:
         if not check:   # (checked mode catches the access itself, naming the address and work-item)
             from kernelkit.runtime.reach import check_reach
 
-            check_reach(self.name, self.signature, self.reach, args, nd)
+            check_reach(self.name, self.signature, self.reach, args, nd, self._reach_memo)
         if self._specialise(nd, local_size, specialise):
             exe = self.program.specialised_executable(self.name, nd.local_size, check)
         else:
-            exe = self.program.executable(check)
+            exe = self.program.executable(check, self.info.needs_work_item_copy(nd.global_size[0], nd.local_size[0]))
         sites = exe.binary.printf_sites
         printf, printf_data = new_printf_buffer() if sites else (None, None)
         checker = None

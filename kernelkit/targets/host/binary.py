@@ -5,7 +5,9 @@ Layout: the 8-byte magic ``KKHOST\\x00\\x01`` followed by a msgpack map:
 ``features`` (that CPU's ISA features, LLVM names: a launch on a CPU lacking one is refused), ``kernels`` (one map per
 kernel: ``signature`` = KernelSignature JSON, ``coroutine``, ``max_work_dim``,
 ``uniform_work_groups``, ``vector_width``: work-items per call of the whole-function-vectorised
-form, 1 when scalar), ``printf_sites`` (format string then argument LLVM types),
+form, 1 when scalar, ``work_item_copy``: false when a vectorised kernel with barriers was compiled
+without its one-work-item-at-a-time copy, so that this object runs only groups whose x size is a
+multiple of ``vector_width``; absent means true), ``printf_sites`` (format string then argument LLVM types),
 ``local_globals`` (static ``__local`` symbols), ``shared_globals`` (mutable program-scope variables), ``object`` (ELF relocatable for the host),
 ``object_sha256`` (its digest: a damaged object is refused before LLVM loads it, which would abort
 the process) and ``mux_ir`` (the finalized mux-form IR, from which checked mode is compiled on request).
@@ -33,10 +35,18 @@ class HostKernelInfo:
     uniform_work_groups: bool = True
     reach: list[dict] = field(default_factory=list)   # kernelkit.ir.analysis.reach.Reach.to_json()
     vector_width: int = 1
+    work_item_copy: bool = True
 
     @property
     def name(self) -> str:
         return self.signature["name"]
+
+    def needs_work_item_copy(self, global_x: int, local_x: int) -> bool:
+        """Has an NDRange of these x sizes a group whose x size is not a multiple of the vector width,
+        which an object without the kernel's work-item copy cannot run?"""
+        if self.work_item_copy or self.vector_width == 1:
+            return False
+        return bool(local_x % self.vector_width or global_x % local_x % self.vector_width)
 
 
 @dataclass
@@ -69,7 +79,8 @@ class HostBinary:
             "version": VERSION, "triple": self.triple, "cpu": self.cpu, "features": self.features,
             "kernels": [{"signature": k.signature, "coroutine": k.coroutine, "max_work_dim": k.max_work_dim,
                          "uniform_work_groups": k.uniform_work_groups, "reach": k.reach,
-                         "vector_width": k.vector_width} for k in self.kernels],
+                         "vector_width": k.vector_width, "work_item_copy": k.work_item_copy}
+                        for k in self.kernels],
             "printf_sites": self.printf_sites, "local_globals": self.local_globals,
             "shared_globals": self.shared_globals,
             "object": self.object_code, "object_sha256": hashlib.sha256(self.object_code).hexdigest(),
@@ -122,9 +133,13 @@ def read_host_binary(data: bytes) -> HostBinary:
         if not isinstance(width, int) or isinstance(width, bool) or not 1 <= width <= 64:
             raise FormatError(f"host binary: vector_width {width!r} is not 1..64", offset=off,
                               field="kernels.vector_width")
+        work_item_copy = k.get("work_item_copy", True)
+        if not isinstance(work_item_copy, bool):
+            raise FormatError(f"host binary: work_item_copy {work_item_copy!r} is not a boolean", offset=off,
+                              field="kernels.work_item_copy")
         kernels.append(HostKernelInfo(signature, bool(k.get("coroutine")), max_work_dim,
                                       bool(k.get("uniform_work_groups", True)), _reach(k.get("reach") or [], off),
-                                      vector_width=width))
+                                      vector_width=width, work_item_copy=work_item_copy))
     obj = _field(body, "object", bytes, off)
     if _field(body, "object_sha256", str, off) != hashlib.sha256(obj).hexdigest():
         raise FormatError("host binary: the object code does not match its SHA-256 digest (damaged file)",

@@ -28,6 +28,7 @@ from kernelkit.targets.host.passes import (
     fast_rsqrt,
     implicit_loop_barriers,
     local_atomics,
+    loop_pipelining,
     opencl_names,
     wrapper,
 )
@@ -67,6 +68,8 @@ class HostCode:
     checked: bool = False
     log: list[str] = field(default_factory=list)         # build-log lines (vectorisation fallbacks)
     vectorised: dict[str, int] = field(default_factory=dict)  # kernel -> lanes of its vector form
+    # vectorised kernels with barriers compiled without their work-item copy (see without_work_item_copy)
+    packets_only: list[str] = field(default_factory=list)
     cpu: HostCPU | None = None                                 # what the object code was compiled for
 
 
@@ -255,9 +258,11 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
                        serial: set[str] = frozenset(),
                        local_sizes: dict[str, tuple[int, int, int]] | None = None,
                        vectorised: dict[str, tuple[str, int]] | None = None,
-                       loops: dict[str, tuple[int, bool]] | None = None) -> None:
+                       loops: dict[str, tuple[int, bool]] | None = None,
+                       packets_only: dict[str, ir.Function] | None = None) -> None:
     """Step 5b (after CoroSplit): work-item loop entries of the coroutine kernels (a kernel's W-lane
-    copy, a coroutine per packet, is started from the kernel's entry)."""
+    copy, a coroutine per packet, is started from the kernel's entry; ``packets_only``: the kernels
+    without their work-item copy, each with its declaration, not in ``module``, for the parameters)."""
     from kernelkit.targets.host.passes import region_values, resume_index, soa_frames
 
     alloc = module.get_function("kk_frame")
@@ -282,11 +287,12 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
     if soa_needed:
         soa_frames.add_allocator(module)
     packets = {name: (*v, infos[v[0]]) for name, v in (vectorised or {}).items() if v[0] in coroutines}
-    for name in coroutines:
+    packets_only = packets_only or {}
+    for name in [*coroutines, *packets_only]:
         if name in packet_kernels:
             continue
-        f = module.get_function(name)
-        info = infos[name]
+        f = packets_only.get(name) or module.get_function(name)
+        info = infos.get(name)
         group = None
         if info is not None and name not in serial and not _private_arrays(module.get_function(info.function)):
             # regions of different work-items are independent (their frames are disjoint, and
@@ -295,7 +301,7 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
             wrapper.mark_parallel_accesses(module.get_function(info.function), group)
         entry = wrapper.add_entry(module, f, coroutine=True, access_group=group, resume=info,
                                   local_mem=(local_mem or {}).get(name, 0), local_size=(local_sizes or {}).get(name),
-                                  vector=packets.get(name))
+                                  vector=packets.get(name), scalar=name not in packets_only)
         if name in (loops or {}):
             wrapper.add_wrapper_metadata(entry, *loops[name])
 
@@ -372,12 +378,32 @@ def _wrapper_loops(kernels: list[str], widths: dict[str, tuple[str, int]],
     return out
 
 
+def without_work_item_copy(module: ir.Module, kernels: list[str], widths: dict[str, tuple[str, int]],
+                           local_sizes: dict[str, tuple[int, int, int]]) -> list[str]:
+    """The vectorised kernels with barriers whose work-item copy (one coroutine per work-item, for
+    groups whose x size is not a multiple of W) is left out: their bodies go (their declarations
+    give the entries their parameters). A kernel whose every group has a fixed x size not a
+    multiple of W keeps it (it is all that runs)."""
+    out = []
+    for name in kernels:
+        f, copy = module.get_function(name), module.get_function(widths[name][0]) if name in widths else None
+        fixed = local_sizes.get(name)
+        if (copy is not None and f is not None and not f.is_declaration and barriers.has_barriers(f)
+                and barriers.has_barriers(copy) and not (fixed is not None and fixed[0] % widths[name][1])):
+            for block in list(f.blocks):
+                block.erase()
+            out.append(name)
+    return out
+
+
 def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: dict[str, int] | None = None,
                  keep_ir: bool = False, local_sizes: dict[str, tuple[int, int, int]] | None = None,
-                 parsed: ir.Module | None = None) -> HostCode:
+                 parsed: ir.Module | None = None, work_item_copies: bool = True) -> HostCode:
     """``local_sizes``: kernels whose every work-group has that fixed size (constant loop bounds);
     ``parsed``: ``ir_text`` already read by kernelkit.ir (used, and changed, when no library is linked
-    into the text)."""
+    into the text); ``work_item_copies`` False: vectorised kernels with barriers only run groups whose x
+    size is a multiple of W (``HostCode.packets_only``; the launch builds the full binary for others),
+    unless the module has mutable program-scope variables."""
     cpu = selected_cpu(options)
     text = link_libraries(ir_text, options)
     text, kernels, local_globals, sites, shared = lower_to_host_ir(text, check=check,
@@ -394,20 +420,26 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
             packet)
     every = kernels + list(copies.values())   # (a kernel with loop barriers keeps a copy without them)
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
+    loop_pipelining.pipeline_module(module, [v[0] for v in wfv.widths.values()], options)
     fast_rsqrt.lower_module(module, every + [v[0] for v in wfv.widths.values()], cpu.features, options)
+    # (mutable program-scope variables live in one object: every launch must run the same one)
+    lazy = not (work_item_copies or copies or shared)
+    packets_only = without_work_item_copy(module, kernels, wfv.widths, local_sizes or {}) if lazy else []
     coroutines, serial = lower_kernels(module, every, wfv.widths)
     loops = _wrapper_loops(every, wfv.widths, local_sizes or {})
-    add_entries(module, every, coroutines, local_mem, wfv.widths, local_sizes, loops)
+    add_entries(module, [k for k in every if k not in packets_only], coroutines, local_mem, wfv.widths, local_sizes,
+                loops)
+    stand_ins = {name: module.get_function(name) for name in packets_only}   # (-O3 drops the declarations)
     if coroutines:
         module = ir.parse(optimize(str(module), "work-item loops", cpu))
-        add_region_drivers(module, coroutines, local_mem, serial, local_sizes, wfv.widths, loops)
+        add_region_drivers(module, coroutines, local_mem, serial, local_sizes, wfv.widths, loops, stand_ins)
     implicit_loop_barriers.add_dispatchers(module, copies, packet)
     text = str(module)
     obj = optimize_and_emit(text, cpu)
     if keep_ir:
         _LAST_IR["text"] = text
-    return HostCode(obj, kernels, sorted(c for c in coroutines if c in kernels), local_globals, shared, sites, check,
-                    wfv.log, {k: v[1] for k, v in wfv.widths.items()}, cpu)
+    return HostCode(obj, kernels, sorted(c for c in [*coroutines, *packets_only] if c in kernels), local_globals,
+                    shared, sites, check, wfv.log, {k: v[1] for k, v in wfv.widths.items()}, cpu=cpu, packets_only=packets_only)
 
 
 __all__ = ["HostCode", "WG_PARAM", "WI_PARAM", "compile_host", "llvm", "target_machine"]

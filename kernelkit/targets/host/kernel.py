@@ -59,7 +59,11 @@ class HostKernel(Kernel):
         sizes = list(options.global_size) + [1] * (3 - len(options.global_size))
         if all(g % lsz == 0 for g, lsz in zip(sizes, local, strict=True)):
             return self._specialised(local)   # type: ignore[arg-type]
-        return self.module.generic_host_binary().to_bytes()   # a smaller last group: sizes vary
+        # a smaller last group: sizes vary
+        generic = self.module.generic_host_binary()
+        if generic.kernel(self.name).needs_work_item_copy(sizes[0], local[0]):
+            return self.module.full_host_binary().to_bytes()
+        return generic.to_bytes()
 
     # Sub-groups: W work-items (a packet of the vectorised kernel) in the work-groups whose x size is
     # a multiple of W, one work-item where the kernel runs scalar (see passes/vectorise)

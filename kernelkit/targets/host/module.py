@@ -64,8 +64,10 @@ def kernel_reaches(module: ir.Module | None, kernels: list[str]) -> dict[str, li
 
 
 def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
-                      log: list[str] | None = None) -> HostBinary:
-    """The host binary of finalized mux IR; build-log lines (vectorisation fallbacks) go to `log`."""
+                      log: list[str] | None = None, work_item_copies: bool = False) -> HostBinary:
+    """The host binary of finalized mux IR; build-log lines (vectorisation fallbacks) go to `log`.
+    Vectorised kernels with barriers get their work-item copy (for groups whose x size is not a
+    multiple of W) only with ``work_item_copies`` (see kernelkit.runtime.launch.needs_work_item_copy)."""
     from kernelkit.llvm_binding import llvm
     from kernelkit.targets.host.codegen import compile_host
 
@@ -76,11 +78,12 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
     dims = {sig.name: (_max_work_dim(module, sig.name), uniform_work_groups(module, sig.name)) for sig in signatures}
     code = compile_host(mux_ir, check=check, options=options,
                         local_mem={sig.name: sig.static_local_mem for sig in signatures}, local_sizes=fixed,
-                        parsed=module)
+                        parsed=module, work_item_copies=work_item_copies)
     if log is not None:
         log.extend(code.log)
     kernels = [HostKernelInfo(sig.to_json(), sig.name in code.coroutines, *dims[sig.name], reach.get(sig.name, []),
-                              vector_width=code.vectorised.get(sig.name, 1))
+                              vector_width=code.vectorised.get(sig.name, 1),
+                              work_item_copy=sig.name not in code.packets_only)
                for sig in signatures if sig.name in code.kernels]
     return HostBinary(triple=llvm().get_default_triple(), cpu=code.cpu.name, features=list(code.cpu.features),
                       kernels=kernels,
@@ -89,9 +92,11 @@ def build_host_binary(mux_ir: str, signatures, options, *, check: bool = False,
                       shared_globals=code.shared_globals, mux_ir=mux_ir, options=list(options))
 
 
-def host_binary_and_log(mux_ir: str, signatures, options, check: bool) -> tuple[HostBinary, list[str]]:
+def host_binary_and_log(mux_ir: str, signatures, options, check: bool,
+                        work_item_copies: bool = False) -> tuple[HostBinary, list[str]]:
     log: list[str] = []
-    return build_host_binary(mux_ir, signatures, options, check=check, log=log), log
+    return build_host_binary(mux_ir, signatures, options, check=check, log=log,
+                             work_item_copies=work_item_copies), log
 
 
 def specialised_binary_and_log(mux_ir: str, signature, options, local_size) -> tuple[bytes, list[str]]:
@@ -124,6 +129,7 @@ class HostModule(Module):
         return cpu_options, rest
 
     _generic: HostBinary | None = None
+    _full: HostBinary | None = None
 
     def create_binary(self, *, check: bool = False) -> bytes:
         return self.create_host_binary(check=check).to_bytes()
@@ -146,14 +152,23 @@ class HostModule(Module):
             self._generic = self.create_host_binary()
         return self._generic
 
-    def create_host_binary(self, *, check: bool = False) -> HostBinary:
+    def full_host_binary(self) -> HostBinary:
+        """The module's binary with every kernel's work-item copy (for launches whose groups are not
+        whole packets), made once, when a launch first needs it."""
+        if self._full is None:
+            generic = self.generic_host_binary()
+            needed = any(not k.work_item_copy for k in generic.kernels)
+            self._full = self.create_host_binary(work_item_copies=True) if needed else generic
+        return self._full
+
+    def create_host_binary(self, *, check: bool = False, work_item_copies: bool = False) -> HostBinary:
         if self.finalized_llvm_module is None or self.program_info is None:
             self.finalize()
         from kernelkit.llvm_binding import in_worker
 
         # LLVM in a worker process: its aborting is a CompileError, not the caller's end
         binary, log = in_worker(host_binary_and_log, str(self.finalized_llvm_module), self.program_info.kernels,
-                                self.options, check, target="host", kernels=self.kernel_names())
+                                self.options, check, work_item_copies, target="host", kernels=self.kernel_names())
         for line in log:
             self.add_diagnostic(line)
         return binary

@@ -66,4 +66,26 @@ KK_INLINE float kk_lf_remainder(float x, float y) {
   return v;
 }
 
+/* remquo: the remainder of kk_lf_remainder and the low 7 bits of the quotient n (OpenCL C 3.0 s6.15.2)
+ * with the sign of x / y.  Beyond |x / y| >= 2^24, x is first reduced exactly modulo 128 |y| by
+ * fmodf (behind its `if`, as above), which keeps n's low 7 bits; NaN and 0 for NaN, infinite x or
+ * y = 0 */
+KK_INLINE float kk_lf_remquo(float x, float y, int *quo) {
+  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
+  float a = ax;
+  if (!(ax < ay * 0x1p24f) && ax < __builtin_inff() && ay > 0.0f) a = kk_lf_libm_fmod(ax, ay * 128.0f);
+  double q, b = (double)ay;
+  double r = kk_ld_reduce((double)a, b, &q);
+  int odd = q != 2.0 * __builtin_trunc(q * 0.5);
+  int up = 2.0 * r > b || (2.0 * r == b && odd);
+  r = up ? r - b : r;
+  int n = (((int)__builtin_fmin(q, 0x1p24) + up) & 0x7f);
+  int bad = x != x || y != y || ax == __builtin_inff() || ay == 0.0f;
+  int big = ay == __builtin_inff();
+  n = (bad || big) ? 0 : n;
+  *quo = __builtin_signbit(x) != __builtin_signbit(y) ? -n : n;
+  float v = big ? x : (float)(__builtin_signbit(x) ? -r : r);
+  return bad ? __builtin_nanf("") : v;
+}
+
 #endif

@@ -42,6 +42,8 @@
 #include "clc_lanes_inverse_trig.h"
 #include "clc_lanes_hyperbolic.h"
 #include "clc_lanes_algebraic.h"
+#include "clc_lanes_gamma_erf.h"
+#include "clc_lanes_powers.h"
 #define KK_L1(name)                                                                  \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
   KK_INLINE double kk_##name##_d(double x) { return __builtin_##name(x); }
@@ -58,14 +60,14 @@
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
 KK_L1(acos) KK_L1(acosh) KK_L1(asin) KK_L1(asinh) KK_L1(atan) KK_L1(atanh) KK_L1(cbrt)
-KK_L1(cos) KK_L1(cosh) KK_M1(erfc) KK_M1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_L1(expm1)
+KK_L1(cos) KK_L1(cosh) KK_L1(erfc) KK_L1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_L1(expm1)
 KK_L1(log) KK_L1(log2) KK_L1(log10) KK_L1(log1p) KK_L1(sin) KK_L1(sinh) KK_L1(tan) KK_L1(tanh)
-KK_M1(tgamma)
+KK_L1(tgamma)
 KK_L2(atan2) KK_L2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
-KK_INLINE float kk_lgamma_f(float x) { return __builtin_lgammaf(x); }
+KK_INLINE float kk_lgamma_f(float x) { return kk_lf_lgamma(x); }
 KK_INLINE double kk_lgamma_d(double x) { return __builtin_lgamma(x); }
 KK_INLINE float kk_hypot_f(float x, float y) { return kk_lf_hypot(x, y); }
 KK_INLINE double kk_hypot_d(double x, double y) { return __builtin_hypot(x, y); }
@@ -138,10 +140,11 @@ KK_INLINE double kk_remquo_d(double x, double y, int *quo) {
   *quo = neg ? -q : q;
   return __builtin_signbit(x) ? -a : a;
 }
-KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return (float)kk_remquo_d((double)x, (double)y, quo); }
 #if KK_LIBM
+KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return kk_lf_remquo(x, y, quo); }
 KK_INLINE float kk_remainder_f(float x, float y) { return kk_lf_remainder(x, y); }
 #else
+KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return (float)kk_remquo_d((double)x, (double)y, quo); }
 KK_INLINE float kk_remainder_f(float x, float y) { int q; return kk_remquo_f(x, y, &q); }
 #endif
 KK_INLINE double kk_remainder_d(double x, double y) { int q; return kk_remquo_d(x, y, &q); }
@@ -221,7 +224,11 @@ KK_INLINE double kk_powr_d(double x, double y) {
   double r = kk_powr_special_d(x, y, &done);
   return done ? r : kk_pow_d(x, y);
 }
+#if KK_LIBM
+KK_INLINE float kk_pown_f(float x, int n) { return kk_lf_pown(x, n); }
+#else
 KK_INLINE float kk_pown_f(float x, int n) { return (float)kk_pow_d((double)x, (double)n); }
+#endif
 KK_INLINE double kk_pown_d(double x, int n) { return kk_pow_d(x, (double)n); }
 KK_INLINE double kk_rootn_d(double x, int n) {
   if (n == 0) return KK_NAN;
@@ -232,7 +239,11 @@ KK_INLINE double kk_rootn_d(double x, int n) {
   if (x == 0.0) return n > 0 ? x : ((n & 1) ? __builtin_copysign(KK_INF, x) : KK_INF);
   return kk_pow_d(x, 1.0 / (double)n);
 }
+#if KK_LIBM
+KK_INLINE float kk_rootn_f(float x, int n) { return kk_lf_rootn(x, n); }
+#else
 KK_INLINE float kk_rootn_f(float x, int n) { return (float)kk_rootn_d((double)x, n); }
+#endif
 KK_INLINE float kk_rsqrt_f(float x) { return 1.0f / __builtin_sqrtf(x); }
 KK_INLINE double kk_rsqrt_d(double x) { return 1.0 / __builtin_sqrt(x); }
 

@@ -175,7 +175,7 @@ class _Entry:
 
 def add_entry(module: Module, f: Function, *, coroutine: bool = False, access_group: MDNode | None = None,
               resume: ResumeInfo | None = None, local_mem: int = 0, vector: tuple | None = None,
-              local_size: tuple[int, int, int] | None = None) -> Function:
+              local_size: tuple[int, int, int] | None = None, scalar: bool = True) -> Function:
     """Add the entry running kernel ``f`` over work-groups to ``module``; returns it.
 
     ``local_size`` is the kernel's fixed work-group size when every group has exactly that size
@@ -189,6 +189,9 @@ def add_entry(module: Module, f: Function, *, coroutine: bool = False, access_gr
     arrays (their ``alloca`` is shared by the iterations once inlined).
 
     ``vector``: (W-lane copy, W, uses sub-groups[, its ResumeInfo]) of a vectorised kernel.
+    ``scalar`` False (a vectorised kernel with barriers): no work-item copy, only packets; a group
+    whose x size is not a multiple of W ends the thread's work (the launch runs such NDRanges with
+    a binary that has the copy, see ``kernelkit.runtime.launch.needs_scalar_copy``).
     """
     # spec 003 function attributes: the loop entry is now the kernel entry point
     attrs = ['"mux-kernel"="entry-point"', f'"mux-orig-fn"="{f.name}"', f'"mux-base-fn-name"="{f.name}"',
@@ -270,18 +273,9 @@ def add_entry(module: Module, f: Function, *, coroutine: bool = False, access_gr
     else:
         e.items = b.mul(b.mul(e.ls[0], e.ls[1], "ls01"), e.ls[2], "items")
         if vector is not None:
-            _packet_coroutines(e, vector)
-
-        def start(x: Value, y: Value, z: Value, lin: Value) -> None:
-            wip = b.gep(WI_TYPE, e.wis, [lin], "wip")
-            e.store_wi(wip, x, y, z, lin)
-            b.store(e.call_kernel(f.name, wip, "h"), b.gep(ptr, e.hs, [lin], "hp"))
-        e.local_loops("loop.", e.block("rounds"), start)
-        e.start("rounds")
-        if resume is not None:
-            _region_rounds(e, resume, "", loop_md, group_next)
-        else:
-            _resume_rounds(e, "", 1, group_next)
+            _packet_coroutines(e, vector, scalar)
+        if scalar:
+            _work_item_coroutines(e, f, resume, loop_md, group_next)
     e.start("group.next")
     g_next = b.add(g, const(i64, 1), "g.next")
     b.cbr(b.icmp("ult", g_next, gend, "chunk.more"), e.block("group.step"), e.block("next.group"))
@@ -304,6 +298,24 @@ def add_entry(module: Module, f: Function, *, coroutine: bool = False, access_gr
         e.call("free", [b.load(ptr, e.frp, "frames.end")])
     b.ret_void()
     return e.fn
+
+
+
+def _work_item_coroutines(e: _Entry, f: Function, resume: ResumeInfo | None, loop_md: MDNode | None,
+                          group_next: BasicBlock) -> None:
+    """The group's part running one coroutine of kernel ``f`` per work-item, round by round."""
+    b = e.b
+
+    def start(x: Value, y: Value, z: Value, lin: Value) -> None:
+        wip = b.gep(WI_TYPE, e.wis, [lin], "wip")
+        e.store_wi(wip, x, y, z, lin)
+        b.store(e.call_kernel(f.name, wip, "h"), b.gep(ptr, e.hs, [lin], "hp"))
+    e.local_loops("loop.", e.block("rounds"), start)
+    e.start("rounds")
+    if resume is not None:
+        _region_rounds(e, resume, "", loop_md, group_next)
+    else:
+        _resume_rounds(e, "", 1, group_next)
 
 
 def _vector_x_loop(e: _Entry, wi: Value, vector: tuple, y: Value, z: Value,
@@ -342,15 +354,16 @@ def _switch_frames(e: _Entry, kind: int, prefix: str) -> None:
     e.start(f"{prefix}.start")
 
 
-def _packet_coroutines(e: _Entry, vector: tuple) -> None:
+def _packet_coroutines(e: _Entry, vector: tuple, scalar: bool = True) -> None:
     """The group's part for a kernel with barriers whose W-lane copy ``vector`` = (function, W, ...)
     is a coroutine per packet of W work-items along x: when the group's size along x is a multiple
     of W, start one coroutine per packet (its MuxWorkItemInfo is lane 0's, its handle at lane 0's
     slot), then resume the packets round by round until all have finished; otherwise on to block
-    ``wi.start`` (one coroutine per work-item), where the builder is left."""
+    ``wi.start`` (one coroutine per work-item), where the builder is left; without the work-item
+    copy (``scalar`` False) to the exit."""
     b, (fn, w) = e.b, vector[:2]
     rem = b.and_(e.ls[0], const(i64, w - 1), "pk.rem")
-    b.cbr(b.icmp("eq", rem, const(i64, 0), "pk.ok"), e.block("pk.group"), e.block("wi.group"))
+    b.cbr(b.icmp("eq", rem, const(i64, 0), "pk.ok"), e.block("pk.group"), e.block("wi.group" if scalar else "exit"))
     e.start("pk.group")
     _switch_frames(e, 2, "pk")
 
@@ -366,8 +379,9 @@ def _packet_coroutines(e: _Entry, vector: tuple) -> None:
         _region_rounds(e, resume, "pk.", None, e.block("group.next"), step=w)
     else:
         _resume_rounds(e, "pk.", w, e.block("group.next"))
-    e.start("wi.group")
-    _switch_frames(e, 1, "wi")
+    if scalar:
+        e.start("wi.group")
+        _switch_frames(e, 1, "wi")
 
 
 def _resume_rounds(e: _Entry, prefix: str, step: int, exit_: BasicBlock) -> None:
