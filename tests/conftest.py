@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kernelkit.cache import cache_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "reference"
 SHARED = ROOT.parent / "shared"
@@ -88,6 +90,47 @@ def corpus_manifest() -> dict:
     """tests/corpus/manifest.yaml, parsed once per test run (with libyaml's safe loader where PyYAML has it:
     the same document, eight times faster) and given as a copy the caller may change."""
     return copy.deepcopy(_parsed_corpus_manifest())
+
+
+# namespaces of kernelkit's own prebuilt libraries (`kernelkit.cache.Cache(..., library=True)`): their keys
+# cover kernelkit's and its tools' inputs only, never a user's build
+LIBRARY_NAMESPACES = ("clc", "tools", "amdhsa-mux", "host-images")
+RUN_CACHE = Path(cache_dir())      # the run's cache, as the run started (before any test moved it)
+
+
+def share_libraries(source: Path, dest: Path) -> Path:
+    """Hard-link (or copy) into cache ``dest`` the library entries of cache ``source`` it lacks; ``dest``.
+    Entries are written to a temporary file and renamed into place, so neither cache changes a linked one."""
+    for namespace in LIBRARY_NAMESPACES:
+        for entry in source.glob(f"{namespace}/??/*"):
+            target = dest / namespace / entry.parent.name / entry.name
+            if not entry.name.startswith(entry.parent.name) or target.exists():
+                continue                     # (a temporary file of a write under way)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(entry, target)
+                except FileExistsError:
+                    pass
+                except OSError:              # another file system
+                    tmp = target.with_name(f".tmp-{os.getpid()}-{entry.name}")
+                    shutil.copyfile(entry, tmp)
+                    os.replace(tmp, target)
+            except OSError:                  # a cache that cannot be written: its user builds them
+                pass
+    return dest
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    """A cache of the test's own (``KERNELKIT_CACHE_DIR``, turned on) with no build in it, holding the
+    run's prebuilt libraries (built once per run, not once per test); the libraries the test builds
+    go back to the run's cache."""
+    cache = share_libraries(RUN_CACHE, tmp_path / "cache")
+    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(cache))
+    monkeypatch.setenv("KERNELKIT_NO_CACHE", "")   # (the cache on; whatever a test sets is undone)
+    yield cache
+    share_libraries(cache, RUN_CACHE)
 
 
 @pytest.fixture(scope="session")

@@ -1,28 +1,26 @@
-"""Launch a host kernel: one native call per pool thread; the threads share the work-groups.
+"""Launch a host kernel: one job per thread for the native worker threads; the threads share the
+work-groups.
 
-ctypes releases the GIL during the call, so the threads run the work-item loops in parallel.
 ``KERNELKIT_THREADS`` sets the thread count (default: all cores).
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
+import functools
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 
 from kernelkit.errors import LaunchError
 from kernelkit.runtime.args import PackedArg
 from kernelkit.runtime.ndrange import NDRange
+from kernelkit.runtime.worker_pool import LaunchBlock, worker_pool
 from kernelkit.targets.host.sched import PrintfBuffer, WorkGroupInfo
 
 PRINTF_BUFFER_BYTES = 1 << 20   # CL_DEVICE_PRINTF_BUFFER_SIZE of the host device
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
 
 
 def thread_count() -> int:
@@ -35,15 +33,12 @@ def thread_count() -> int:
         if n < 1:
             raise LaunchError(f"KERNELKIT_THREADS must be a positive integer, got {env!r}")
         return n
-    return os.cpu_count() or 1
+    return _cores()
 
 
-def _pool(n: int) -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None or _POOL._max_workers < n:  # noqa: SLF001 - size check only
-            _POOL = ThreadPoolExecutor(max_workers=n, thread_name_prefix="kernelkit-host")
-        return _POOL
+@functools.cache
+def _cores() -> int:
+    return os.cpu_count() or 1   # (read from /sys: once, not at every launch)
 
 
 @dataclass
@@ -61,20 +56,15 @@ def new_printf_buffer() -> tuple[PrintfBuffer, ctypes.Array]:
     return PrintfBuffer(ctypes.addressof(data), PRINTF_BUFFER_BYTES, 0), data
 
 
-# work-groups per atomic grab: enough chunks per thread to balance uneven groups
-CHUNKS_PER_THREAD = 16
+# work-groups per atomic grab: enough chunks per thread to balance uneven groups, and small enough
+# that a thread preempted on a shared machine holds little work back at the end of the launch
+CHUNKS_PER_THREAD = 64
 
 
-def _template(nd: NDRange, state: LaunchState, threads: int) -> WorkGroupInfo:
-    wg = WorkGroupInfo()
-    wg.chunk = max(1, nd.total_groups // (threads * CHUNKS_PER_THREAD))
-    for d in range(3):
-        wg.num_groups[d] = nd.num_groups[d]
-        wg.global_offset[d] = nd.global_offset[d]
-        wg.local_size[d] = nd.local_size[d]
-        wg.enqueued_local_size[d] = nd.local_size[d]
-        wg.global_size[d] = nd.global_size[d]
-    wg.work_dim = nd.work_dim
+def _template(nd: NDRange, state: LaunchState, threads: int, total_groups: int) -> WorkGroupInfo:
+    wg = WorkGroupInfo(num_groups=nd.num_groups, global_offset=nd.global_offset, local_size=nd.local_size,
+                       enqueued_local_size=nd.local_size, global_size=nd.global_size, work_dim=nd.work_dim,
+                       chunk=max(1, total_groups // (threads * CHUNKS_PER_THREAD)))
     wg.printf = ctypes.addressof(state.printf) if state.printf is not None else None
     wg.check = ctypes.addressof(state.check) if state.check is not None else None
     wg.cancel = ctypes.addressof(state.cancel)
@@ -95,54 +85,70 @@ def _arg_array(packed: list[PackedArg], local_buffers: list) -> ctypes.Array:
 
 
 class NativeLaunch:
-    """One launch running on the pool's threads (each takes work-groups until none is left).
+    """One launch running on the host's worker threads (each takes work-groups until none is left).
 
-    The caller's thread runs no native code: it waits (``wait``), so Ctrl-C and timeouts reach it
+    The workers are native threads that wait without the GIL (:mod:`kernelkit.runtime.worker_pool`):
+    the hand-off is a futex wake, the completion another. The caller's thread runs no native code: it
+    waits (``wait``) in slices of at most ``_WAIT_SLICE`` seconds, so Ctrl-C and timeouts reach it
     while the kernel runs, and ``cancel`` asks the threads to stop (the kernel checks the flag at
     every loop back-edge and between work-groups). ``prepare(slots)``, if given, sees every thread
     slot's (loaded object, __local allocations) before any work-group runs (checked mode builds
-    its table of valid ranges from them)."""
+    its table of valid ranges from them). The loads go back to the executable once the launch is
+    seen finished (by ``done``/``wait``, or by the next launch)."""
 
     def __init__(self, executable, kernel: str, packed: list[PackedArg], nd: NDRange, state: LaunchState,
                  threads: int | None = None, prepare=None):
         if threads is not None and (not isinstance(threads, int) or threads < 1):
             raise LaunchError(f"{kernel}: threads must be a positive integer, got {threads!r}")
-        n = max(1, min(threads or thread_count(), nd.total_groups, executable.max_threads or nd.total_groups))
+        total = nd.total_groups
+        n = max(1, min(threads or thread_count(), total, executable.max_threads or total))
+        _reap()
         self.state = state
         self._executable = executable
-        self._counter = ctypes.c_uint64(0)
+        self._block = LaunchBlock(n)
+        self._block.cancel.value = state.cancel.value
+        state.cancel = self._block.cancel       # (on its own cache line)
         self._locals: list[list] = [[] for _ in range(n)]
         self._arrays = [_arg_array(packed, self._locals[s]) for s in range(n)]
         self._packed = packed
-        self._objects = executable.acquire(n)
+        self._objects = executable.acquire(n, _reap)
         try:
             if prepare is not None:
                 prepare(list(zip(self._objects, self._locals, strict=True)))
-            self._template = _template(nd, state, n)
+            self._template = _template(nd, state, n, total)
             entries = [obj.entry(kernel) for obj in self._objects]
         except BaseException:
             executable.release(self._objects)
             raise
-        self._left = n
-        self._left_lock = threading.Lock()
-        total = nd.total_groups
-        pool = _pool(n)
-        self._futures = []
-        for s in range(n):
-            future = pool.submit(entries[s], ctypes.addressof(self._arrays[s]), ctypes.addressof(self._template),
-                                 ctypes.addressof(self._counter), total)
-            future.add_done_callback(self._thread_done)
-            self._futures.append(future)
+        self._released = False
+        self._release_lock = threading.Lock()
+        for job, entry, array in zip(self._block.jobs, entries, self._arrays, strict=True):
+            job.entry = ctypes.cast(entry, ctypes.c_void_p).value
+            job.args = ctypes.addressof(array)
+            job.tmpl = ctypes.addressof(self._template)
+            job.counter = ctypes.addressof(self._block.counter)
+            job.total = total
+            job.sync = ctypes.addressof(self._block.sync)
+        self._pool = worker_pool()
+        with _PENDING_LOCK:
+            _PENDING.add(self)
+        self._pool.submit(self._block)
 
-    def _thread_done(self, _future) -> None:
-        with self._left_lock:
-            self._left -= 1
-            last = self._left == 0
-        if last:
-            self._executable.release(self._objects)
+    def _release(self) -> None:
+        """The launch has finished: its loads go back to the executable (once)."""
+        with self._release_lock:
+            if self._released:
+                return
+            self._released = True
+        with _PENDING_LOCK:
+            _PENDING.discard(self)
+        self._executable.release(self._objects)
 
     def done(self) -> bool:
-        return all(f.done() for f in self._futures)
+        if self._block.done:
+            self._release()
+            return True
+        return False
 
     def cancel(self) -> None:
         self.state.cancel.value = 1
@@ -150,11 +156,11 @@ class NativeLaunch:
     def wait(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds (None: until the end); True when every thread has finished."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        for f in self._futures:
-            try:
-                f.result(None if deadline is None else max(0.0, deadline - time.monotonic()))
-            except FutureTimeout:
-                return False
+        while not self._pool.wait(self._block, _WAIT_SLICE if deadline is None
+                                  else min(_WAIT_SLICE, deadline - time.monotonic())):
+            if deadline is not None and time.monotonic() >= deadline:
+                return self.done()
+        self._release()
         return True
 
     def wait_uninterrupted(self) -> None:
@@ -165,3 +171,28 @@ class NativeLaunch:
                     return
             except KeyboardInterrupt:
                 continue
+
+
+# the longest the caller's thread stays in native code while waiting (signals are handled between)
+_WAIT_SLICE = 0.05
+
+# launches not yet seen finished (their loads not yet given back)
+_PENDING: set[NativeLaunch] = set()
+_PENDING_LOCK = threading.Lock()
+
+
+def _reap() -> None:
+    """Give back the loads of every launch that has finished meanwhile."""
+    with _PENDING_LOCK:
+        pending = list(_PENDING)
+    for launch in pending:
+        launch.done()
+
+
+@atexit.register
+def _finish_at_exit() -> None:
+    """Launches still running at exit run to their end (their code must outlive them)."""
+    with _PENDING_LOCK:
+        pending = list(_PENDING)
+    for launch in pending:
+        launch.wait_uninterrupted()

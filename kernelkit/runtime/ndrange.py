@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Sequence
@@ -22,11 +23,11 @@ class NDRange:
     local_size: tuple[int, int, int]      # enqueued local size
     global_offset: tuple[int, int, int]
 
-    @property
+    @functools.cached_property   # (asked for many times per launch)
     def num_groups(self) -> tuple[int, int, int]:
         return tuple(-(-g // max(1, lsz)) for g, lsz in zip(self.global_size, self.local_size, strict=True))
 
-    @property
+    @functools.cached_property
     def total_groups(self) -> int:
         return math.prod(self.num_groups)
 

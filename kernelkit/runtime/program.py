@@ -223,6 +223,7 @@ class Kernel:
         from kernelkit.ir.analysis.reach import Reach
 
         self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
+        self._reach_memo: dict = {}   # launches check_reach found in bounds
         self.last_output = ""
 
     def __repr__(self) -> str:
@@ -281,7 +282,7 @@ class Kernel:
         if not check:   # (checked mode catches the access itself, naming the address and work-item)
             from kernelkit.runtime.reach import check_reach
 
-            check_reach(self.name, self.signature, self.reach, args, nd)
+            check_reach(self.name, self.signature, self.reach, args, nd, self._reach_memo)
         if self._specialise(nd, local_size, specialise):
             exe = self.program.specialised_executable(self.name, nd.local_size, check)
         else:

@@ -127,16 +127,21 @@ def _buffer_bytes(value) -> int | None:
     return None
 
 
-def check_reach(kernel: str, signature, reaches: list[Reach], values, nd: NDRange) -> None:
-    """Raise a LaunchError if a work-item of this launch provably reads or writes outside an argument."""
+def check_reach(kernel: str, signature, reaches: list[Reach], values, nd: NDRange, memo: dict | None = None) -> None:
+    """Raise a LaunchError if a work-item of this launch provably reads or writes outside an argument.
+    ``memo`` (one per kernel) remembers the launches found in bounds: the NDRange, scalar arguments
+    and buffer sizes they had (all the proof depends on)."""
     if not reaches:
         return
     env = _constants(signature, values, nd)
-    for r in reaches:
+    sizes = [_buffer_bytes(values[r.arg]) if r.arg < len(signature.args) else None for r in reaches]
+    key = (nd, tuple(sizes), tuple(env.items()))
+    if memo is not None and key in memo:
+        return
+    for r, nbytes in zip(reaches, sizes, strict=True):
         if r.arg >= len(signature.args):
             continue
         arg = signature.args[r.arg]
-        nbytes = _buffer_bytes(values[r.arg])
         if nbytes is None:
             continue
         found = _extremes(r.offset, env, nd)
@@ -152,3 +157,10 @@ def check_reach(kernel: str, signature, reaches: list[Reach], values, nd: NDRang
                 f"({high + r.size - nbytes} more)" + ("" if arg.address_space == "local" else ", or a smaller NDRange"))
         if low < 0:
             raise LaunchError(f"{kernel}: work-item {_work_item(low_at, nd)} {what} {-low} bytes before {where}")
+    if memo is not None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = True
+
+
+_MEMO_LIMIT = 256

@@ -70,10 +70,8 @@ def test_other_command_lines_are_left_to_the_full_command(words):
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("KERNELKIT_NO_CACHE", "")        # (the cache on; whatever a test sets is undone)
-    monkeypatch.chdir(tmp_path)
+def project(tmp_path, monkeypatch, isolated_cache):
+    monkeypatch.chdir(tmp_path)                          # (the cache: the test's own, turned on)
     (tmp_path / "k.cl").write_text(SOURCE)
     return tmp_path
 

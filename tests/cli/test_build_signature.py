@@ -25,9 +25,8 @@ JSON_ARG_KEYS = ("name", "type_name", "base_type", "address_space", "access_qual
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("KERNELKIT_NO_CACHE", "")  # restored after tests that pass --no-cache
+def _isolated(isolated_cache):
+    pass   # a cache of the test's own (conftest), the cache on: restored after tests that pass --no-cache
 
 
 def _run(argv, capsys) -> tuple[int, str, str]:

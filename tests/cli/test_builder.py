@@ -26,11 +26,11 @@ SAXPY = (ROOT / "examples" / "saxpy.cl").read_text()
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch, request):
+def _isolated(monkeypatch, request):
     # the reproducer needs the builtin library (atomics): those tests keep the user's cache, where
     # kernelkit's own library is built once, and build with the cache off (which still reads it)
     if "user_cache" not in request.fixturenames:
-        monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
+        request.getfixturevalue("isolated_cache")   # a cache of the test's own (conftest)
     monkeypatch.setenv("KERNELKIT_NO_CACHE", "")
 
 

@@ -21,9 +21,8 @@ SAXPY = ROOT / "examples" / "saxpy.cl"
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("KERNELKIT_NO_CACHE", "")
+def _isolated(isolated_cache):
+    pass   # a cache of the test's own (conftest)
 
 
 def _run(argv, capsys) -> tuple[int, str, str]:

@@ -16,6 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SAXPY = ROOT / "examples" / "saxpy.cl"
 
 
+@pytest.fixture(autouse=True)
+def _isolated(isolated_cache):
+    pass   # tmp_path / "cache": a cache of the test's own (conftest)
+
+
 def _kk(tmp_path, *argv):
     return subprocess.run([sys.executable, "-m", "kernelkit", *map(str, argv)], capture_output=True, text=True,
                           cwd=tmp_path, timeout=600, env={**__import__("os").environ,

@@ -28,6 +28,15 @@ def demo():
     return proc.stdout
 
 
+@pytest.fixture(scope="module")
+def saxpy_only(tmp_path_factory):
+    """A folder holding examples/saxpy.cl alone, for the tests that run the demo on one example: one
+    folder, so the second such test finds the first one's builds in the cache (the key holds the path)."""
+    folder = tmp_path_factory.mktemp("saxpy_only")
+    (folder / "saxpy.cl").write_text((ROOT / "examples" / "saxpy.cl").read_text())
+    return folder
+
+
 def _blocks(stdout: str) -> dict[str, str]:
     return {b.split()[0]: b for b in stdout.strip().split("\n\n") if b.split()[0].endswith(".cl")}
 
@@ -61,9 +70,8 @@ def test_the_printed_run_command_reproduces_the_values_shown(demo):
         assert [float(v) for v in printed[:len(shown)]] == pytest.approx([float(v) for v in shown], abs=1e-3), name
 
 
-def test_verbose_adds_the_listings(tmp_path):
-    (tmp_path / "saxpy.cl").write_text((ROOT / "examples" / "saxpy.cl").read_text())
-    proc = _demo(str(tmp_path), "--verbose")
+def test_verbose_adds_the_listings(saxpy_only):
+    proc = _demo(str(saxpy_only), "--verbose")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "compute_pgm_rsrc1:" in proc.stdout and "resources: kernarg" in proc.stdout   # AMDGPU listing
     assert re.search(r"^\s+\[\s+0\]\s+16 value\s+a(\s+cb1\[0\] float)?$", proc.stdout, re.M)  # AMD IL cb1 slot
@@ -81,10 +89,9 @@ def test_nothing_ran_is_an_error(tmp_path):
     assert re.search(r"^    gfx90a:xnack-\s+\d+ B  other: ", unchecked.stdout, re.M)
 
 
-def test_builds_report_progress_steps(monkeypatch, tmp_path, capsys):
+def test_builds_report_progress_steps(monkeypatch, saxpy_only, capsys):
     """Each build of the demo is a step of the terminal status line (shown once it takes ~1 s)."""
     import argparse
-    import shutil
 
     from kernelkit.builder import progress as progress_module
     from kernelkit.commands import demo as demo_command
@@ -101,8 +108,7 @@ def test_builds_report_progress_steps(monkeypatch, tmp_path, capsys):
             super().done(name)
 
     monkeypatch.setattr(progress_module, "Progress", Recording)
-    shutil.copy(ROOT / "examples" / "saxpy.cl", tmp_path / "saxpy.cl")
-    assert demo_command.run(argparse.Namespace(examples=str(tmp_path), verbose=False)) == 0
+    assert demo_command.run(argparse.Namespace(examples=str(saxpy_only), verbose=False)) == 0
     started = [text for kind, text in steps if kind == "update"]
     simulated = ("amdil:juniper", "visa:tgllp")
     expected = ["building saxpy.cl for host"] + [step for t in TARGETS for step in

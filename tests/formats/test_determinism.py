@@ -34,7 +34,10 @@ def test_writers_are_byte_identical_under_different_hash_seeds(tmp_path):
     for seed in ("0", "1", "4242"):
         out = tmp_path / f"seed{seed}"
         out.mkdir()
-        env = dict(os.environ, PYTHONHASHSEED=seed, KERNELKIT_CACHE_DIR=str(tmp_path / f"cache{seed}"))
+        # no build server: its forked children keep the server's own hash seed, so the builds would not run
+        # under this one (plain workers inherit the environment, PYTHONHASHSEED included)
+        env = dict(os.environ, PYTHONHASHSEED=seed, KERNELKIT_CACHE_DIR=str(tmp_path / f"cache{seed}"),
+                   KERNELKIT_NO_SERVER="1")
         procs.append(subprocess.Popen([sys.executable, str(SCRIPT), str(ref.parent), str(source), str(out)],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
     results = []

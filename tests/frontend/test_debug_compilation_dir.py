@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from conftest import ROOT, require_tool
+from conftest import ROOT, RUN_CACHE, require_tool, share_libraries
 
 
 def _build(folder, out, cache):
@@ -23,8 +23,9 @@ def _build(folder, out, cache):
 def test_g_builds_name_the_callers_directory_and_are_reproducible(tmp_path):
     dwarfdump = require_tool("llvm-dwarfdump-22")
     (tmp_path / "x.cl").write_text("kernel void f(global int *a) { a[get_global_id(0)] = 1; }\n")
-    first = _build(tmp_path, "a.bin", tmp_path / "cache-a")
-    second = _build(tmp_path, "b.bin", tmp_path / "cache-b")
+    # a cache each, holding the run's prebuilt libraries only (conftest.share_libraries)
+    first = _build(tmp_path, "a.bin", share_libraries(RUN_CACHE, tmp_path / "cache-a"))
+    second = _build(tmp_path, "b.bin", share_libraries(tmp_path / "cache-a", tmp_path / "cache-b"))
     assert first == second
     info = subprocess.run([dwarfdump, "--debug-info", str(tmp_path / "a.bin")], capture_output=True, text=True,
                           check=True).stdout

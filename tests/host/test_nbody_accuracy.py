@@ -1,6 +1,8 @@
 """The n-body kernel of benchmarks/host_vs_peers.py on the host (16-lane packets on AVX2), its
 1/sqrt by sqrt + divide (the default) and by the rsqrt estimate (-cl-rsqrt-estimate=always,
-targets/host/passes/fast_rsqrt.py), against numpy in float64; coincident bodies put r2 = eps."""
+targets/host/passes/fast_rsqrt.py), with its j loop software-pipelined or not (-cl-loop-pipeline,
+targets/host/passes/loop_pipelining.py), against numpy in float64 and against each other;
+coincident bodies put r2 = eps."""
 
 from __future__ import annotations
 
@@ -49,3 +51,27 @@ def test_estimate_and_divider_builds_match_float64(bodies):
         assert (out[:, 3] == 0).all()
     if "avx" in host_cpu().features and prog._binary.kernel("nbody").vector_width == 16:
         assert not np.array_equal(fast, exact)      # the estimate really ran
+
+
+def test_pipelined_estimate_is_bit_identical_to_the_unpipelined_one(bodies):
+    """-cl-loop-pipeline=auto (the default) pipelines the estimate's j loop (targets/host/passes/
+    loop_pipelining.py): the same operations in the same order, so the same bits."""
+    pos, ref = bodies
+    piped, piped_prog = run(pos, ["-cl-rsqrt-estimate=always"])
+    plain, plain_prog = run(pos, ["-cl-rsqrt-estimate=always", "-cl-loop-pipeline=never"])
+    assert piped.tobytes() == plain.tobytes()
+    assert np.abs(piped[:, :3] - ref).max() <= 5e-6 * np.abs(ref).max()
+    if "avx" in host_cpu().features and piped_prog._binary.kernel("nbody").vector_width > 1:
+        assert piped_prog._binary.object_code != plain_prog._binary.object_code   # it really was pipelined
+
+
+def test_cost_rule_leaves_the_divider_loop_alone(bodies):
+    """auto does not pipeline a loop bound by the divider; always does, with the same bits."""
+    pos, _ = bodies
+    auto, auto_prog = run(pos, [])
+    never, never_prog = run(pos, ["-cl-loop-pipeline=never"])
+    forced, forced_prog = run(pos, ["-cl-loop-pipeline=always"])
+    assert auto.tobytes() == forced.tobytes() == never.tobytes()
+    assert auto_prog._binary.object_code == never_prog._binary.object_code
+    if auto_prog._binary.kernel("nbody").vector_width > 1:
+        assert forced_prog._binary.object_code != auto_prog._binary.object_code

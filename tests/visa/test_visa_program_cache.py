@@ -59,8 +59,7 @@ def test_a_damaged_container_is_a_format_error():
     assert exc.value.field == "kernels.signature"
 
 
-def test_api_builds_are_cached_under_source_options_platform_and_includes(include_dir, tmp_path, monkeypatch):
-    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(tmp_path / "cache"))
+def test_api_builds_are_cached_under_source_options_platform_and_includes(include_dir, isolated_cache):
     options = [f"-I{include_dir}"]
     first = build_visa_program(SOURCE, "visa:tgllp", options, filename="scale.cl")
     again = build_visa_program(SOURCE, "visa:tgllp", options, filename="scale.cl")

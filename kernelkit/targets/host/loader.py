@@ -66,11 +66,14 @@ class Executable:
                 self._shared = LoadedObject(self.object_code)
             return self._shared
 
-    def acquire(self, n: int) -> list[LoadedObject]:
-        """``n`` loads for one launch's ``n`` threads, used by no other launch until ``release``."""
+    def acquire(self, n: int, reap=None) -> list[LoadedObject]:
+        """``n`` loads for one launch's ``n`` threads, used by no other launch until ``release``.
+        ``reap()``, called while a serial executable is busy, lets finished launches release theirs."""
         if not self.per_thread_globals:
             if self.serial:
-                self._serial_lock.acquire()
+                while not self._serial_lock.acquire(timeout=0.002):
+                    if reap is not None:
+                        reap()
             return [self._shared_load()] * n
         with self._lock:
             taken, self._free = self._free[:n], self._free[n:]
