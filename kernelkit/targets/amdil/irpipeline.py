@@ -63,7 +63,7 @@ def _inline_everything(module, keep: frozenset[str] = frozenset()) -> None:
     from kernelkit.ir.module import AttributeGroup
     from kernelkit.ir.transforms.inlining import drop_function_attributes, group_attributes, with_own_group
 
-    drop_function_attributes(module)
+    drop_function_attributes(module, keep_empty_groups=True)   # all get alwaysinline below
     kept = []
     for f in module.functions:
         if f.is_declaration:
