@@ -11,8 +11,9 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
 - no server       the same with ``KERNELKIT_NO_SERVER=1``: a fresh worker process per build
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
 - CPU             the AMDGPU runs' CPU time too (user + system, of the process and of those it waited
-                  for), which a loaded machine hardly moves; kk cold's is its client's only (the compile
-                  runs in a child of the build server); and ``python -c pass``, which every CLI call pays
+                  for), which a loaded machine hardly moves; kk cold's client apart and with the build
+                  server's child that compiled (its CPU and its clang's and lld's, read from the server's
+                  reaped children in /proc on Linux); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
 - kk host first   a fresh process's first ``Program(src).build()`` (kernelkit and numpy imported
@@ -157,20 +158,59 @@ def kernelkit_command(script: str | None) -> tuple[list[str], str, str | None]:
         "checkout in a fresh venv with `pip install -e .` and pass --kernelkit <venv>/bin/kernelkit)")
 
 
-def start_server(kernelkit: list[str]) -> bool:
+def start_server(kernelkit: list[str]) -> str | None:
     """Start the build server of the kernelkit under test (``kernelkit server start`` as the timed builds
     run it, which waits until it answers; the kernelkit this script imports may be another copy, whose
-    server the builds would not use) as the first build of a session does."""
+    server the builds would not use) as the first build of a session does; its socket, or None."""
     if os.environ.get("KERNELKIT_NO_SERVER", "") not in ("", "0"):
-        return False
+        return None
     proc = subprocess.run([*kernelkit, "server", "start"], capture_output=True, text=True, cwd=ROOT)
-    return proc.returncode == 0
+    said = proc.stdout.strip().rpartition("build server running: ")[2]
+    return (said or None) if proc.returncode == 0 else None
 
 
-def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str
-                ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple[str, float, float, float, float]]]:
-    """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm (kk cold's CPU is the
-    client's only: its compile runs in a child of the build server)."""
+def server_pid(socket: str | None) -> int | None:
+    """The process id of the build server listening on ``socket`` (its command line in /proc), or None."""
+    if socket is None or not os.path.isdir("/proc"):
+        return None
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            continue
+        if words[-3:-1] == [b"kernelkit.builder.server", os.fsencode(socket)]:
+            return int(entry)
+    return None
+
+
+def reaped_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the children process ``pid`` has reaped."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+_SERVER_CPU: list[float] = []   # CPU of the server's child of each kk cold run
+
+
+def _timed_cold(cmd: list[str], env: dict, server: int | None) -> float:
+    """``_timed`` of a cold build through the server ``server``; the CPU of the child that compiled it
+    (reaped by the server within its 50 ms poll) goes to _SERVER_CPU."""
+    before = reaped_cpu(server) if server is not None else 0.0
+    elapsed = _timed(cmd, env)
+    if server is not None:
+        deadline = time.monotonic() + 1.0
+        while reaped_cpu(server) == before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        _SERVER_CPU.append(reaped_cpu(server) - before)
+    return elapsed
+
+
+def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, server: int | None = None
+                ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple]]:
+    """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm; the CPU rows also kk cold's
+    client with the server's child (None without the server's pid)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
     alone = {**env, "KERNELKIT_NO_SERVER": "1"}
     rows, cpu_rows = [], []
@@ -178,16 +218,19 @@ def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
             kk = [*kernelkit, "build", str(src), "-t", target, "-o", str(out)]
-            _timed(kk, alone, record=False)                   # warms kernelkit's library entries (a plain worker
-            #                                                   indexes the device library) and the binary
-            _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind
+            _timed(kk, alone, record=False)                   # warms kernelkit's library entries and the binary
+            _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind (after
+            #                                                   it, the server indexes the device library apart)
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
-            cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)
+            cold = _median(lambda k=kk: _timed_cold([*k, "--no-cache"], env, server), repeat)
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
             warm = _median(lambda k=kk: _timed(k, env), repeat)
             rows.append((src.name, clang, cold, no_server, warm))
+            clients = _CPU[(*kk, "--no-cache", "")][-repeat:]
+            with_child = statistics.median(c + s for c, s in zip(clients, _SERVER_CPU[-repeat:], strict=True)) \
+                if server is not None else None
             cpu_rows.append((src.name, _median_cpu(clang_c(src, target, out)), _median_cpu([*kk, "--no-cache"], env),
-                             _median_cpu([*kk, "--no-cache"], alone), _median_cpu(kk, env)))
+                             _median_cpu([*kk, "--no-cache"], alone), _median_cpu(kk, env), with_child))
     return rows, cpu_rows
 
 
@@ -260,25 +303,31 @@ def main() -> int:
     notes = [note] if note else []
     with tempfile.TemporaryDirectory(prefix="kk-compile-speed-") as tmp:
         cache_dir = args.cache_dir or str(Path(tmp) / "cache")
-        if not start_server(kernelkit):
+        socket = start_server(kernelkit)
+        if socket is None:
             notes.append("no build server (KERNELKIT_NO_SERVER is set or no private runtime directory): "
                          "kk cold is a fresh worker process too")
+        server = server_pid(socket)
+        if socket is not None and server is None:
+            notes.append("the build server's process was not found in /proc: kk cold's CPU is its client's only")
         print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c; "
               f"kernelkit = {' '.join(kernelkit)}")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
               f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir)
+        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir, server)
         for name, clang, cold, alone, warm in rows:
             print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
         print()
         print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
-              "client only, its compile runs in the build server's child)")
-        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'':>11} "
-              f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        for name, clang, cold, alone, warm in cpu_rows:
-            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} {'':>11} "
-                  f"{alone / clang:12.2f} {warm / clang:11.2f}")
+              "client, and +child: with the build server's child that compiled, its clang and lld)")
+        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
+              f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
+        for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):
+            total, ratio = (f"{with_child * 1e3:9.0f}", f"{with_child / clang:11.2f}") if with_child is not None \
+                else (f"{'-':>9}", f"{'-':>11}")
+            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {total} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
+                  f"{ratio} {alone / clang:12.2f} {warm / clang:11.2f}")
         start_wall, start_cpu = python_start(interpreter, args.repeat)
         print(f"{interpreter} -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
               f"CPU {start_cpu * 1e3:.0f} ms")
