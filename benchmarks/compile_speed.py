@@ -16,13 +16,14 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   reaped children in /proc on Linux); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
-- kk host first   a fresh process's first ``Program(src).build()`` (kernelkit and numpy imported
-                  first, as pyopencl is for the peers) with the cache off, the build server
+- kk host first   a fresh process's first ``Program(src).build()`` (numpy and kernelkit's API,
+                  ``kernelkit.Program``, imported first, as pyopencl is for the peers) with the cache off, the build server
                   running; "no server": with a fresh worker process (its start included);
                   kk host warm: the same with the cache on, in-process
 - host CPU        the CPU of that first build (user + system around it, waited-for children included):
                   the peers' clBuildProgram, and kernelkit's build compiled in the timed process
-                  (KERNELKIT_BUILD_IN_PROCESS=1, cache off), as ratios too
+                  (KERNELKIT_BUILD_IN_PROCESS=1, cache off), as ratios too; "warm proc": another build
+                  (the source changed) in that process, about what the build server's warm child pays
 
 The AMDGPU rows run kernelkit as a user does: the ``kernelkit`` console script of an environment where
 this checkout is installed as the README says (``pip install -e .`` in a fresh venv), given with
@@ -75,17 +76,23 @@ cl.Program(context, source).build()
 print(time.perf_counter() - start, cpu_now() - cpu)
 """
 
-# like the peers' script: the library imported (pyopencl imports numpy too), then the first build timed
+# like the peers' script: the library's API imported (pyopencl imports its runtime and numpy; kernelkit's
+# Program is imported on first use), then the first build timed
 KERNELKIT_HOST_BUILD = CPU_NOW + """
-import sys, time
+import os, sys, time
 import numpy
 import kernelkit
+Program = kernelkit.Program
 start, cpu = time.perf_counter(), cpu_now()
-kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
+Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
 first, first_cpu = time.perf_counter() - start, cpu_now() - cpu
 start = time.perf_counter()
 kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
-print(first, time.perf_counter() - start, first_cpu)
+second = time.perf_counter() - start
+cpu = cpu_now()    # (compiling in-process: another build of the source, in this now warm process)
+if os.environ.get("KERNELKIT_BUILD_IN_PROCESS"):
+    kernelkit.Program(open(sys.argv[1]).read() + "\\n// again\\n", filename=sys.argv[1]).build()
+print(first, second, first_cpu, cpu_now() - cpu)
 """
 
 
@@ -258,27 +265,28 @@ def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> tu
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
-def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float, float]:
-    """Medians of (kk first, no server, kk warm, the first build's CPU in-process): the CPU is taken with
-    the compile in the timed process (KERNELKIT_BUILD_IN_PROCESS=1, cache off; clang, a child it waits
-    for, included), as the peers' clBuildProgram runs; with the server the compile's CPU is not ours to see."""
-    def once(no_cache: bool, server: bool = True, in_process: bool = False) -> tuple[float, float, float]:
+def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float, float, float]:
+    """Medians of (kk first, no server, kk warm, CPU of the first build and of a build in a warm process):
+    the CPU is taken with the compile in the timed process (KERNELKIT_BUILD_IN_PROCESS=1, cache off;
+    clang, a child it waits for, included), as the peers' clBuildProgram runs (with the server the
+    compile's CPU is not ours to see: its child, forked warm, pays about the warm process's)."""
+    def once(no_cache: bool, server: bool = True, in_process: bool = False) -> tuple[float, float, float, float]:
         env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else "",
                "KERNELKIT_NO_SERVER": "" if server else "1", "KERNELKIT_BUILD_IN_PROCESS": "1" if in_process else ""}
         proc = subprocess.run([sys.executable, "-c", KERNELKIT_HOST_BUILD, str(src)], capture_output=True,
                               text=True, env=env, cwd=ROOT)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr.strip()[-400:])
-        first, second, cpu = proc.stdout.split()
-        return float(first), float(second), float(cpu)
+        first, second, cpu, warm_cpu = proc.stdout.split()
+        return float(first), float(second), float(cpu), float(warm_cpu)
 
     once(False)                                               # kernelkit's library entries and the binary
     once(True)                                                # the server's first request of this kind
     cold = statistics.median(once(True)[0] for _ in range(repeat))
     no_server = statistics.median(once(True, server=False)[0] for _ in range(repeat))
     warm = statistics.median(once(False)[1] for _ in range(repeat))
-    cpu = statistics.median(once(True, in_process=True)[2] for _ in range(repeat))
-    return cold, no_server, warm, cpu
+    cpus = [once(True, in_process=True)[2:] for _ in range(repeat)]
+    return cold, no_server, warm, statistics.median(c[0] for c in cpus), statistics.median(c[1] for c in cpus)
 
 
 def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
@@ -350,24 +358,26 @@ def main() -> int:
         print(head)
         cpu_lines = []
         for src in EXAMPLES:
-            cold, alone, warm, kk_cpu = kernelkit_host_build(src, args.repeat, cache_dir)
+            cold, alone, warm, kk_cpu, kk_warm_cpu = kernelkit_host_build(src, args.repeat, cache_dir)
             line = f"{src.name:14} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.2f}"
-            cpu_line = f"{src.name:14} {kk_cpu * 1e3:9.0f}"
+            cpu_line = f"{src.name:14} {kk_cpu * 1e3:9.0f} {kk_warm_cpu * 1e3:9.0f}"
             for _name, icd, env in peers:
                 try:
                     t, peer_cpu = opencl_first_build(src, icd, env, args.repeat)
                     line += f" {t * 1e3:9.0f} {cold / t:10.2f} {alone / t:13.2f}"
-                    cpu_line += f" {peer_cpu * 1e3:9.0f} {kk_cpu / peer_cpu:10.2f}"
+                    cpu_line += f" {peer_cpu * 1e3:9.0f} {kk_cpu / peer_cpu:10.2f} {kk_warm_cpu / peer_cpu:12.2f}"
                 except RuntimeError as exc:
                     line += f" {'failed':>9} {'':>10} {'':>13}"
-                    cpu_line += f" {'failed':>9} {'':>10}"
+                    cpu_line += f" {'failed':>9} {'':>10} {'':>12}"
                     notes.append(f"{_name} on {src.name}: {exc}")
             print(line)
             cpu_lines.append(cpu_line)
         print()
         print("the first build's CPU, ms (user + system of the process and its waited-for children, around the "
-              "build only; kk: compiled in the timed process, cache off)")
-        print(f"{'kernel':14} {'kk':>9}" + "".join(f" {p[0]:>9} {'kk/' + p[0]:>10}" for p in peers))
+              "build only; kk: compiled in the timed process, cache off; kk warm proc: another build in that "
+              "process, as the build server's warm child pays)")
+        print(f"{'kernel':14} {'kk':>9} {'warm proc':>9}" + "".join(
+            f" {p[0]:>9} {'kk/' + p[0]:>10} {'warm/' + p[0]:>12}" for p in peers))
         for cpu_line in cpu_lines:
             print(cpu_line)
     for note in notes:
