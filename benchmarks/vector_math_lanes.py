@@ -1,9 +1,10 @@
-"""Float math builtins in lane form (kernelkit/mux/clc/include/clc_*lanes*.h): the largest error in
-ulp against float64 numpy/scipy over >= 1M inputs (special values included), whether the vectorised
+"""Float (and with --double, double) math builtins in lane form (kernelkit/mux/clc/include/clc_*lanes*.h):
+the largest error in ulp against float64 numpy / Python's math module (float) or mpmath (double) over >= 1M
+inputs (special values included), whether the vectorised
 build (-cl-wfv=always) equals the scalar build (-cl-wfv=never) bit for bit, and the time of a small
 kernel per function (eight calls per work-item over 1M work-items, best of --repeat).
 
-    python benchmarks/vector_math_lanes.py [--only NAME ...] [--n N] [--repeat R] [--no-sweep]
+    python benchmarks/vector_math_lanes.py [--double] [--only NAME ...] [--n N] [--repeat R] [--no-sweep]
 
 Run it once from a checkout before the lane forms (PYTHONPATH=<that checkout>) for the "before" times.
 """
@@ -20,22 +21,22 @@ import numpy as np
 import kernelkit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "host"))
-from lane_math_cases import FUNCTIONS, inputs  # noqa: E402
+from lane_math_cases import DOUBLE_FUNCTIONS, FUNCTIONS, double_inputs, double_ulp_errors, inputs  # noqa: E402
 
 
-def source(name: str) -> str:
-    expr = FUNCTIONS[name][0]
+def source(name: str, t: str = "float") -> str:
+    expr = (DOUBLE_FUNCTIONS if t == "double" else FUNCTIONS)[name][0]
     return f"""
-kernel void once(global const float *x, global const float *y, global float *out) {{
+kernel void once(global const {t} *x, global const {t} *y, global {t} *out) {{
   int i = get_global_id(0);
-  float v = x[i], w = y[i], r = 0.0f;
+  {t} v = x[i], w = y[i], r = 0;
   int q = 0;
   for (int k = 0; k < 1; ++k) r = {expr};
   out[i] = r;
 }}
-kernel void eight(global const float *x, global const float *y, global float *out) {{
+kernel void eight(global const {t} *x, global const {t} *y, global {t} *out) {{
   int i = get_global_id(0);
-  float v = x[i], w = y[i], r = 0.0f;
+  {t} v = x[i], w = y[i], r = 0;
   int q = 0;
   for (int k = 0; k < 8; ++k) {{ r += {expr}; v = v * 0.875f + 0.0625f; }}
   out[i] = r;
@@ -56,35 +57,41 @@ def ulp_errors(got: np.ndarray, exact: np.ndarray) -> np.ndarray:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*", default=list(FUNCTIONS))
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--double", action="store_true", help="the double builtins (mpmath oracle: slow)")
     ap.add_argument("--n", type=int, default=1 << 20)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-sweep", action="store_true", help="times only")
     args = ap.parse_args()
     print(f"kernelkit {kernelkit.__file__}")
     print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19}")
-    for name in args.only:
-        expr, ref, bound = FUNCTIONS[name]
-        vec = kernelkit.Program(source(name), ["-cl-wfv=always"]).build()
-        x, y = inputs(name, args.n)
+    t, dtype = ("double", np.float64) if args.double else ("float", np.float32)
+    for name in args.only or list(DOUBLE_FUNCTIONS if args.double else FUNCTIONS):
+        bound = (DOUBLE_FUNCTIONS if args.double else FUNCTIONS)[name][-1]
+        vec = kernelkit.Program(source(name, t), ["-cl-wfv=always"]).build()
+        x, y = (double_inputs if args.double else inputs)(name, args.n)
         x = np.resize(x, (x.size + 63) // 64 * 64)
         y = np.resize(y, x.size)
         cells = [f"{name:10} {x.size:8}"]
         if not args.no_sweep:
             got = np.zeros_like(x)
             vec.kernel("once")(x, y, got, global_size=(x.size,), local_size=(64,))
-            scalar = kernelkit.Program(source(name), ["-cl-wfv=never"]).build()
+            scalar = kernelkit.Program(source(name, t), ["-cl-wfv=never"]).build()
             sgot = np.zeros_like(x)
             scalar.kernel("once")(x, y, sgot, global_size=(x.size,), local_size=(64,))
-            with np.errstate(all="ignore"):
-                exact = ref(x.astype(np.float64), y.astype(np.float64))
-            err = ulp_errors(got, exact)
-            cells.append(f"{err.max():9.3f} {bound:5} {str(np.array_equal(got.view(np.uint32), sgot.view(np.uint32))):>11}")
+            if args.double:
+                err = double_ulp_errors(name, got, x, y)
+            else:
+                with np.errstate(all="ignore"):
+                    exact = FUNCTIONS[name][1](x.astype(np.float64), y.astype(np.float64))
+                err = ulp_errors(got, exact)
+            same = np.array_equal(got.view(np.uint8), sgot.view(np.uint8))
+            cells.append(f"{err.max():9.3f} {bound:5} {str(same):>11}")
         else:
             cells.append(f"{'':9} {bound:5} {'':>11}")
         n = 1 << 20
-        xt = np.random.default_rng(1).uniform(0.05, 0.95, n).astype(np.float32)
-        yt = np.random.default_rng(2).uniform(0.5, 3.0, n).astype(np.float32)
+        xt = np.random.default_rng(1).uniform(0.05, 0.95, n).astype(dtype)
+        yt = np.random.default_rng(2).uniform(0.5, 3.0, n).astype(dtype)
         out = np.zeros_like(xt)
         k = vec.kernel("eight")
         k(xt, yt, out, global_size=(n,), local_size=(64,))

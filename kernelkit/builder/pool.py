@@ -8,19 +8,17 @@ message (read from the worker's standard error); the next build starts a fresh w
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import os
-import re
 import sys
-import tempfile
-import threading
 from collections.abc import Callable
-from pathlib import Path
 
 from kernelkit.builder.protocol import read_message, write_message
 from kernelkit.errors import CompileError, KernelkitError
 
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+# (os.path, _thread: a build through the build server imports no pathlib, threading or tempfile)
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 _STDERR_KEEP = 1 << 20
 
 Stage = Callable[[dict], None]
@@ -43,27 +41,55 @@ def worker_environment() -> dict[str, str]:
     return env
 
 
+def _anonymous_file() -> int:
+    """A descriptor of a new file no other process can open: in memory where the system has
+    memfd_create, else an unlinked temporary file."""
+    if hasattr(os, "memfd_create"):
+        try:
+            return os.memfd_create("kernelkit-worker-log")
+        except OSError:
+            pass
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="kernelkit-worker-", suffix=".log")
+    os.unlink(path)
+    return fd
+
+
 class _LogFile:
-    """The file a worker's standard error goes to (O_APPEND: its writes always go to the end)."""
+    """The file a worker's standard error goes to (O_APPEND: its writes always go to the end; read
+    with pread, which moves no offset)."""
 
     def __init__(self) -> None:
-        fd, path = tempfile.mkstemp(prefix="kernelkit-worker-", suffix=".log")
-        os.close(fd)
-        self._err_write = open(path, "ab")
-        self._err_read = open(path, "rb")
-        os.unlink(path)
+        import fcntl
+
+        self._err_fd = _anonymous_file()
+        fcntl.fcntl(self._err_fd, fcntl.F_SETFL, fcntl.fcntl(self._err_fd, fcntl.F_GETFL) | os.O_APPEND)
 
     def _stderr_size(self) -> int:
-        return os.fstat(self._err_write.fileno()).st_size
+        return os.fstat(self._err_fd).st_size
 
     def _stderr_since(self, offset: int) -> str:
-        self._err_read.seek(offset)
-        return self._err_read.read().decode("utf-8", "replace")
+        chunks = []
+        while True:
+            chunk = os.pread(self._err_fd, 1 << 16, offset)
+            if not chunk:
+                return b"".join(chunks).decode("utf-8", "replace")
+            chunks.append(chunk)
+            offset += len(chunk)
 
     def _stderr_start(self) -> int:
         if self._stderr_size() > _STDERR_KEEP:
-            os.ftruncate(self._err_write.fileno(), 0)
+            os.ftruncate(self._err_fd, 0)
         return self._stderr_size()
+
+    def _close_log(self) -> None:
+        if self._err_fd >= 0:
+            try:
+                os.close(self._err_fd)
+            except OSError:
+                pass
+            self._err_fd = -1
 
     def _exchange(self, stdin, stdout, message: dict, on_stage: Stage | None, start: int,
                   stage: dict) -> tuple[dict | None, dict]:
@@ -97,7 +123,7 @@ class Worker(_LogFile):
 
         super().__init__()
         self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._err_write, env=worker_environment(),
+                                     stdout=subprocess.PIPE, stderr=self._err_fd, env=worker_environment(),
                                      start_new_session=True)   # Ctrl-C goes to the caller, not to us
 
     @property
@@ -130,11 +156,12 @@ class Worker(_LogFile):
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        for stream in (self.proc.stdout, self._err_write, self._err_read):
-            try:
-                stream.close()
-            except (OSError, AttributeError):
-                pass
+        try:
+            if self.proc.stdout:
+                self.proc.stdout.close()
+        except OSError:
+            pass
+        self._close_log()
 
 
 class ServerGone(Exception):
@@ -146,13 +173,13 @@ class ServerWorker(_LogFile):
     server forks, warm; a child that dies comes back as ``{"died": status}``."""
 
     def __init__(self, sock) -> None:
-        import socket
+        from kernelkit.builder.server import send_fd
 
         super().__init__()
         self.sock = sock
-        socket.send_fds(sock, [b"L"], [self._err_write.fileno()])
-        self._in = sock.makefile("wb")
-        self._out = sock.makefile("rb")
+        send_fd(sock, self._err_fd)
+        self._in = open(sock.fileno(), "wb", closefd=False)   # (a socket's makefile needs the socket module)
+        self._out = open(sock.fileno(), "rb", closefd=False)
         self.alive = True
 
     def kill(self) -> None:
@@ -173,24 +200,23 @@ class ServerWorker(_LogFile):
 
     def close(self) -> None:
         self.alive = False
-        for stream in (self._in, self._out, self.sock, self._err_write, self._err_read):
+        for stream in (self._in, self._out, self.sock):
             try:
                 stream.close()
             except OSError:
                 pass
-
-
-_ASSERTION = re.compile(r"Assertion `(.*)' failed")
-_FATAL = re.compile(r"LLVM ERROR: (.*)")
+        self._close_log()
 
 
 def llvm_message(stderr: str) -> str:
     """LLVM's own words from what a dying process wrote: the failed assertion or the fatal error."""
+    import re
+
     for line in stderr.splitlines():
-        m = _FATAL.search(line)
+        m = re.search(r"LLVM ERROR: (.*)", line)
         if m:
             return m.group(1).strip()
-        m = _ASSERTION.search(line)
+        m = re.search(r"Assertion `(.*)' failed", line)
         if m:
             where = line.split(": ", 2)[1] if line.count(": ") >= 2 else ""
             return f"assertion `{m.group(1)}' failed" + (f" ({where})" if where else "")
@@ -222,7 +248,7 @@ def _death(message: dict, stage: dict, returncode: int | None, stderr: str) -> C
 
 _IDLE: list[Worker] = []
 _ALL: list[Worker] = []
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()
 
 
 def _server_worker() -> ServerWorker | None:
@@ -231,7 +257,7 @@ def _server_worker() -> ServerWorker | None:
 
     if not server.enabled():
         return None
-    path = server.socket_path()
+    path = server.socket_file()
     if path is None:
         return None
     sock = server.connect(path)

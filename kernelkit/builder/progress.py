@@ -21,23 +21,25 @@ class Progress:
         self.enabled = enabled
         self.delay = delay
         self._active: dict[str, tuple[str, float]] = {}
-        import threading  # (here: a cached build, which needs no progress, should not pay for it)
+        import _thread  # (not threading: a build whose stream is no terminal shows nothing and need not load it)
 
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._shown = 0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._stop = None
+        self._thread = None
 
     def __enter__(self) -> Progress:
         if self.enabled:
             import threading
 
+            self._stop = threading.Event()
             self._thread = threading.Thread(target=self._run, name="kernelkit-progress", daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._stop.set()
+        if self._stop is not None:
+            self._stop.set()
         if self._thread is not None:
             self._thread.join()
         with self._lock:

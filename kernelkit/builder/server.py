@@ -24,15 +24,22 @@ compile, so it outlives every abort.
 
 from __future__ import annotations
 
+import _socket
 import hashlib
 import os
-import selectors
-import socket
 import stat
+import struct
 import sys
-import tempfile
 import time
-from pathlib import Path
+
+TYPE_CHECKING = False         # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    import socket
+    from pathlib import Path
+
+# The client's part (socket_file, connect, send_fd, spawn, stop) uses os.path and the C socket type: a
+# build through the server imports no pathlib, socket, selectors or tempfile. The server's part imports
+# them where it runs (the server has imported everything before it listens).
 
 IDLE_SECONDS = 900.0
 _CHECK_SECONDS = 30.0
@@ -51,15 +58,34 @@ def enabled() -> bool:
     return os.environ.get("KERNELKIT_NO_SERVER", "") in ("", "0")
 
 
-def runtime_dir() -> Path | None:
+def temp_dir() -> str:
+    """The system's folder for temporary files, as tempfile.gettempdir chooses it ($TMPDIR, $TEMP, $TMP,
+    then /tmp, /var/tmp, /usr/tmp, then the working directory: the first that is a folder we may write
+    in), without importing tempfile (which a build through the build server need not load); when tempfile
+    is loaded and its ``tempdir`` is set (by the program, or remembered by gettempdir), that folder."""
+    loaded = sys.modules.get("tempfile")
+    if loaded is not None and getattr(loaded, "tempdir", None):
+        return os.fsdecode(loaded.tempdir)
+    candidates = [os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)]
+    for folder in (*candidates, "/tmp", "/var/tmp", "/usr/tmp"):
+        folder = os.path.abspath(folder)
+        if os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return os.getcwd()
+
+
+def runtime_dir() -> str | None:
     """The user's private directory for the socket, or None when there is no safe one."""
     uid = os.getuid()
     xdg = os.environ.get("XDG_RUNTIME_DIR")
-    candidates = ([Path(xdg) / "kernelkit"] if xdg else []) + [Path(tempfile.gettempdir()) / f"kernelkit-{uid}"]
+    candidates = ([os.path.join(xdg, "kernelkit")] if xdg else []) + [os.path.join(temp_dir(), f"kernelkit-{uid}")]
     for folder in candidates:
         try:
-            folder.mkdir(mode=0o700, exist_ok=True)
-            st = folder.lstat()
+            try:
+                os.mkdir(folder, 0o700)
+            except FileExistsError:
+                pass
+            st = os.lstat(folder)
         except OSError:
             continue
         if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o077:
@@ -67,32 +93,48 @@ def runtime_dir() -> Path | None:
     return None
 
 
-def socket_path() -> Path | None:
+def socket_file() -> str | None:
+    """The build server's socket (``socket_path``) as a string."""
     from kernelkit.builder.key import toolchain_fingerprint
 
     folder = runtime_dir()
     if folder is None:
         return None
     digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
-    path = folder / f"build-{digest[:20]}.sock"
+    path = os.path.join(folder, f"build-{digest[:20]}.sock")
     return path if len(os.fsencode(path)) < _MAX_SOCKET_PATH else None
 
 
-def connect(path: Path) -> socket.socket | None:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def socket_path() -> Path | None:
+    from pathlib import Path
+
+    path = socket_file()
+    return None if path is None else Path(path)
+
+
+def connect(path: str | os.PathLike) -> _socket.socket | None:
+    """A connection to the socket ``path`` (the C socket type: a client need not load the socket module),
+    or None when nothing listens there."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.connect(str(path))
+        sock.connect(os.fspath(path))
     except OSError:
         sock.close()
         return None
     return sock
 
 
+def send_fd(sock, fd: int) -> None:
+    """Send one byte and the descriptor ``fd`` (SCM_RIGHTS) on the connected socket ``sock``: what a
+    connection to the server starts with (socket.send_fds, for the C socket type)."""
+    sock.sendmsg([b"L"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, struct.pack("i", fd))])
+
+
 _SPAWNED: set[str] = set()
 _STARTED: list = []      # the servers this process started (kept: it outlives us, without a warning)
 
 
-def spawn(path: Path) -> None:
+def spawn(path: str | os.PathLike) -> None:
     """Start a server for ``path`` in the background (once per process; a second server exits)."""
     import subprocess
 
@@ -112,15 +154,21 @@ def spawn(path: Path) -> None:
 # ------------------------------------------------------------------------------------ the server
 class _Server:
     def __init__(self, path: Path, idle: float):
+        import selectors
+
         self.path, self.idle = path, idle
         self.selector = selectors.DefaultSelector()
         self.children: dict[int, tuple] = {}   # pid -> (connection, its log fd, the request)
         self.warmed: set[tuple] = set()
         self.log_fds: dict[socket.socket, int] = {}
+        self.indexing: dict[int, tuple] = {}   # pipe fd -> (library ident, its builder's pid, the bytes read)
         self.last_active = self.checked = time.monotonic()
         self.fingerprint = _fingerprint()
 
     def listen(self) -> None:
+        import selectors
+        import socket
+
         try:
             self.path.unlink()      # stale (we hold the lock: no other server uses it)
         except FileNotFoundError:
@@ -140,6 +188,8 @@ class _Server:
             for key, _ in self.selector.select(timeout=0.05):
                 if key.fileobj is self.listener:
                     self._accept()
+                elif isinstance(key.fileobj, int):
+                    self._index_data(key.fileobj)
                 else:
                     self._request(key.fileobj)
             self._reap()
@@ -160,6 +210,9 @@ class _Server:
             return False     # socket removed or replaced (the directory cleaned)
 
     def _accept(self) -> None:
+        import selectors
+        import socket
+
         conn, _ = self.listener.accept()
         if not _same_user(conn):
             conn.close()
@@ -210,6 +263,8 @@ class _Server:
         self.children[pid] = (conn, self.log_fds[conn], message)
 
     def _reap(self) -> None:
+        import selectors
+
         from kernelkit.builder.protocol import write_message
 
         while self.children:
@@ -265,18 +320,72 @@ class _Server:
             os.environ.update(saved)
             os.chdir("/")
         _freeze()
+        self._build_indexes()
+
+    def _build_indexes(self) -> None:
+        """Index, each in a forked process at the lowest priority, the device libraries the replay linked
+        whole (kernelkit.targets.amdhsa.library_index): seconds of kernelkit.ir, while the server goes on
+        serving; the index comes back through a pipe and every later child links only what it needs."""
+        import selectors
+
+        from kernelkit.targets.amdhsa import library_index
+
+        building = {ident for ident, _, _ in self.indexing.values()}
+        for ident in sorted(library_index.unindexed - building):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    os.close(read_end)
+                    self._drop_connections()
+                    os.nice(19)         # background work: the builds under way come first
+                    data = library_index.index_bytes(ident)
+                    with open(write_end, "wb") as out:
+                        out.write(data)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write_end)
+            self.indexing[read_end] = (ident, pid, [])
+            self.selector.register(read_end, selectors.EVENT_READ)
+
+    def _index_data(self, fd: int) -> None:
+        ident, pid, chunks = self.indexing[fd]
+        chunk = os.read(fd, 1 << 20)
+        if chunk:
+            chunks.append(chunk)
+            return
+        self.selector.unregister(fd)
+        os.close(fd)
+        del self.indexing[fd]
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass                        # (reaped with the request children)
+        from kernelkit.targets.amdhsa import library_index
+
+        if library_index.adopt(ident, b"".join(chunks)):
+            print(f"indexed {' '.join(map(str, ident))}", flush=True)
+            _freeze()
+
+    def _drop_connections(self) -> None:
+        """In a forked process: the listener and every client's connection and log file closed (they
+        are the server's)."""
+        self.listener.close()
+        for conn, fd in self.log_fds.items():
+            conn.close()
+            os.close(fd)
 
 
 def _same_user(conn: socket.socket) -> bool:
     """Whether the peer runs as our user (SO_PEERCRED where the system has it; the socket's mode
     and its folder's already keep other users out)."""
-    option = getattr(socket, "SO_PEERCRED", None)
+    option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:
         return True
-    import struct
-
     try:
-        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i")))
     except OSError:
         return False
     return uid == os.getuid()
@@ -354,22 +463,26 @@ def serve(path: Path, idle: float = IDLE_SECONDS) -> int:
     return 0
 
 
-def stop(path: Path) -> bool:
+def stop(path: str | os.PathLike) -> bool:
     """Ask the server on ``path`` to exit; whether one was there."""
     from kernelkit.builder.protocol import write_message
 
     sock = connect(path)
     if sock is None:
         return False
-    with sock, open(os.devnull, "wb") as null:
-        socket.send_fds(sock, [b"L"], [null.fileno()])
-        stream = sock.makefile("wb")
-        write_message(stream, {"kind": "stop"})
-        stream.close()
+    try:
+        with open(os.devnull, "wb") as null:
+            send_fd(sock, null.fileno())
+        with open(sock.fileno(), "wb", closefd=False) as stream:
+            write_message(stream, {"kind": "stop"})
+    finally:
+        sock.close()
     return True
 
 
 def main(argv: list[str]) -> int:
+    from pathlib import Path
+
     idle = float(os.environ.get("KERNELKIT_SERVER_IDLE") or IDLE_SECONDS)
     return serve(Path(argv[0]), idle)
 

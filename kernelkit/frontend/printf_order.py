@@ -74,31 +74,48 @@ def with_printf_order(text: str) -> str:
     return str(module)
 
 
-def printf_use_list_order(text: str) -> str:
-    """``text`` with a ``uselistorder`` directive that gives printf's use list clang's order: the
-    calls sorted by their ``!kk.printf.order`` (calls without one keep their text order after
-    those that have one). Unchanged when the parser's order is that already. A module whose calls
-    carry no order (IR optimised by clang's SPIR pipeline: inlined calls, as the CL2 target and
-    SPIR-V input give) gets its use list reversed, which numbers the kernels' own calls like clang."""
-    nodes = dict(re.findall(r"^(![\w.]+) = !\{i32 (\d+)\}$", text, re.M))
-    uses_in_text, declared = [], False
-    for line in text.splitlines():
-        if line.startswith("declare") and re.search(r"@printf\(", line):
-            declared = True
-        elif not line.startswith(("declare", "define")):
-            for _ in re.finditer(r"@printf\b", line):
-                tag = re.search(r"!" + re.escape(ORDER_KIND) + r" (![\w.]+)", line)
-                place = int(nodes[tag.group(1)]) if tag and tag.group(1) in nodes else None
-                uses_in_text.append((place, not declared))
+def _printf_uses(module) -> list[tuple[int | None, bool]]:
+    """Each use of printf by an instruction, in text order: (its call's ``!kk.printf.order`` place or
+    None, whether it comes before printf's declaration)."""
+    from kernelkit.ir.metadata import MDNode, ValueAsMetadata
+
+    printf = module.get_function("printf")
+    uses: list[tuple[int | None, bool]] = []
+    declared = False
+    for fn in module.functions:
+        if fn is printf:
+            declared = fn.is_declaration
+            continue
+        for inst in fn.instructions():
+            count = sum(op is printf for op in inst.operands) if printf is not None else 0
+            if not count:
+                continue
+            tag = inst.metadata.get(ORDER_KIND)
+            place = None
+            if isinstance(tag, MDNode) and tag.operands and isinstance(tag.operands[0], ValueAsMetadata):
+                place = getattr(tag.operands[0].value, "value", None)
+            uses.extend([(place, not declared)] * count)
+    return uses
+
+
+def printf_use_list_order(module) -> None:
+    """Give printf's use list clang's order: a ``uselistorder`` directive (one of the model's
+    verbatim top-level lines) that sorts the calls by their ``!kk.printf.order`` (calls without one
+    keep their text order after those that have one). None when the parser's order is that
+    already. A module whose calls carry no order (IR optimised by clang's SPIR pipeline: inlined
+    calls, as the CL2 target and SPIR-V input give) gets its use list reversed, which numbers the
+    kernels' own calls like clang."""
+    uses_in_text = _printf_uses(module)
     if len(uses_in_text) < 2:
-        return text
+        return
     if all(place is None for place, _ in uses_in_text):
-        return text + f"uselistorder ptr @printf, {{ {', '.join(map(str, reversed(range(len(uses_in_text)))))} }}\n"
-    listed = parse_order([forward for _, forward in uses_in_text])
-    wanted = sorted(range(len(uses_in_text)),
-                    key=lambda i: (uses_in_text[i][0] is None, uses_in_text[i][0] or 0, i))
-    place_of = {use: place for place, use in enumerate(wanted)}
-    indexes = [place_of[use] for use in listed]
-    if indexes == sorted(indexes):
-        return text
-    return text + f"uselistorder ptr @printf, {{ {', '.join(map(str, indexes))} }}\n"
+        indexes = list(reversed(range(len(uses_in_text))))
+    else:
+        listed = parse_order([forward for _, forward in uses_in_text])
+        wanted = sorted(range(len(uses_in_text)),
+                        key=lambda i: (uses_in_text[i][0] is None, uses_in_text[i][0] or 0, i))
+        place_of = {use: place for place, use in enumerate(wanted)}
+        indexes = [place_of[use] for use in listed]
+        if indexes == sorted(indexes):
+            return
+    module.extra_lines.append(f"uselistorder ptr @printf, {{ {', '.join(map(str, indexes))} }}")

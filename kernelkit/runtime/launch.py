@@ -109,21 +109,24 @@ class NativeLaunch:
         self._block.cancel.value = state.cancel.value
         state.cancel = self._block.cancel       # (on its own cache line)
         self._locals: list[list] = [[] for _ in range(n)]
-        self._arrays = [_arg_array(packed, self._locals[s]) for s in range(n)]
+        if any(p.storage is None for p in packed):   # __local arguments: an allocation per thread
+            self._arrays = [_arg_array(packed, self._locals[s]) for s in range(n)]
+        else:
+            self._arrays = [_arg_array(packed, [])] * n
         self._packed = packed
         self._objects = executable.acquire(n, _reap)
         try:
             if prepare is not None:
                 prepare(list(zip(self._objects, self._locals, strict=True)))
             self._template = _template(nd, state, n, total)
-            entries = [obj.entry(kernel) for obj in self._objects]
+            entries = [obj.entry_address(kernel) for obj in self._objects]
         except BaseException:
             executable.release(self._objects)
             raise
         self._released = False
         self._release_lock = threading.Lock()
         for job, entry, array in zip(self._block.jobs, entries, self._arrays, strict=True):
-            job.entry = ctypes.cast(entry, ctypes.c_void_p).value
+            job.entry = entry
             job.args = ctypes.addressof(array)
             job.tmpl = ctypes.addressof(self._template)
             job.counter = ctypes.addressof(self._block.counter)

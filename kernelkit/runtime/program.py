@@ -249,6 +249,8 @@ class Kernel:
             return False
         if self.signature.reqd_work_group_size and self.info.uniform_work_groups:
             return False   # its loops have constant bounds already
+        if self.program._require_built().shared_globals:
+            return False   # program-scope variables live in the one executable every launch shares
         if specialise:
             return True
         if os.environ.get("KERNELKIT_SPECIALISE", "1") == "0":

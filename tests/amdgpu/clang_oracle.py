@@ -68,6 +68,23 @@ def corpus_files() -> dict[str, dict]:
     return copy.deepcopy(_manifest_files())
 
 
+def build_corpus_file(name: str, target: str, version: int) -> bytes:
+    """kernelkit's code object of a corpus file (in this process, no cache) at code object ``version``, with
+    the -cl-std its manifest entry names (CL1.2 when none)."""
+    from kernelkit.mux.registry import build_binary
+
+    std = _manifest_files()[name].get("cl_std", "CL1.2")
+    return build_binary((CORPUS / name).read_text(), target, [f"-cl-std={std}", f"-mcode-object-version={version}"],
+                        filename=str(CORPUS / name))
+
+
+@cache
+def gfx90a_corpus_object(name: str, version: int) -> bytes:
+    """``build_corpus_file(name, "gfx90a:xnack-", version)``, built once per run for the tests that read
+    it (test_compile: every file at every version; test_device_library: images.cl, pipes_cl20.cl)."""
+    return build_corpus_file(name, "gfx90a:xnack-", version)
+
+
 @cache
 def clang_code_object(path: str, mcpu: str, version: int, cl_std: str = "CL2.0", opt: str = "-O0") -> CodeObject:
     """clang -x cl -target amdgcn-amd-amdhsa -mcpu=... -mcode-object-version=N -cl-kernel-arg-info -c"""

@@ -15,7 +15,15 @@ import sys
 import pytest
 from conftest import REFERENCE, reference_source, require_tool
 
-from amdgpu.clang_oracle import CORPUS, clang_code_object, corpus_files, explicit_args, source_metadata
+from amdgpu.clang_oracle import (
+    CORPUS,
+    build_corpus_file,
+    clang_code_object,
+    corpus_files,
+    explicit_args,
+    gfx90a_corpus_object,
+    source_metadata,
+)
 from kernelkit.errors import CompileError
 from kernelkit.formats.amdgpu import notes as N
 from kernelkit.formats.amdgpu.codeobject import CodeObject
@@ -30,12 +38,6 @@ SOME_FILES = ("images.cl", "images_cl20.cl", "pipes_cl20.cl", "printf.cl", "stru
 CASES = [(f, v) for f in sorted(FILES) for v in (2, 4, 5, 6)] + [(f, 3) for f in SOME_FILES]
 
 
-def _build(name: str, target: str, version: int) -> bytes:
-    std = FILES[name].get("cl_std", "CL1.2")
-    return build_binary((CORPUS / name).read_text(), target, [f"-cl-std={std}", f"-mcode-object-version={version}"],
-                        filename=str(CORPUS / name))
-
-
 def _readelf_clean(tmp_path, data: bytes) -> None:
     tool = require_tool("llvm-readelf")
     path = tmp_path / "k.hsaco"
@@ -47,7 +49,7 @@ def _readelf_clean(tmp_path, data: bytes) -> None:
 
 @pytest.mark.parametrize("name,version", CASES, ids=[f"{f}-v{v}" for f, v in CASES])
 def test_compile_matches_clang(tmp_path, name, version):
-    data = _build(name, "gfx90a:xnack-", version)
+    data = gfx90a_corpus_object(name, version)
     co = CodeObject.parse(data)
     assert co.elf.e_type == 3 and co.version == version                 # linked ET_DYN, version asked
     assert co.target.processor.name == "gfx90a" and co.eflags.xnack in ("off", "on")
@@ -70,7 +72,7 @@ def test_compile_matches_clang(tmp_path, name, version):
             assert desc.kernarg_size == ours.kernarg_segment_size
     _readelf_clean(tmp_path, data)
     if name == "struct_args.cl" and version in (2, 5):   # deterministic (kernelkit's V2 writer, LLVM's V5)
-        assert _build(name, "gfx90a:xnack-", version) == data
+        assert build_corpus_file(name, "gfx90a:xnack-", version) == data     # built again
 
 
 CLANG14_V2_V3 = [(src, target, name, v) for src in ("saxpy", "hello_printf", "struct_image")
@@ -124,7 +126,7 @@ def test_cli_build_and_errors(tmp_path):
     co = CodeObject.parse(out.read_bytes())
     assert co.version == 6 and co.metadata.kernels[0].wavefront_size == 32
     with pytest.raises(CompileError) as exc:             # gfx942 has no image instructions
-        _build("images.cl", "gfx942", 5)
+        build_corpus_file("images.cl", "gfx942", 5)
     assert "gfx942 has no image instructions" in str(exc.value)
     with pytest.raises(CompileError):
         build_binary("__kernel void k(){}", "gfx90a", ["-mcode-object-version=7"])

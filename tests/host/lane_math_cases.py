@@ -167,3 +167,95 @@ def inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     grid_v, grid_w = np.meshgrid(SPECIAL, SPECIAL)
     return (np.concatenate([v, grid_v.ravel(), SPECIAL]).astype(np.float32),
             np.concatenate([w, grid_w.ravel(), SPECIAL[::-1]]).astype(np.float32))
+
+
+# ---- double builtins in lane form (kernelkit/mux/clc/include/clc_lanes_double.h) ----
+# The oracle for finite results is mpmath at 120 bits (more precise than double); special values (a NaN,
+# an infinity or a zero result, or an argument outside the finite range) must equal numpy's float64 (the C
+# library's C99 F.9 values) bit for bit. Bounds: OpenCL C 3.0 s7.4's double table, which gives these
+# functions the same values as the float table held in tests/clc/test_math.py (ULP_LIMITS).
+import mpmath  # noqa: E402
+
+mpmath.mp.prec = 120
+
+# name -> (OpenCL expression of v (and w), mpmath function, numpy float64 function)
+DOUBLE_REFERENCES = {
+    "exp": ("exp(v)", mpmath.exp, lambda v, w: np.exp(v)),
+    "exp2": ("exp2(v)", lambda x: mpmath.power(2, x), lambda v, w: np.exp2(v)),
+    "exp10": ("exp10(v)", lambda x: mpmath.power(10, x), lambda v, w: np.power(10.0, v)),
+    "expm1": ("expm1(v)", mpmath.expm1, lambda v, w: np.expm1(v)),
+    "log": ("log(v)", mpmath.log, lambda v, w: np.log(v)),
+    "log2": ("log2(v)", lambda x: mpmath.log(x, 2), lambda v, w: np.log2(v)),
+    "log10": ("log10(v)", mpmath.log10, lambda v, w: np.log10(v)),
+    "log1p": ("log1p(v)", mpmath.log1p, lambda v, w: np.log1p(v)),
+    "pow": ("pow(v, w)", mpmath.power, np.power),
+    "sin": ("sin(v)", mpmath.sin, lambda v, w: np.sin(v)),
+    "cos": ("cos(v)", mpmath.cos, lambda v, w: np.cos(v)),
+    "tan": ("tan(v)", mpmath.tan, lambda v, w: np.tan(v)),
+    "sinh": ("sinh(v)", mpmath.sinh, lambda v, w: np.sinh(v)),
+    "cosh": ("cosh(v)", mpmath.cosh, lambda v, w: np.cosh(v)),
+    "tanh": ("tanh(v)", mpmath.tanh, lambda v, w: np.tanh(v)),
+    "atan": ("atan(v)", mpmath.atan, lambda v, w: np.arctan(v)),
+    "atan2": ("atan2(v, w)", mpmath.atan2, np.arctan2),
+    "asin": ("asin(v)", mpmath.asin, lambda v, w: np.arcsin(v)),
+    "acos": ("acos(v)", mpmath.acos, lambda v, w: np.arccos(v)),
+    "hypot": ("hypot(v, w)", mpmath.hypot, np.hypot),
+}
+BINARY_DOUBLE = ("pow", "atan2", "hypot")
+# name -> (OpenCL expression, mpmath function, numpy function, bound in ulp)
+DOUBLE_FUNCTIONS = {name: (*case, ULP_LIMITS[name]) for name, case in DOUBLE_REFERENCES.items()}
+SPECIAL_DOUBLE = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 5e-324, -5e-324,
+                           2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.78, 710.0,
+                           -745.2, -746.0, 1e-300, 2.0, 3.0, -7.5, 1048576.0, 1e22, 0.9999999999999999,
+                           1.0000000000000002])
+
+
+def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """n random v (in the function's range and far beyond it) and w, then the special values (every pair for
+    the binary functions)."""
+    rng = np.random.default_rng(sum(map(ord, name)) + 1)
+    u = rng.uniform
+    sign = rng.choice([-1.0, 1.0], n)
+    wide = sign * 10.0 ** u(-323, 308.2, n)
+    ranges = {"exp": (-750, 720), "exp2": (-1080, 1030), "exp10": (-330, 315), "expm1": (-50, 712),
+              "sinh": (-720, 720), "cosh": (-720, 720), "tanh": (-25, 25), "sin": (-1e6, 1e6), "cos": (-1e6, 1e6),
+              "tan": (-1e6, 1e6), "log1p": (-1, 1)}
+    w = np.zeros(n)
+    if name in ("log", "log2", "log10"):
+        v = np.concatenate([np.abs(wide[: n // 2]), 1 + u(-1e-3, 1e-3, n // 4), wide[: n - n // 2 - n // 4]])
+    elif name == "pow":
+        v = np.concatenate([10.0 ** u(-5, 5, n // 2), 1 + u(-1e-6, 1e-6, n // 4), wide[: n - n // 2 - n // 4]])
+        w = np.concatenate([u(-100, 100, n // 2), u(-1e8, 1e8, n // 4), sign[: n - n // 2 - n // 4] * 10.0 ** u(-3, 3, n - n // 2 - n // 4)])
+    elif name in ("asin", "acos"):
+        v = np.concatenate([u(-1, 1, n // 2), sign[: n // 4] * (1 - 10.0 ** u(-16, 0, n // 4)), wide[: n - n // 2 - n // 4]])
+    elif name in ("atan", "atan2", "hypot"):
+        v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
+        w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
+    else:
+        lo, hi = ranges[name]
+        v = np.concatenate([u(lo, hi, n // 2), u(-10, 10, n // 4), wide[: n - n // 2 - n // 4]])
+    if name in BINARY_DOUBLE:
+        grid_v, grid_w = np.meshgrid(SPECIAL_DOUBLE, SPECIAL_DOUBLE)
+        return np.concatenate([v, grid_v.ravel()]), np.concatenate([w, grid_w.ravel()])
+    return np.concatenate([v, SPECIAL_DOUBLE]), np.concatenate([w, np.zeros(SPECIAL_DOUBLE.size)])
+
+
+def double_ulp_errors(name: str, got: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The error of each result in ulp of the exact (mpmath) value; where numpy's float64 value is NaN, infinite
+    or zero, or an argument is zero or not finite (signed zeros: mpmath has none), 0 if got equals numpy's value
+    bit for bit (NaN: any NaN) and inf if not."""
+    _, exact_of, numpy_of, _ = DOUBLE_FUNCTIONS[name]
+    with np.errstate(all="ignore"):
+        special = numpy_of(v, w)
+    binary = name in BINARY_DOUBLE
+    plain = np.isfinite(special) & (special != 0) & np.isfinite(v) & np.isfinite(w) & (v != 0) & ((w != 0) | (not binary))
+    same = (got.view(np.int64) == special.view(np.int64)) | (np.isnan(got) & np.isnan(special))
+    err = np.where(same, 0.0, np.inf)
+    for i in np.flatnonzero(plain):
+        exact = exact_of(mpmath.mpf(v[i]), mpmath.mpf(w[i])) if binary else exact_of(mpmath.mpf(v[i]))
+        if isinstance(exact, mpmath.mpc) or exact == 0:   # (numpy's finite value where the exact one is 0)
+            err[i] = 0.0 if got[i] == 0 else np.inf
+            continue
+        ulp = mpmath.ldexp(1, max(int(mpmath.frexp(exact)[1]) - 53, -1074))
+        err[i] = float(abs(mpmath.mpf(got[i]) - exact) / ulp)
+    return err

@@ -123,3 +123,27 @@ def test_reader_rejects_a_work_item_copy_that_is_not_a_boolean(program):
         read_host_binary(MAGIC + msgpack.packb(body, use_bin_type=True))
     del body["kernels"][0]["work_item_copy"]    # (binaries without the field have the copy)
     assert read_host_binary(MAGIC + msgpack.packb(body, use_bin_type=True)).kernel("rotate_sum").work_item_copy
+
+
+def test_program_scope_variables_are_shared_by_every_launch():
+    """A program with mutable program-scope variables runs every launch in one executable: not in a
+    specialised one (from the third launch with a local size) nor in one with the work-item copies."""
+    src = r"""
+    global int total = 0;
+    kernel void add(global const int *v, local int *t) {
+        t[get_local_id(0)] = v[get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0)
+            for (size_t i = 0; i < get_local_size(0); i++)
+                atomic_add(&total, t[i]);
+    }
+    kernel void read(global int *out) { out[0] = total; }
+    """
+    program = kernelkit.Program(src, OPTIONS).build("host")
+    values = np.arange(48, dtype=np.int32)
+    sizes = [16, 16, 16, 16, 3, 3, 3]        # (the third launch with a size would run specialised)
+    for local_size in sizes:
+        program.kernel("add")(values, kernelkit.LocalMemory(4 * local_size), global_size=48, local_size=local_size)
+    out = np.zeros(1, np.int32)
+    program.kernel("read")(out, global_size=1)
+    assert out[0] == len(sizes) * values.sum()

@@ -142,7 +142,8 @@ def test_corpus_switch_and_atomics_finalize():
 def test_program_scope_constant_and_global_variables():
     from tests.visa.igc_dump import CORPUS
 
-    prog = kernelkit.Program((CORPUS / "constant_data.cl").read_text()).build("visa:tgllp")
+    # the options test_visa_corpus_host gives the file (CL1.2, the default, spelled out): one cached program
+    prog = kernelkit.Program((CORPUS / "constant_data.cl").read_text(), ["-cl-std=CL1.2"]).build("visa:tgllp")
     raw, out = RNG.integers(-100, 100, 48).astype(np.int32), np.zeros(48, np.float32)
     prog.kernel("calibrate")(raw, out, global_size=48, local_size=16)
     gid = np.arange(48)

@@ -19,16 +19,23 @@ def _without(attributes: list, names: Collection[str]) -> list:
     return [a for a in attributes if isinstance(a, AttributeGroup) or a not in names]
 
 
-def drop_function_attributes(module: Module, names: Collection[str] = NOT_INLINED) -> None:
+def drop_function_attributes(module: Module, names: Collection[str] = NOT_INLINED, *,
+                             keep_empty_groups: bool = False) -> None:
     """``names`` go from every attribute group and from the attributes written on functions and
-    call sites (the groups are edited in place: every user of a group sees the change)."""
+    call sites (the groups are edited in place: every user of a group sees the change). A group
+    left empty goes too (LLVM rejects ``attributes #N = { }``), unless ``keep_empty_groups``: the
+    caller fills every group again."""
     for group in module.attribute_groups:
         group.attributes = _without(group.attributes, names)
+    empty = {id(g) for g in module.attribute_groups if not g.attributes}
+    if keep_empty_groups:
+        empty = set()
+    module.attribute_groups = [g for g in module.attribute_groups if id(g) not in empty]
     for f in module.functions:
-        f.attributes = _without(f.attributes, names)
+        f.attributes = [a for a in _without(f.attributes, names) if id(a) not in empty]
         for inst in f.instructions():
             if isinstance(inst, CallInst):
-                inst.attributes = _without(inst.attributes, names)
+                inst.attributes = [a for a in _without(inst.attributes, names) if id(a) not in empty]
 
 
 def group_attributes(attributes: Iterable) -> list[str]:

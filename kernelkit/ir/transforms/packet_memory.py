@@ -1,7 +1,9 @@
 """Memory accesses of the packetiser (`transforms.packetise`): by the stride analysis, a uniform
 address stays a scalar access, consecutive elements are one vector load/store from lane 0's
 address (masked in a divergent region), anything else is a gather/scatter; OpenCL vectors that
-are not consecutive go per lane."""
+are not consecutive go per lane. In a divergent region an access whose lanes share one address is
+one scalar access done when any lane is active (a store: the last active lane's value, as work-items
+run in order), not a gather/scatter of that address (which x86 code generation makes expensive)."""
 
 from __future__ import annotations
 
@@ -60,6 +62,13 @@ class PacketMemory:
             return self._intrinsic(f"llvm.masked.load.{type_suffix(wide)}.{type_suffix(base.type)}", wide,
                                    [base, self._mask_for(mask, wide, b), ConstantSimple(wide, "poison")],
                                    [self._align_attr(inst), [], []], b)
+        one = self._shared_address(ptr, mask, b) if mask is not None and not isinstance(ty, T.VectorType) else None
+        if one is not None:
+            single = T.VectorType(ty, 1)
+            got = self._intrinsic(f"llvm.masked.load.{type_suffix(single)}.{type_suffix(one.type)}", single,
+                                  [one, self._any_lane(mask, b), ConstantSimple(single, "poison")],
+                                  [self._align_attr(inst), [], []], b)
+            return self._splat(b.extract_element(got, ConstantInt(T.i32, 0)), b)
         if isinstance(ty, T.VectorType):
             if mask is not None:
                 raise VectorisationFailure("masked gather of OpenCL vectors")
@@ -69,6 +78,28 @@ class PacketMemory:
         return self._intrinsic(f"llvm.masked.gather.{type_suffix(wide)}.{type_suffix(ptrs.type)}", wide,
                                [ptrs, mask if mask is not None else self.all_true(), ConstantSimple(wide, "poison")],
                                [self._align_attr(inst), [], []], b)
+
+    def _shared_address(self, ptr: Value, mask: Value, b: IRBuilder) -> Value | None:
+        """The one address of an access whose lanes all use the same one (None otherwise): the pointer
+        when it is uniform, else the first active lane's (inactive lanes' may be undefined)."""
+        if ptr not in self.varying:
+            return ptr
+        if not self.sa.stride(ptr).uniform:
+            return None
+        bits = b.bitcast(mask, T.IntType(self.w))
+        first = self._intrinsic(f"llvm.cttz.i{self.w}", bits.type, [bits, ConstantInt(T.i1, 0)], [[], []], b)
+        return b.extract_element(self._vop(ptr, b), first)
+
+    def _any_lane(self, mask: Value, b: IRBuilder) -> Value:
+        """<1 x i1>: is any lane of ``mask`` active?"""
+        width = T.IntType(self.w)
+        active = b.icmp("ne", b.bitcast(mask, width), ConstantInt(width, 0))
+        return b.insert_element(ConstantSimple(T.VectorType(T.i1, 1), "poison"), active, ConstantInt(T.i32, 0))
+
+    def _last_lane(self, mask: Value, b: IRBuilder) -> Value:
+        bits = b.bitcast(mask, T.IntType(self.w))
+        lead = self._intrinsic(f"llvm.ctlz.i{self.w}", bits.type, [bits, ConstantInt(T.i1, 0)], [[], []], b)
+        return b.sub(ConstantInt(bits.type, self.w - 1), lead)
 
     def _concat(self, lanes: list[Value], b: IRBuilder) -> Value:
         ty = lanes[0].type
@@ -98,6 +129,13 @@ class PacketMemory:
             else:
                 self._intrinsic(f"llvm.masked.store.{type_suffix(wide)}.{type_suffix(base.type)}", T.void,
                                 [vv, base, self._mask_for(mask, wide, b)], [[], self._align_attr(inst), []], b)
+        elif mask is not None and not isinstance(ty, T.VectorType) and (
+                one := self._shared_address(ptr, mask, b)) is not None:
+            single = T.VectorType(ty, 1)
+            lane = self._last_lane(mask, b) if value in self.varying else ConstantInt(T.i32, 0)
+            stored = b.insert_element(ConstantSimple(single, "poison"), b.extract_element(vv, lane), ConstantInt(T.i32, 0))
+            self._intrinsic(f"llvm.masked.store.{type_suffix(single)}.{type_suffix(one.type)}", T.void,
+                            [stored, one, self._any_lane(mask, b)], [[], self._align_attr(inst), []], b)
         elif isinstance(ty, T.VectorType):
             if mask is not None:
                 raise VectorisationFailure("masked scatter of OpenCL vectors")

@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kernelkit.mux.clc.build import SPIR_TRIPLE, build, defined_names, families, subset
+from kernelkit.mux.clc.build import (
+    SPIR_TRIPLE,
+    build,
+    compile_triple,
+    defined_names,
+    families,
+    retarget,
+    subset,
+)
 
 __all__ = ["library_ir", "defined_builtins", "family_names", "subset", "UNMANGLED_BUILTINS"]
 
@@ -51,8 +59,10 @@ def library_ir(triple: str, *, opts: Sequence[str] = (), families: Sequence[str]
         portable_math = triple.startswith("amdgcn")
     if portable_math and not triple.startswith("amdgcn"):
         opts = (*opts, "-DKK_PORTABLE_MATH=1")
-    text = build(triple, tuple(opts), None if families is None else tuple(families), use_cache=use_cache)
-    return text if only is None else subset(text, only)
+    ctriple = compile_triple(triple)   # the host: SPIR's build, retargeted after the subset
+    text = build(ctriple, tuple(opts), None if families is None else tuple(families), use_cache=use_cache)
+    text = text if only is None else subset(text, only)
+    return text if ctriple == triple else retarget(text, triple)
 
 
 def family_names() -> tuple[str, ...]:
@@ -68,5 +78,5 @@ def defined_builtins(triple: str = SPIR_TRIPLE, *, portable_math: bool | None = 
     """Names of every builtin the library defines for triple: the Itanium-mangled overloads
     and UNMANGLED_BUILTINS (portable_math as for library_ir: the build a target links, so that
     asking needs no second build)."""
-    return frozenset(n for n in defined_names(library_ir(triple, portable_math=portable_math))
+    return frozenset(n for n in defined_names(library_ir(compile_triple(triple), portable_math=portable_math))
                      if n.startswith("_Z") or n in UNMANGLED_BUILTINS)

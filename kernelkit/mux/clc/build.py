@@ -138,15 +138,32 @@ def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, tex
         return out.read_text()
 
 
+_RETARGETED: dict[tuple[str, str], str] = {}
+
+
 def retarget(ir_text: str, triple: str) -> str:
-    """SPIR IR -> IR for triple: data layout, triple and calling convention."""
+    """SPIR IR -> IR for triple, on kernelkit.ir (parsed, edited, printed once): data layout,
+    triple, and no SPIR calling convention on functions and calls. The cost grows with the text:
+    give it a ``subset``, not the whole library (the last results are kept per process)."""
+    from kernelkit import ir
     from kernelkit.llvm_binding import llvm
 
-    tm = llvm().Target.from_triple(triple).create_target_machine()
-    layout = str(tm.target_data)
-    ir_text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{layout}"', ir_text, flags=re.M)
-    ir_text = re.sub(r'^target triple = ".*"$', f'target triple = "{triple}"', ir_text, flags=re.M)
-    return ir_text.replace(" spir_func ", " ")
+    done = _RETARGETED.get((triple, ir_text))
+    if done is not None:
+        return done
+    module = ir.parse(ir_text)
+    module.triple = triple
+    module.data_layout = str(llvm().Target.from_triple(triple).create_target_machine().target_data)
+    for f in module.functions:
+        if f.calling_conv == "spir_func":
+            f.calling_conv = ""
+        for inst in f.instructions():
+            if isinstance(inst, ir.CallInst) and inst.calling_conv == "spir_func":
+                inst.calling_conv = ""
+    if len(_RETARGETED) >= 16:
+        _RETARGETED.clear()
+    done = _RETARGETED[(triple, ir_text)] = str(module)
+    return done
 
 
 def _link(texts: Sequence[str]) -> str:
@@ -185,7 +202,8 @@ def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = 
     """Linked library IR for triple (all families, or the ones named).
 
     The cache holds the IR of the compile triple (spir64 serves spir64 and the host), so
-    retargeting for the host reuses a SPIR build."""
+    retargeting for the host reuses a SPIR build (``library_ir`` retargets only the subset it
+    returns)."""
     fams = [f for f in families() if names is None or f.name in names]
     if names is not None and len(fams) != len(set(names)):
         known = sorted(f.name for f in families())

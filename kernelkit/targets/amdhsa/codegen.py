@@ -244,7 +244,8 @@ def amdgpu_ir(mux_ir: str, tid: TargetID, version: int, options=(), features: tu
     if flushes:
         with_attribute_everywhere(module, F32_DENORMAL_MODE, FLUSHED)
     kernels = {f.name for f in module.kernels()}
-    main = _parse(printf_use_list_order(str(module)), "the SPIR to AMDGPU mapping")
+    printf_use_list_order(module)
+    main = _parse(str(module), "the SPIR to AMDGPU mapping")
     try:
         for source, lib in libraries:
             lib_text = lib.text(declared_names(main))   # only what main needs

@@ -211,6 +211,31 @@ class WholeLibrary:
 
 
 _indexes: dict[tuple, LibraryIndex] = {}
+# the libraries (``linkable_library``'s arguments) this process linked whole for want of an index: the
+# build server builds their indexes apart (``index_bytes``) and hands them to its children (``adopt``)
+unindexed: set[tuple] = set()
+
+
+def index_bytes(ident: tuple) -> bytes:
+    """The index (``to_bytes``) of the library ``ident`` (``linkable_library``'s arguments) names, built
+    from its text (seconds of kernelkit.ir)."""
+    from kernelkit.targets.amdhsa import codegen
+
+    library, processor, version, cl2 = ident
+    text = (codegen.mux_library_ir(processor, version, cl2) if library == MUX_BUILTINS
+            else codegen.on_demand_library_ir(library, processor, version))
+    return build_index(text).to_bytes()
+
+
+def adopt(ident: tuple, data: bytes) -> bool:
+    """Keep the index ``data`` (from ``index_bytes``) for the library ``ident``: this process, and the
+    processes it forks from now on, link only the pieces a module needs."""
+    index = LibraryIndex.from_bytes(data)
+    if index is None:
+        return False
+    _indexes[tuple(ident)] = index
+    unindexed.discard(tuple(ident))
+    return True
 
 
 def linkable_library(library: str, processor: str, version: int, cl2: bool = False) -> LibraryIndex | WholeLibrary:
@@ -218,8 +243,9 @@ def linkable_library(library: str, processor: str, version: int, cl2: bool = Fal
     index when the cache holds it; else the index is built and stored by a plain build worker (which
     would parse the whole library in every build) when the cache is on; else the whole library
     text. Building an index takes kernelkit.ir seconds, once: the build server and its children
-    hold the whole library parsed, and an index built for a build that may not store it would be
-    lost, so they link the whole library (as fast for them)."""
+    link the whole library (held parsed) until the server has built the index apart and adopted it
+    (``unindexed``, ``index_bytes``, ``adopt``): linking the whole library costs a child ~16 ms of
+    LLVM's linker and more of its passes per build."""
     from kernelkit.cache import Cache, cache_disabled
     from kernelkit.llvm_binding import SECOND_SIGHT, parse_memo_policy
     from kernelkit.targets.amdhsa import codegen
@@ -238,6 +264,7 @@ def linkable_library(library: str, processor: str, version: int, cl2: bool = Fal
                 else codegen.on_demand_library_ir(library, processor, version))
         if cache_disabled() or parse_memo_policy != SECOND_SIGHT or not os.environ.get("KERNELKIT_BUILD_WORKER") \
                 or not _index_pays(store, key, ident):
+            unindexed.add(ident)
             return WholeLibrary(text)
         index = build_index(text)
         store.put(key, index.to_bytes())

@@ -30,6 +30,7 @@ class LoadedObject:
         self._engine.add_object_file(b.ObjectFileRef.from_data(object_code))
         self._engine.finalize_object()
         self._entries: dict[str, EntryFn] = {}
+        self._addresses: dict[str, int] = {}
 
     def entry(self, kernel: str) -> EntryFn:
         fn = self._entries.get(kernel)
@@ -39,6 +40,13 @@ class LoadedObject:
                 raise KeyError(kernel)
             fn = self._entries[kernel] = EntryFn(address)
         return fn
+
+    def entry_address(self, kernel: str) -> int:
+        """The address of ``kernel``'s entry (what a worker thread calls)."""
+        address = self._addresses.get(kernel)
+        if address is None:
+            address = self._addresses[kernel] = ctypes.cast(self.entry(kernel), ctypes.c_void_p).value
+        return address
 
     def global_address(self, symbol: str) -> int:
         return self._engine.get_global_value_address(symbol)

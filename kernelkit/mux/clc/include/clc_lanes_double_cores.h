@@ -32,16 +32,19 @@ KK_INLINE double kk_ld_expm1_poly(double r) {
   return __builtin_fma(p * r, r, r);
 }
 
-/* exp(x) = 2^k (1 + p), k = rint(x / ln 2), for x clamped to [-110, 100] (NaN becomes a number:
- * callers select it out); *s gets 2^k */
-KK_INLINE double kk_ld_exp_parts(double x, double *s) {
-  double c = __builtin_fmin(__builtin_fmax(x, -110.0), 100.0);
+/* exp(x) = 2^k (1 + p), k = rint(x / ln 2), for x clamped to [lo, hi] (within [-708, 709]; NaN becomes
+ * a number: callers select it out); *s gets 2^k */
+KK_INLINE double kk_ld_exp_parts_in(double x, double lo, double hi, double *s) {
+  double c = __builtin_fmin(__builtin_fmax(x, lo), hi);
   double k = __builtin_rint(c * 1.4426950408889634);
   double r = __builtin_fma(-k, KK_LN2_HI, c);
   r = __builtin_fma(-k, KK_LN2_LO, r);
   *s = kk_ld_from_bits((long)((int)k + 1023) << 52);
   return kk_ld_expm1_poly(r);
 }
+
+/* the same for x clamped to [-110, 100] (what float results need) */
+KK_INLINE double kk_ld_exp_parts(double x, double *s) { return kk_ld_exp_parts_in(x, -110.0, 100.0, s); }
 
 /* exp(x) - 1 for x in [-110, 100] (clamped beyond) */
 KK_INLINE double kk_ld_expm1(double x) {
@@ -56,14 +59,22 @@ KK_INLINE double kk_ld_exp(double x) {
   return __builtin_fma(s, p, s);
 }
 
-/* log(u) for a normal positive finite double: u = m 2^e with m in [sqrt(1/2), sqrt(2)) split on the
- * bits (frexp would be a library call per lane), log m by clc_math_portable.h's series */
-KK_INLINE double kk_ld_log(double u) {
-  long bits = kk_ld_bits(u);
+/* u = m 2^e with m in [sqrt(1/2), sqrt(2)) for a positive finite double (subnormals scaled by 2^54 first),
+ * split on the bits (frexp would be a library call per lane): returns m, *e gets e */
+KK_INLINE double kk_ld_split(double u, int *e) {
+  int sub = u < 0x1p-1022;
+  long bits = kk_ld_bits(sub ? u * 0x1p54 : u);
   long mant = (bits & 0x000fffffffffffffL) | 0x3ff0000000000000L;
   int big = mant > 0x3ff6a09e667f3bcdL;
-  double m = kk_ld_from_bits(big ? mant - 0x0010000000000000L : mant);
-  double e = (double)((int)((bits >> 52) & 0x7ff) - 1023 + big);
+  *e = (int)((bits >> 52) & 0x7ff) - 1023 + big - (sub ? 54 : 0);
+  return kk_ld_from_bits(big ? mant - 0x0010000000000000L : mant);
+}
+
+/* log(u) for a positive finite double: log m by clc_math_portable.h's series */
+KK_INLINE double kk_ld_log(double u) {
+  int ei;
+  double m = kk_ld_split(u, &ei);
+  double e = (double)ei;
   return __builtin_fma(e, KK_LN2_HI, __builtin_fma(e, KK_LN2_LO, kk_p_log_core(m)));
 }
 

@@ -44,33 +44,45 @@
 #include "clc_lanes_algebraic.h"
 #include "clc_lanes_gamma_erf.h"
 #include "clc_lanes_powers.h"
-#define KK_L1(name)                                                                  \
+#include "clc_lanes_double.h"
+/* float through the lane cores; double through dcore (the C library, or clc_lanes_double.h's lane cores) */
+#define KK_LANE1(name, dcore)                                                        \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
-  KK_INLINE double kk_##name##_d(double x) { return __builtin_##name(x); }
-#define KK_L2(name)                                                                            \
+  KK_INLINE double kk_##name##_d(double x) { return dcore(x); }
+#define KK_LANE2(name, dcore)                                                                  \
   KK_INLINE float kk_##name##_f(float x, float y) { return kk_lf_##name(x, y); }             \
-  KK_INLINE double kk_##name##_d(double x, double y) { return __builtin_##name(x, y); }
+  KK_INLINE double kk_##name##_d(double x, double y) { return dcore(x, y); }
+#define KK_L1(name) KK_LANE1(name, __builtin_##name)
+#define KK_L2(name) KK_LANE2(name, __builtin_##name)
+#define KK_LD1(name) KK_LANE1(name, kk_ldd_##name)
+#define KK_LD2(name) KK_LANE2(name, kk_ldd_##name)
+/* double through clc_math_portable.h, whose atan family is branch-free after inlining (selects) */
+#define KK_LP1(name) KK_LANE1(name, kk_p_##name)
+#define KK_LP2(name) KK_LANE2(name, kk_p_##name)
 #else
 #define KK_L1(name) KK_M1(name)
 #define KK_L2(name) KK_M2(name)
+#define KK_LD1(name) KK_M1(name)
+#define KK_LD2(name) KK_M2(name)
+#define KK_LP1(name) KK_M1(name)
+#define KK_LP2(name) KK_M2(name)
 #endif
 /* always portable */
 #define KK_P1(name)                                                                       \
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
-KK_L1(acos) KK_L1(acosh) KK_L1(asin) KK_L1(asinh) KK_L1(atan) KK_L1(atanh) KK_L1(cbrt)
-KK_L1(cos) KK_L1(cosh) KK_L1(erfc) KK_L1(erf) KK_L1(exp) KK_L1(exp2) KK_L1(exp10) KK_L1(expm1)
-KK_L1(log) KK_L1(log2) KK_L1(log10) KK_L1(log1p) KK_L1(sin) KK_L1(sinh) KK_L1(tan) KK_L1(tanh)
+KK_LP1(acos) KK_L1(acosh) KK_LP1(asin) KK_L1(asinh) KK_LP1(atan) KK_L1(atanh) KK_L1(cbrt)
+KK_LD1(cos) KK_LD1(cosh) KK_L1(erfc) KK_L1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
+KK_LD1(log) KK_LD1(log2) KK_LD1(log10) KK_LD1(log1p) KK_LD1(sin) KK_LD1(sinh) KK_LD1(tan) KK_LD1(tanh)
 KK_L1(tgamma)
-KK_L2(atan2) KK_L2(pow)
+KK_LP2(atan2) KK_LD2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
 KK_INLINE float kk_lgamma_f(float x) { return kk_lf_lgamma(x); }
 KK_INLINE double kk_lgamma_d(double x) { return __builtin_lgamma(x); }
 KK_INLINE float kk_hypot_f(float x, float y) { return kk_lf_hypot(x, y); }
-KK_INLINE double kk_hypot_d(double x, double y) { return __builtin_hypot(x, y); }
 #else
 KK_INLINE double kk_p_lgamma(double x) { int s; return kk_p_lgamma_r(x, &s); }
 KK_INLINE float kk_lgamma_f(float x) { return (float)kk_p_lgamma((double)x); }
@@ -79,6 +91,8 @@ KK_INLINE float kk_hypot_f(float x, float y) {
   if (__builtin_fabsf(x) == __builtin_inff() || __builtin_fabsf(y) == __builtin_inff()) return __builtin_inff();
   return (float)__builtin_sqrt((double)x * x + (double)y * y);
 }
+#endif
+/* (branch-free after inlining: the host vectorises it too) */
 KK_INLINE double kk_hypot_d(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   if (ax == KK_INF || ay == KK_INF) return KK_INF;
@@ -88,7 +102,6 @@ KK_INLINE double kk_hypot_d(double x, double y) {
   double r = n / m;
   return m * __builtin_sqrt(1.0 + r * r);
 }
-#endif
 
 /* Sign of Gamma(x) (lgamma_r's sign output). */
 KK_INLINE int kk_gamma_sign_d(double x) {

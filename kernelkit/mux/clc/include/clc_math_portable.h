@@ -243,9 +243,8 @@ KK_INLINE double kk_p_reduce_pio2_large(double x, int *q) {
   return r;
 }
 
-/* x = k*pi/2 + r; returns r, quadrant in *q */
-KK_INLINE double kk_p_reduce_pio2(double x, int *q) {
-  if (__builtin_fabs(x) >= 0x1p20) return kk_p_reduce_pio2_large(x, q);
+/* x = k*pi/2 + r for |x| < 2^20; returns r, quadrant in *q */
+KK_INLINE double kk_p_reduce_pio2_medium(double x, int *q) {
   double k = __builtin_rint(x * 6.36619772367581382433e-01);
   /* pi/2 = p1 + p2 + p3 + p3t (fdlibm's 33-bit pio2_1, pio2_2, pio2_3 and tail) */
   double r = __builtin_fma(-k, 1.57079632673412561417e+00, x);
@@ -254,6 +253,12 @@ KK_INLINE double kk_p_reduce_pio2(double x, int *q) {
   r = __builtin_fma(-k, 8.47842766036889956997e-32, r);
   *q = (int)((long)k & 3);
   return r;
+}
+
+/* x = k*pi/2 + r; returns r, quadrant in *q */
+KK_INLINE double kk_p_reduce_pio2(double x, int *q) {
+  if (__builtin_fabs(x) >= 0x1p20) return kk_p_reduce_pio2_large(x, q);
+  return kk_p_reduce_pio2_medium(x, q);
 }
 
 KK_INLINE double kk_p_sin(double x) {
@@ -409,10 +414,8 @@ KK_INLINE double kk_p_cbrt(double x) {
   return __builtin_copysign(__builtin_ldexp(y, (e - r3) / 3), x);
 }
 
-/* log(x) as hi + lo (about 2^-70 relative), x finite and > 0: for pow's y*log(x) */
-KK_INLINE double kk_p_log_dd(double x, double *lo) {
-  int e;
-  double m = kk_p_log_split(x, &e);
+/* log(m 2^e) as hi + lo (about 2^-70 relative) for m in [sqrt(1/2), sqrt(2)) */
+KK_INLINE double kk_p_log_dd_parts(double m, int e, double *lo) {
   double num = m - 1.0;                  /* exact */
   double den = m + 1.0;
   double den_lo = m - (den - 1.0);       /* exact rounding error of den */
@@ -427,6 +430,13 @@ KK_INLINE double kk_p_log_dd(double x, double *lo) {
   double hi = sh + sl;
   *lo = sl - (hi - sh);
   return hi;
+}
+
+/* log(x) as hi + lo, x finite and > 0: for pow's y*log(x) */
+KK_INLINE double kk_p_log_dd(double x, double *lo) {
+  int e;
+  double m = kk_p_log_split(x, &e);
+  return kk_p_log_dd_parts(m, e, lo);
 }
 
 KK_INLINE double kk_p_pow(double x, double y) {

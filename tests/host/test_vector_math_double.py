@@ -1,0 +1,74 @@
+"""Double exp, exp2, exp10, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh and tanh in lane form
+(kernelkit/mux/clc/include/clc_lanes_double.h), atan, atan2, asin, acos and hypot (clc_math_portable.h's): a vectorised kernel evaluates them as <W x double> code, not as W
+calls of the C library (pow, sin, cos and tan call pow/sin/cos/tan only behind a none-active skip, for arguments
+outside the fast range). Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds),
+numpy's float64 for special values, and the scalar build of the same kernel (bit-equal results).
+The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py --double."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+import pytest
+from lane_math_cases import DOUBLE_FUNCTIONS, double_inputs, double_ulp_errors
+
+import kernelkit
+
+NAMES = tuple(DOUBLE_FUNCTIONS)
+CASES = "\n".join(f"      case {i}: r = {DOUBLE_FUNCTIONS[n][0]}; break;" for i, n in enumerate(NAMES))
+SOURCE = f"""
+kernel void math(global const double *x, global const double *y, global double *out, int which) {{
+  int i = get_global_id(0);
+  double v = x[i], w = y[i], r = 0.0;
+  for (int k = 0; k < 1; ++k) {{   // (a loop: -cl-wfv=auto vectorises the kernel too)
+    switch (which) {{
+{CASES}
+    }}
+  }}
+  out[i] = r;
+}}
+"""
+N = 1 << 12
+LIBRARY_FALLBACKS = {"pow", "sin", "cos", "tan"}   # (the C library behind the none-active skip)
+
+
+@functools.cache
+def program(mode: str) -> kernelkit.Program:
+    return kernelkit.Program(SOURCE, [f"-cl-wfv={mode}"]).build()
+
+
+def run(mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    v, w = double_inputs(name, N)
+    size = (v.size + 63) // 64 * 64   # (whole work-groups)
+    v, w = np.resize(v, size), np.resize(w, size)
+    out = np.zeros_like(v)
+    program(mode).kernel("math")(v, w, out, np.int32(NAMES.index(name)), global_size=(v.size,), local_size=(64,))
+    return v, w, out
+
+
+def test_the_kernel_is_vectorised_without_per_lane_library_calls():
+    from kernelkit.targets.host.codegen import _LAST_IR, compile_host
+
+    mux = kernelkit.Program(SOURCE, ["-cl-wfv=always"])
+    mux.build()
+    code = compile_host(mux._binary.mux_ir, options=["-cl-wfv=always"], keep_ir=True)
+    w = code.vectorised["math"]
+    assert w > 1
+    text = _LAST_IR["text"]
+    body = text[text.index(f"@__vecz_v{w}_math("):]
+    body = body[:body.index("\n}\n")]
+    calls = set(re.findall(r"call [^@]*@([\w.]+)\(", body))
+    vector = re.compile(rf"llvm\.[\w.]+\.v{w}(f32|f64|i32|i64|i1)")
+    assert {c for c in calls if not vector.fullmatch(c)} <= LIBRARY_FALLBACKS
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_within_the_ulp_bound_and_equal_to_the_scalar_build(name):
+    v, w, vec = run("always", name)
+    *_, scalar = run("never", name)
+    np.testing.assert_array_equal(vec.view(np.uint64), scalar.view(np.uint64))
+    err = double_ulp_errors(name, vec, v, w)
+    worst = int(np.argmax(err))
+    assert err[worst] <= DOUBLE_FUNCTIONS[name][3], (v[worst], w[worst], vec[worst], err[worst])
