@@ -11,17 +11,19 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
 - no server       the same with ``KERNELKIT_NO_SERVER=1``: a fresh worker process per build
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
 - CPU             the AMDGPU runs' CPU time too (user + system, of the process and of those it waited
-                  for), which a loaded machine hardly moves; kk cold's is its client's only (the compile
-                  runs in a child of the build server); and ``python -c pass``, which every CLI call pays
+                  for), which a loaded machine hardly moves; kk cold's client apart and with the build
+                  server's child that compiled (its CPU and its clang's and lld's, read from the server's
+                  reaped children in /proc on Linux); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
-- kk host first   a fresh process's first ``Program(src).build()`` (kernelkit and numpy imported
-                  first, as pyopencl is for the peers) with the cache off, the build server
+- kk host first   a fresh process's first ``Program(src).build()`` (numpy and kernelkit's API,
+                  ``kernelkit.Program``, imported first, as pyopencl is for the peers) with the cache off, the build server
                   running; "no server": with a fresh worker process (its start included);
                   kk host warm: the same with the cache on, in-process
 - host CPU        the CPU of that first build (user + system around it, waited-for children included):
                   the peers' clBuildProgram, and kernelkit's build compiled in the timed process
-                  (KERNELKIT_BUILD_IN_PROCESS=1, cache off), as ratios too
+                  (KERNELKIT_BUILD_IN_PROCESS=1, cache off), as ratios too; "warm proc": another build
+                  (the source changed) in that process, about what the build server's warm child pays
 
 The AMDGPU rows run kernelkit as a user does: the ``kernelkit`` console script of an environment where
 this checkout is installed as the README says (``pip install -e .`` in a fresh venv), given with
@@ -74,17 +76,23 @@ cl.Program(context, source).build()
 print(time.perf_counter() - start, cpu_now() - cpu)
 """
 
-# like the peers' script: the library imported (pyopencl imports numpy too), then the first build timed
+# like the peers' script: the library's API imported (pyopencl imports its runtime and numpy; kernelkit's
+# Program is imported on first use), then the first build timed
 KERNELKIT_HOST_BUILD = CPU_NOW + """
-import sys, time
+import os, sys, time
 import numpy
 import kernelkit
+Program = kernelkit.Program
 start, cpu = time.perf_counter(), cpu_now()
-kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
+Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
 first, first_cpu = time.perf_counter() - start, cpu_now() - cpu
 start = time.perf_counter()
 kernelkit.Program(open(sys.argv[1]).read(), filename=sys.argv[1]).build()
-print(first, time.perf_counter() - start, first_cpu)
+second = time.perf_counter() - start
+cpu = cpu_now()    # (compiling in-process: another build of the source, in this now warm process)
+if os.environ.get("KERNELKIT_BUILD_IN_PROCESS"):
+    kernelkit.Program(open(sys.argv[1]).read() + "\\n// again\\n", filename=sys.argv[1]).build()
+print(first, second, first_cpu, cpu_now() - cpu)
 """
 
 
@@ -157,20 +165,59 @@ def kernelkit_command(script: str | None) -> tuple[list[str], str, str | None]:
         "checkout in a fresh venv with `pip install -e .` and pass --kernelkit <venv>/bin/kernelkit)")
 
 
-def start_server(kernelkit: list[str]) -> bool:
+def start_server(kernelkit: list[str]) -> str | None:
     """Start the build server of the kernelkit under test (``kernelkit server start`` as the timed builds
     run it, which waits until it answers; the kernelkit this script imports may be another copy, whose
-    server the builds would not use) as the first build of a session does."""
+    server the builds would not use) as the first build of a session does; its socket, or None."""
     if os.environ.get("KERNELKIT_NO_SERVER", "") not in ("", "0"):
-        return False
+        return None
     proc = subprocess.run([*kernelkit, "server", "start"], capture_output=True, text=True, cwd=ROOT)
-    return proc.returncode == 0
+    said = proc.stdout.strip().rpartition("build server running: ")[2]
+    return (said or None) if proc.returncode == 0 else None
 
 
-def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str
-                ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple[str, float, float, float, float]]]:
-    """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm (kk cold's CPU is the
-    client's only: its compile runs in a child of the build server)."""
+def server_pid(socket: str | None) -> int | None:
+    """The process id of the build server listening on ``socket`` (its command line in /proc), or None."""
+    if socket is None or not os.path.isdir("/proc"):
+        return None
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            continue
+        if words[-3:-1] == [b"kernelkit.builder.server", os.fsencode(socket)]:
+            return int(entry)
+    return None
+
+
+def reaped_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the children process ``pid`` has reaped."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+_SERVER_CPU: list[float] = []   # CPU of the server's child of each kk cold run
+
+
+def _timed_cold(cmd: list[str], env: dict, server: int | None) -> float:
+    """``_timed`` of a cold build through the server ``server``; the CPU of the child that compiled it
+    (reaped by the server within its 50 ms poll) goes to _SERVER_CPU."""
+    before = reaped_cpu(server) if server is not None else 0.0
+    elapsed = _timed(cmd, env)
+    if server is not None:
+        deadline = time.monotonic() + 1.0
+        while reaped_cpu(server) == before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        _SERVER_CPU.append(reaped_cpu(server) - before)
+    return elapsed
+
+
+def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, server: int | None = None
+                ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple]]:
+    """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm; the CPU rows also kk cold's
+    client with the server's child (None without the server's pid)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
     alone = {**env, "KERNELKIT_NO_SERVER": "1"}
     rows, cpu_rows = [], []
@@ -178,16 +225,19 @@ def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str
         out = Path(tmp) / "k.o"
         for src in EXAMPLES:
             kk = [*kernelkit, "build", str(src), "-t", target, "-o", str(out)]
-            _timed(kk, alone, record=False)                   # warms kernelkit's library entries (a plain worker
-            #                                                   indexes the device library) and the binary
-            _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind
+            _timed(kk, alone, record=False)                   # warms kernelkit's library entries and the binary
+            _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind (after
+            #                                                   it, the server indexes the device library apart)
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
-            cold = _median(lambda k=kk: _timed([*k, "--no-cache"], env), repeat)
+            cold = _median(lambda k=kk: _timed_cold([*k, "--no-cache"], env, server), repeat)
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
             warm = _median(lambda k=kk: _timed(k, env), repeat)
             rows.append((src.name, clang, cold, no_server, warm))
+            clients = _CPU[(*kk, "--no-cache", "")][-repeat:]
+            with_child = statistics.median(c + s for c, s in zip(clients, _SERVER_CPU[-repeat:], strict=True)) \
+                if server is not None else None
             cpu_rows.append((src.name, _median_cpu(clang_c(src, target, out)), _median_cpu([*kk, "--no-cache"], env),
-                             _median_cpu([*kk, "--no-cache"], alone), _median_cpu(kk, env)))
+                             _median_cpu([*kk, "--no-cache"], alone), _median_cpu(kk, env), with_child))
     return rows, cpu_rows
 
 
@@ -215,27 +265,28 @@ def opencl_first_build(src: Path, icd: Path, extra_env: dict, repeat: int) -> tu
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
-def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float, float]:
-    """Medians of (kk first, no server, kk warm, the first build's CPU in-process): the CPU is taken with
-    the compile in the timed process (KERNELKIT_BUILD_IN_PROCESS=1, cache off; clang, a child it waits
-    for, included), as the peers' clBuildProgram runs; with the server the compile's CPU is not ours to see."""
-    def once(no_cache: bool, server: bool = True, in_process: bool = False) -> tuple[float, float, float]:
+def kernelkit_host_build(src: Path, repeat: int, cache_dir: str) -> tuple[float, float, float, float, float]:
+    """Medians of (kk first, no server, kk warm, CPU of the first build and of a build in a warm process):
+    the CPU is taken with the compile in the timed process (KERNELKIT_BUILD_IN_PROCESS=1, cache off;
+    clang, a child it waits for, included), as the peers' clBuildProgram runs (with the server the
+    compile's CPU is not ours to see: its child, forked warm, pays about the warm process's)."""
+    def once(no_cache: bool, server: bool = True, in_process: bool = False) -> tuple[float, float, float, float]:
         env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir, "KERNELKIT_NO_CACHE": "1" if no_cache else "",
                "KERNELKIT_NO_SERVER": "" if server else "1", "KERNELKIT_BUILD_IN_PROCESS": "1" if in_process else ""}
         proc = subprocess.run([sys.executable, "-c", KERNELKIT_HOST_BUILD, str(src)], capture_output=True,
                               text=True, env=env, cwd=ROOT)
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr.strip()[-400:])
-        first, second, cpu = proc.stdout.split()
-        return float(first), float(second), float(cpu)
+        first, second, cpu, warm_cpu = proc.stdout.split()
+        return float(first), float(second), float(cpu), float(warm_cpu)
 
     once(False)                                               # kernelkit's library entries and the binary
     once(True)                                                # the server's first request of this kind
     cold = statistics.median(once(True)[0] for _ in range(repeat))
     no_server = statistics.median(once(True, server=False)[0] for _ in range(repeat))
     warm = statistics.median(once(False)[1] for _ in range(repeat))
-    cpu = statistics.median(once(True, in_process=True)[2] for _ in range(repeat))
-    return cold, no_server, warm, cpu
+    cpus = [once(True, in_process=True)[2:] for _ in range(repeat)]
+    return cold, no_server, warm, statistics.median(c[0] for c in cpus), statistics.median(c[1] for c in cpus)
 
 
 def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
@@ -260,25 +311,31 @@ def main() -> int:
     notes = [note] if note else []
     with tempfile.TemporaryDirectory(prefix="kk-compile-speed-") as tmp:
         cache_dir = args.cache_dir or str(Path(tmp) / "cache")
-        if not start_server(kernelkit):
+        socket = start_server(kernelkit)
+        if socket is None:
             notes.append("no build server (KERNELKIT_NO_SERVER is set or no private runtime directory): "
                          "kk cold is a fresh worker process too")
+        server = server_pid(socket)
+        if socket is not None and server is None:
+            notes.append("the build server's process was not found in /proc: kk cold's CPU is its client's only")
         print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c; "
               f"kernelkit = {' '.join(kernelkit)}")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
               f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir)
+        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir, server)
         for name, clang, cold, alone, warm in rows:
             print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
         print()
         print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
-              "client only, its compile runs in the build server's child)")
-        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'':>11} "
-              f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        for name, clang, cold, alone, warm in cpu_rows:
-            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} {'':>11} "
-                  f"{alone / clang:12.2f} {warm / clang:11.2f}")
+              "client, and +child: with the build server's child that compiled, its clang and lld)")
+        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
+              f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
+        for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):
+            total, ratio = (f"{with_child * 1e3:9.0f}", f"{with_child / clang:11.2f}") if with_child is not None \
+                else (f"{'-':>9}", f"{'-':>11}")
+            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {total} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
+                  f"{ratio} {alone / clang:12.2f} {warm / clang:11.2f}")
         start_wall, start_cpu = python_start(interpreter, args.repeat)
         print(f"{interpreter} -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
               f"CPU {start_cpu * 1e3:.0f} ms")
@@ -301,24 +358,26 @@ def main() -> int:
         print(head)
         cpu_lines = []
         for src in EXAMPLES:
-            cold, alone, warm, kk_cpu = kernelkit_host_build(src, args.repeat, cache_dir)
+            cold, alone, warm, kk_cpu, kk_warm_cpu = kernelkit_host_build(src, args.repeat, cache_dir)
             line = f"{src.name:14} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.2f}"
-            cpu_line = f"{src.name:14} {kk_cpu * 1e3:9.0f}"
+            cpu_line = f"{src.name:14} {kk_cpu * 1e3:9.0f} {kk_warm_cpu * 1e3:9.0f}"
             for _name, icd, env in peers:
                 try:
                     t, peer_cpu = opencl_first_build(src, icd, env, args.repeat)
                     line += f" {t * 1e3:9.0f} {cold / t:10.2f} {alone / t:13.2f}"
-                    cpu_line += f" {peer_cpu * 1e3:9.0f} {kk_cpu / peer_cpu:10.2f}"
+                    cpu_line += f" {peer_cpu * 1e3:9.0f} {kk_cpu / peer_cpu:10.2f} {kk_warm_cpu / peer_cpu:12.2f}"
                 except RuntimeError as exc:
                     line += f" {'failed':>9} {'':>10} {'':>13}"
-                    cpu_line += f" {'failed':>9} {'':>10}"
+                    cpu_line += f" {'failed':>9} {'':>10} {'':>12}"
                     notes.append(f"{_name} on {src.name}: {exc}")
             print(line)
             cpu_lines.append(cpu_line)
         print()
         print("the first build's CPU, ms (user + system of the process and its waited-for children, around the "
-              "build only; kk: compiled in the timed process, cache off)")
-        print(f"{'kernel':14} {'kk':>9}" + "".join(f" {p[0]:>9} {'kk/' + p[0]:>10}" for p in peers))
+              "build only; kk: compiled in the timed process, cache off; kk warm proc: another build in that "
+              "process, as the build server's warm child pays)")
+        print(f"{'kernel':14} {'kk':>9} {'warm proc':>9}" + "".join(
+            f" {p[0]:>9} {'kk/' + p[0]:>10} {'warm/' + p[0]:>12}" for p in peers))
         for cpu_line in cpu_lines:
             print(cpu_line)
     for note in notes:

@@ -323,8 +323,8 @@ class _Server:
         self._build_indexes()
 
     def _build_indexes(self) -> None:
-        """Index, each in a forked process, the device libraries the replay linked whole
-        (kernelkit.targets.amdhsa.library_index): seconds of kernelkit.ir, while the server goes on
+        """Index, each in a forked process at the lowest priority, the device libraries the replay linked
+        whole (kernelkit.targets.amdhsa.library_index): seconds of kernelkit.ir, while the server goes on
         serving; the index comes back through a pipe and every later child links only what it needs."""
         import selectors
 
@@ -339,6 +339,7 @@ class _Server:
                 try:
                     os.close(read_end)
                     self._drop_connections()
+                    os.nice(19)         # background work: the builds under way come first
                     data = library_index.index_bytes(ident)
                     with open(write_end, "wb") as out:
                         out.write(data)

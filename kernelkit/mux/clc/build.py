@@ -138,13 +138,19 @@ def compile_family(family: Family, triple: str, opts: Sequence[str] = (), *, tex
         return out.read_text()
 
 
+_RETARGETED: dict[tuple[str, str], str] = {}
+
+
 def retarget(ir_text: str, triple: str) -> str:
     """SPIR IR -> IR for triple, on kernelkit.ir (parsed, edited, printed once): data layout,
     triple, and no SPIR calling convention on functions and calls. The cost grows with the text:
-    give it a ``subset``, not the whole library."""
+    give it a ``subset``, not the whole library (the last results are kept per process)."""
     from kernelkit import ir
     from kernelkit.llvm_binding import llvm
 
+    done = _RETARGETED.get((triple, ir_text))
+    if done is not None:
+        return done
     module = ir.parse(ir_text)
     module.triple = triple
     module.data_layout = str(llvm().Target.from_triple(triple).create_target_machine().target_data)
@@ -154,7 +160,10 @@ def retarget(ir_text: str, triple: str) -> str:
         for inst in f.instructions():
             if isinstance(inst, ir.CallInst) and inst.calling_conv == "spir_func":
                 inst.calling_conv = ""
-    return str(module)
+    if len(_RETARGETED) >= 16:
+        _RETARGETED.clear()
+    done = _RETARGETED[(triple, ir_text)] = str(module)
+    return done
 
 
 def _link(texts: Sequence[str]) -> str:

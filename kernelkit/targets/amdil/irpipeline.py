@@ -17,23 +17,24 @@ def _parse(text: str, what: str):
     return parse_verified(text, what, "amdil")
 
 
-def with_builtin_library(ir_text: str, program: ir.Module, options) -> str:
-    """``ir_text`` (whose model is ``program``) linked by LLVM with the library's definitions of
-    the builtins it declares; ``ir_text`` itself when it needs none."""
+def with_builtin_library(ir_text: str, options) -> tuple[str, frozenset[str] | None]:
+    """``ir_text`` linked by LLVM with the library's definitions of the builtins it declares, and
+    the names of the functions the program itself defines; (``ir_text``, None) when it needs none."""
     from kernelkit.mux.clc import defined_builtins, library_ir
     from kernelkit.targets.amdil.halfs import is_half_call
 
+    main = _parse(ir_text, "the frontend")
     # half loads/stores of float data are selected as IL conversions, not linked
     library = defined_builtins(SPIR32, portable_math=True)
-    available = {f.name for f in program.functions
+    available = {f.name for f in main.functions
                  if f.is_declaration and f.name in library and not is_half_call(f.name)}
     if not available:
-        return ir_text
+        return ir_text, None
+    own = frozenset(f.name for f in main.functions if not f.is_declaration)
     lib = library_ir(SPIR32, opts=[o for o in options if o in LIBRARY_OPTIONS],
                      only=sorted(available), portable_math=True)
-    main = _parse(ir_text, "the frontend")
     main.link_in(_parse(lib, "the builtin library"))
-    return str(main)
+    return str(main), own
 
 
 def _opt_level(options) -> int:
@@ -43,12 +44,12 @@ def _opt_level(options) -> int:
     return 2
 
 
-def noinline_functions(program: ir.Module) -> set[str]:
-    """The program's own non-kernel functions marked noinline (and not optnone, which -O0 puts
-    on every function): they become IL functions of their own."""
+def noinline_functions(module: ir.Module, own: frozenset[str] | None = None) -> set[str]:
+    """The program's own (``own``: those named, else all) non-kernel functions marked noinline
+    (and not optnone, which -O0 puts on every function): they become IL functions of their own."""
     out = set()
-    for f in program.functions:
-        if f.is_declaration or f.calling_conv == "spir_kernel":
+    for f in module.functions:
+        if f.is_declaration or f.calling_conv == "spir_kernel" or (own is not None and f.name not in own):
             continue
         attrs = f.all_attributes()
         if "noinline" in attrs and "optnone" not in attrs:
@@ -99,13 +100,13 @@ def optimised_ir(mux_ir: str, options=()):
     key = (mux_ir, tuple(options))
     text = _OPTIMISED.get(key)
     if text is None:
-        program = ir.parse(mux_ir)
-        keep = frozenset(noinline_functions(program))
-        linked = with_builtin_library(mux_ir, program, options)
-        module = program if linked is mux_ir else None
+        linked, own = with_builtin_library(mux_ir, options)
+        module: ir.Module | None = ir.parse(linked)
+        keep = frozenset(noinline_functions(module, own))
+        optimised = None
         while True:
             text = _optimise(module or ir.parse(linked), options, keep)
-            module = None
+            module = optimised = None
             if not keep:
                 break
             optimised = ir.parse(text)
@@ -117,6 +118,8 @@ def optimised_ir(mux_ir: str, options=()):
         if len(_OPTIMISED) > 32:
             _OPTIMISED.clear()
         _OPTIMISED[key] = text
+        if optimised is not None:
+            return optimised
     return ir.parse(text)
 
 
