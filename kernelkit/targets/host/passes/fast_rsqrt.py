@@ -40,9 +40,12 @@ from the load of pos[j] to the accumulating FMA, with about 75 floating-point mi
 iteration (every 256-bit operation is two on Zen 1), so the out-of-order window holds too few
 iterations to overlap them. Software-pipelining the j loop so that two iterations' halves of that
 chain are in flight (loop_pipelining.py, which -cl-loop-pipeline=auto applies to the estimate's
-loop) gains only 4-9 % (49.7 -> 45.3 and 49.5 -> 47.3 cycles; with 8 lanes and no spills 50.9 ->
-49.8), still above the divider's 36-44 in the same runs: the window is not the whole story. No
-other CPU has been measured.
+loop) gains only about 4 % (49.3 / 48.2 -> 46.7 / 46.5 cycles, process CPU time), still far above
+the divider's 35.2 / 34.4 in the same runs: the window is not the whole story. Two mixes did not
+win either (timing-only builds, no special-value path): the square root by the divider and the
+division by ``rcpps`` + one Newton step, 45.1 against 36.4; half of each packet by each unit, 44.3
+(54.2 pipelined). Every form that moves work from the divider to the FMA pipes is slower in this
+loop. No other CPU has been measured.
 """
 
 from __future__ import annotations

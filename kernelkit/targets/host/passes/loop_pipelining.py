@@ -18,12 +18,13 @@ window must cover halves. auto pipelines a loop when
     bound by the throughput of the one divider or of the microcoded gather, and the registers the
     stages carry only add spills.
 
-Measured (AMD EPYC Zen 1, one thread, benchmarks/host_vs_peers.py's n-body, cycles per 16-lane
-iteration of its j loop, variants alternating in one process, under load): with the estimate
-49.7 -> 45.3 and 49.5 -> 47.3 pipelined; with the divider 35.8 -> 39.2 and 44.3 -> 57.6 (worse:
-hence the second condition). With 8 lanes (no spills): estimate 50.9 -> 49.8, divider 41.8 -> 40.7.
-So on this CPU the estimate, even pipelined, does not beat the divider, and -cl-rsqrt-estimate
-stays never by default (see fast_rsqrt).
+Measured (AMD EPYC Zen 1, one thread, the n-body of benchmarks/host_vs_peers.py, cycles per
+16-lane iteration of its j loop from process CPU time, shortest of 200-300 alternating launches,
+two runs): with the rsqrt estimate 49.3 / 48.2, pipelined 46.7 / 46.5; the divider 35.2 / 34.4,
+and pipelined it was slower in every run (wall-clock runs: 35.8 -> 39.2, 44.3 -> 57.6): hence the
+second condition. With 8 lanes (no spills) the pipelined estimate was no better (52.1-54.6 against
+53.2-57.0). So on this CPU the estimate, even pipelined, does not beat the divider, and
+-cl-rsqrt-estimate stays never by default (see fast_rsqrt).
 """
 
 from __future__ import annotations
