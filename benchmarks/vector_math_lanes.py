@@ -2,7 +2,8 @@
 the largest error in ulp against float64 numpy / Python's math module (float) or mpmath (double) over >= 1M
 inputs (special values included), whether the vectorised
 build (-cl-wfv=always) equals the scalar build (-cl-wfv=never) bit for bit, and the time of a small
-kernel per function (eight calls per work-item over 1M work-items, best of --repeat).
+kernel per function (eight calls per work-item over 1M work-items, best of --repeat: wall time and the
+process's CPU time, all threads, which a loaded machine distorts less).
 
     python benchmarks/vector_math_lanes.py [--double] [--only NAME ...] [--n N] [--repeat R] [--no-sweep]
 
@@ -64,7 +65,7 @@ def main() -> None:
     ap.add_argument("--no-sweep", action="store_true", help="times only")
     args = ap.parse_args()
     print(f"kernelkit {kernelkit.__file__}")
-    print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19}")
+    print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19} {'(cpu)':>13}")
     t, dtype = ("double", np.float64) if args.double else ("float", np.float32)
     for name in args.only or list(DOUBLE_FUNCTIONS if args.double else FUNCTIONS):
         bound = (DOUBLE_FUNCTIONS if args.double else FUNCTIONS)[name][-1]
@@ -95,12 +96,13 @@ def main() -> None:
         out = np.zeros_like(xt)
         k = vec.kernel("eight")
         k(xt, yt, out, global_size=(n,), local_size=(64,))
-        best = np.inf
+        best = cpu = np.inf
         for _ in range(args.repeat):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             k(xt, yt, out, global_size=(n,), local_size=(64,))
             best = min(best, time.perf_counter() - t)
-        cells.append(f"{best * 1e3:16.2f} ms")
+            cpu = min(cpu, time.process_time() - c)
+        cells.append(f"{best * 1e3:16.2f} ms {cpu * 1e3:10.2f} ms cpu")
         print(" ".join(cells), flush=True)
 
 

@@ -1,6 +1,6 @@
 """Double exp, exp2, exp10, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh and tanh in lane form
-(kernelkit/mux/clc/include/clc_lanes_double.h), atan, atan2, asin, acos and hypot (clc_math_portable.h's): a vectorised kernel evaluates them as <W x double> code, not as W
-calls of the C library (pow, sin, cos and tan call pow/sin/cos/tan only behind a none-active skip, for arguments
+(kernelkit/mux/clc/include/clc_lanes_double.h), and hypot (the branch-free form in clc_math.h): a vectorised
+kernel evaluates them as <W x double> code, not as W calls of the C library (pow, sin, cos and tan call pow/sin/cos/tan only behind a none-active skip, for arguments
 outside the fast range). Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds),
 numpy's float64 for special values, and the scalar build of the same kernel (bit-equal results).
 The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py --double."""

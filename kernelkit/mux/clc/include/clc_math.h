@@ -56,27 +56,22 @@
 #define KK_L2(name) KK_LANE2(name, __builtin_##name)
 #define KK_LD1(name) KK_LANE1(name, kk_ldd_##name)
 #define KK_LD2(name) KK_LANE2(name, kk_ldd_##name)
-/* double through clc_math_portable.h, whose atan family is branch-free after inlining (selects) */
-#define KK_LP1(name) KK_LANE1(name, kk_p_##name)
-#define KK_LP2(name) KK_LANE2(name, kk_p_##name)
 #else
 #define KK_L1(name) KK_M1(name)
 #define KK_L2(name) KK_M2(name)
 #define KK_LD1(name) KK_M1(name)
 #define KK_LD2(name) KK_M2(name)
-#define KK_LP1(name) KK_M1(name)
-#define KK_LP2(name) KK_M2(name)
 #endif
 /* always portable */
 #define KK_P1(name)                                                                       \
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
-KK_LP1(acos) KK_L1(acosh) KK_LP1(asin) KK_L1(asinh) KK_LP1(atan) KK_L1(atanh) KK_L1(cbrt)
+KK_L1(acos) KK_L1(acosh) KK_L1(asin) KK_L1(asinh) KK_L1(atan) KK_L1(atanh) KK_L1(cbrt)
 KK_LD1(cos) KK_LD1(cosh) KK_L1(erfc) KK_L1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
 KK_LD1(log) KK_LD1(log2) KK_LD1(log10) KK_LD1(log1p) KK_LD1(sin) KK_LD1(sinh) KK_LD1(tan) KK_LD1(tanh)
 KK_L1(tgamma)
-KK_LP2(atan2) KK_LD2(pow)
+KK_L2(atan2) KK_LD2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM

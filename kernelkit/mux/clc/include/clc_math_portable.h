@@ -419,8 +419,9 @@ KK_INLINE double kk_p_log_dd_parts(double m, int e, double *lo) {
   double num = m - 1.0;                  /* exact */
   double den = m + 1.0;
   double den_lo = m - (den - 1.0);       /* exact rounding error of den */
-  double f = num / den;
-  double f_lo = (__builtin_fma(-f, den, num) - f * den_lo) / den;
+  double rden = 1.0 / den;               /* (one division: f's own rounding is in f_lo's residual) */
+  double f = num * rden;
+  double f_lo = (__builtin_fma(-f, den, num) - f * den_lo) * rden;
   double s = f * f;
   double p = kk_p_atanh_series(s);
   double mh = 2.0 * f, ml = 2.0 * f_lo + 2.0 * f * s * p;
