@@ -20,6 +20,9 @@ compile, so it outlives every abort.
 - A connection starts with the client's log file descriptor (SCM_RIGHTS): the children write
   their standard error there, where the client reads LLVM's message when one dies. Every request
   carries the client's whole environment and working directory.
+- Device libraries: after the first request of a kind, the server replays it itself (``_warm``) and
+  indexes, in a forked process at the lowest priority, each AMDGPU device library the replay had to link
+  whole (``_build_indexes``); once the index is back, every child links only the pieces a module needs.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from kernelkit.errors import LaunchError
 from kernelkit.runtime.args import PackedArg
 from kernelkit.runtime.ndrange import NDRange
-from kernelkit.runtime.worker_pool import LaunchBlock, worker_pool
 from kernelkit.targets.host.sched import PrintfBuffer, WorkGroupInfo
 
 PRINTF_BUFFER_BYTES = 1 << 20   # CL_DEVICE_PRINTF_BUFFER_SIZE of the host device
@@ -105,6 +104,10 @@ class NativeLaunch:
         _reap()
         self.state = state
         self._executable = executable
+        # (imported here: the pool's native code is built with kernelkit.ir, which importing kernelkit.Program
+        # must not load — tests/builder/test_client_imports.py)
+        from kernelkit.runtime.worker_pool import LaunchBlock, worker_pool
+
         self._block = LaunchBlock(n)
         self._block.cancel.value = state.cancel.value
         state.cancel = self._block.cancel       # (on its own cache line)

@@ -16,7 +16,7 @@ import os
 import threading
 import time
 
-from kernelkit.targets.host.workers import CACHE_LINE, Job, Pool, Sync, pool_code
+from kernelkit.targets.host.worker_layout import CACHE_LINE, Job, Pool, Sync
 
 
 def aligned_buffer(size: int) -> tuple[ctypes.Array, int]:
@@ -47,6 +47,8 @@ class LaunchBlock:
 
 class WorkerPool:
     def __init__(self) -> None:
+        from kernelkit.targets.host.workers import pool_code  # builds native code: loaded on first use
+
         self.code = pool_code()
         self._raw, self.address = aligned_buffer(ctypes.sizeof(Pool))
         self.pool = Pool.from_address(self.address)

@@ -21,7 +21,6 @@ Linux/x86-64 only (futex is syscall 202), as the host target is.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 
 from kernelkit import ir
@@ -29,37 +28,19 @@ from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder, const
 from kernelkit.ir.module import BasicBlock, Function
 from kernelkit.ir.values import Value, null
-
-SYS_FUTEX = 202              # x86-64 Linux
-FUTEX_WAIT_PRIVATE = 128     # FUTEX_WAIT | FUTEX_PRIVATE_FLAG
-FUTEX_WAKE_PRIVATE = 129     # FUTEX_WAKE | FUTEX_PRIVATE_FLAG
-CACHE_LINE = 64
+from kernelkit.targets.host.worker_layout import (
+    FUTEX_WAIT_PRIVATE,
+    FUTEX_WAKE_PRIVATE,
+    SYS_FUTEX,
+    Job,
+    Pool,
+    SubmitFn,
+    Sync,
+    WaitFn,
+    WorkerFn,
+)
 
 i1, i32, i64, ptr = T.i1, T.i32, T.i64, T.ptr
-
-
-class Pool(ctypes.Structure):
-    """The queue of jobs every worker takes from."""
-
-    _fields_ = [("seq", ctypes.c_uint64),      # futex word: bumped by every submission
-                ("lock", ctypes.c_uint64),     # futex mutex over head/tail: 0 free, 1 held, 2 held + waiters
-                ("stop", ctypes.c_uint64),     # 1: idle workers return
-                ("head", ctypes.c_void_p),     # first queued job
-                ("tail", ctypes.c_void_p)]     # last queued job
-
-
-class Job(ctypes.Structure):
-    """One thread's part of a launch."""
-
-    _fields_ = [("next", ctypes.c_void_p), ("entry", ctypes.c_void_p), ("args", ctypes.c_void_p),
-                ("tmpl", ctypes.c_void_p), ("counter", ctypes.c_void_p), ("total", ctypes.c_uint64),
-                ("sync", ctypes.c_void_p)]
-
-
-class Sync(ctypes.Structure):
-    """A launch's completion: ``done`` (futex word) becomes 1 when ``left`` jobs reach 0."""
-
-    _fields_ = [("done", ctypes.c_uint64), ("left", ctypes.c_uint64)]
 
 
 def _field(struct, name: str) -> int:
@@ -232,11 +213,6 @@ def pool_module() -> ir.Module:
     _worker(module)
     _wait(module)
     return module
-
-
-WorkerFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-SubmitFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32)
-WaitFn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64)
 
 
 class PoolCode:
