@@ -8,11 +8,11 @@ The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py --do
 from __future__ import annotations
 
 import functools
-import re
 
 import numpy as np
 import pytest
 from lane_math_cases import DOUBLE_FUNCTIONS, double_inputs, double_ulp_errors
+from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
@@ -49,19 +49,8 @@ def run(mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_the_kernel_is_vectorised_without_per_lane_library_calls():
-    from kernelkit.targets.host.codegen import _LAST_IR, compile_host
-
-    mux = kernelkit.Program(SOURCE, ["-cl-wfv=always"])
-    mux.build()
-    code = compile_host(mux._binary.mux_ir, options=["-cl-wfv=always"], keep_ir=True)
-    w = code.vectorised["math"]
-    assert w > 1
-    text = _LAST_IR["text"]
-    body = text[text.index(f"@__vecz_v{w}_math("):]
-    body = body[:body.index("\n}\n")]
-    calls = set(re.findall(r"call [^@]*@([\w.]+)\(", body))
-    vector = re.compile(rf"llvm\.[\w.]+\.v{w}(f32|f64|i32|i64|i1)")
-    assert {c for c in calls if not vector.fullmatch(c)} <= LIBRARY_FALLBACKS
+    w, bodies = vectorised_bodies(SOURCE, ("math",))
+    assert scalar_calls(bodies["math"], w) <= LIBRARY_FALLBACKS
 
 
 @pytest.mark.parametrize("name", NAMES)

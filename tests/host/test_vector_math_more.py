@@ -10,11 +10,11 @@ The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py."""
 from __future__ import annotations
 
 import functools
-import re
 
 import numpy as np
 import pytest
 from lane_math_cases import FUNCTIONS, inputs
+from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
@@ -62,21 +62,10 @@ def max_ulp_error(got: np.ndarray, exact: np.ndarray) -> float:
 
 
 def test_the_kernel_is_vectorised_without_per_lane_library_calls():
-    from kernelkit.targets.host.codegen import _LAST_IR, compile_host
-
-    mux = kernelkit.Program(SOURCE, ["-cl-wfv=always"])
-    mux.build()
-    code = compile_host(mux._binary.mux_ir, options=["-cl-wfv=always"], keep_ir=True)
-    w = code.vectorised["math"]
-    assert w > 1
-    text = _LAST_IR["text"]
-    body = text[text.index(f"@__vecz_v{w}_math("):]
-    body = body[:body.index("\n}\n")]
+    w, bodies = vectorised_bodies(SOURCE, ("math",))
     # no scalar intrinsic or library call per lane: vector intrinsics, and the guarded fmodf/remainderf
-    calls = set(re.findall(r"call [^@]*@([\w.]+)\(", body))
     # (q, whose address remquo and lgamma_r take, is a per-lane private variable: a masked gather/scatter)
-    vector = re.compile(rf"llvm\.[\w.]+\.v{w}(f32|f64|i32|i64|i1)(\.v{w}p0)?")
-    assert {c for c in calls if not vector.fullmatch(c)} <= {"fmodf", "remainderf"}
+    assert scalar_calls(bodies["math"], w, lane_pointers=True) <= {"fmodf", "remainderf"}
 
 
 @pytest.mark.parametrize("name", NAMES)
