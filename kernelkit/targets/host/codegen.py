@@ -392,6 +392,7 @@ def without_work_item_copy(module: ir.Module, kernels: list[str], widths: dict[s
                 and barriers.has_barriers(copy) and not (fixed is not None and fixed[0] % widths[name][1])):
             for block in list(f.blocks):
                 block.erase()
+            f.metadata.pop("dbg", None)   # (LLVM refuses a declaration with a subprogram: all debug info would go)
             out.append(name)
     return out
 

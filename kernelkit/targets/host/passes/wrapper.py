@@ -66,6 +66,11 @@ _CALLEES: dict[str, tuple[T.Type, tuple[T.Type, ...]]] = {
 }
 
 
+def _byval(param: Value) -> list[str]:
+    """The ``byval(<type>)`` attribute of a kernel parameter, as a call site repeats it (or none)."""
+    return [x for x in param.attributes if isinstance(x, str) and x.startswith("byval(")]
+
+
 class _Entry:
     """The entry function being built: blocks by name (added to the function in the order they are
     started), the builder, and the values every part uses."""
@@ -79,7 +84,6 @@ class _Entry:
         self.b = IRBuilder()
         self.blocks: dict[str, BasicBlock] = {}
         self.call_args: list[Value] = []        # the kernel's arguments, loaded from %args
-        self.call_attrs: list[list[str]] = []   # their call attributes (byval)
         # set as the entry is built: the MuxWorkGroupInfo copy and its frames/frame_stride fields,
         # the cancel flag, the group's local size and item count; for coroutines the work-item
         # infos, the handles and (with packets) the kind of coroutines the frames were made for
@@ -103,8 +107,12 @@ class _Entry:
 
     def call_kernel(self, name: str, wi: Value, tag: str = "") -> I.CallInst:
         """Call kernel ``name`` (or its vector form) with the kernel's arguments and ``wi``."""
-        call = self.b.call(self.module.get_function(name), [*self.call_args, wi, self.wg], tag)
-        call.arg_attributes = [list(a) for a in self.call_attrs] + [[], []]
+        callee = self.module.get_function(name)
+        call = self.b.call(callee, [*self.call_args, wi, self.wg], tag)
+        # the byval types as the callee spells them: the kernel's own parameters may come from a
+        # stand-in of another module (a kernel without its work-item copy), whose struct names this
+        # module need not define
+        call.arg_attributes = [_byval(a) for a in callee.args[:len(self.call_args)]] + [[], []]
         return call
 
     def counted_loop(self, block: str, var: str, step: int, count: Value, exit_: BasicBlock,
@@ -207,9 +215,7 @@ def add_entry(module: Module, f: Function, *, coroutine: bool = False, access_gr
     b.store(e.call("llvm.frameaddress.p0", [const(i32, 0)], "frame"), wg_field(b, wg, "stack_top", tag="stp"))
     for i, a in enumerate(f.args[:-2]):
         at = b.load(ptr, b.gep(ptr, args, [const(i64, i)], f"ap{i}"), f"as{i}")
-        byval = [x for x in a.attributes if isinstance(x, str) and x.startswith("byval(")]
-        e.call_args.append(at if byval else b.load(a.type, at, f"a{i}", align=1))
-        e.call_attrs.append(byval)
+        e.call_args.append(at if _byval(a) else b.load(a.type, at, f"a{i}", align=1))
     ng, en, gs, gip, lsp = [], [], [], [], []
     for d in range(3):
         ng.append(b.load(i64, wg_field(b, wg, "num_groups", d, f"ngp{d}"), f"ng{d}"))
