@@ -1,6 +1,6 @@
 """The float builtins given lane forms in kernelkit/mux/clc/include/clc_lanes_*.h, their float64 references
-and inputs: shared by tests/host/test_vector_math_more.py and benchmarks/vector_math_lanes.py (the 1M-input
-sweep). Bounds come from OpenCL C 3.0 s7.4's table, held once in tests/clc/test_math.py (ULP_LIMITS)."""
+and inputs, the error measures, and the kernel running them: shared by tests/host/test_vector_math*.py and
+benchmarks/vector_math_lanes.py (the 1M-input sweep). Bounds come from OpenCL C 3.0 s7.4's table, held once in tests/clc/test_math.py (ULP_LIMITS)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,50 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "clc"))
 from test_math import ULP_LIMITS  # noqa: E402
+
+
+def float_ulp_errors(got: np.ndarray, exact: np.ndarray) -> np.ndarray:
+    """|got - exact| in ulp of the float32 result, per result; a result that rounds to inf or NaN must be
+    that value (else an inf error)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = exact.astype(np.float32)
+    finite = np.isfinite(rounded)
+    err = np.zeros(got.size)
+    err[~finite] = np.where(np.array_equal(got[~finite], rounded[~finite], equal_nan=True), 0.0, np.inf)
+    _, exponent = np.frexp(rounded[finite].astype(np.float64))
+    ulp = np.ldexp(1.0, np.maximum(exponent - 24, -149))
+    err[finite] = np.abs(got[finite].astype(np.float64) - exact[finite]) / ulp
+    err[np.isnan(err)] = np.inf   # (a NaN where a finite value was due)
+    return err
+
+
+def switch_kernel(functions: dict, element: str) -> str:
+    """Kernel ``math(x, y, out, which)``: out[i] = the expression of function ``which`` (an index into
+    ``functions``) of v = x[i], w = y[i] (q: a private int for the builtins taking a pointer); the loop
+    makes -cl-wfv=auto vectorise it too."""
+    cases = "\n".join(f"      case {i}: r = {case[0]}; break;" for i, case in enumerate(functions.values()))
+    return f"""
+kernel void math(global const {element} *x, global const {element} *y, global {element} *out, int which) {{
+  int i = get_global_id(0);
+  {element} v = x[i], w = y[i], r = 0;
+  int q = 0;
+  for (int k = 0; k < 1; ++k) {{
+    switch (which) {{
+{cases}
+    }}
+  }}
+  out[i] = r;
+}}
+"""
+
+
+def run_switch_kernel(program, functions: dict, name: str, v: np.ndarray, w: np.ndarray) -> tuple:
+    """(v, w, out) of function ``name`` run by ``program``'s switch_kernel over whole 64-item groups."""
+    size = (v.size + 63) // 64 * 64
+    v, w = np.resize(v, size), np.resize(w, size)
+    out = np.zeros_like(v)
+    program.kernel("math")(v, w, out, np.int32(list(functions).index(name)), global_size=(size,), local_size=(64,))
+    return v, w, out
 
 
 def ieee_remainder(v: np.ndarray, w: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+from lane_math_cases import float_ulp_errors
 from vectorised_ir import called_functions, vectorised_bodies
 
 import kernelkit
@@ -69,17 +70,6 @@ def inputs(name: str) -> np.ndarray:
     return np.concatenate([x.astype(np.float32), SPECIAL])
 
 
-def ulp_errors(got: np.ndarray, exact: np.ndarray) -> np.ndarray:
-    """|got - exact| in ulp of the float32 result; a result that rounds to inf or NaN must be equal."""
-    with np.errstate(over="ignore"):
-        rounded = exact.astype(np.float32)
-    finite = np.isfinite(rounded)
-    assert np.array_equal(got[~finite], rounded[~finite], equal_nan=True)
-    ulp = np.spacing(np.abs(rounded[finite])).astype(np.float64)
-    ulp = np.maximum(ulp, 2.0 ** -149)
-    return np.abs(got[finite].astype(np.float64) - exact[finite]) / ulp
-
-
 def run_unary(mode: str, name: str) -> tuple[np.ndarray, np.ndarray]:
     x = inputs(name)
     y = np.zeros_like(x)
@@ -114,7 +104,7 @@ def test_unary_within_the_ulp_bounds_and_equal_to_the_scalar_build(name):
     np.testing.assert_array_equal(vec, scalar)
     with np.errstate(all="ignore"):
         exact = REFERENCE.get(name, getattr(np, name, None))(x.astype(np.float64))
-    assert ulp_errors(vec, exact).max() <= ULP_BOUND[name]
+    assert float_ulp_errors(vec, exact).max() <= ULP_BOUND[name]
 
 
 def test_pow_within_the_ulp_bound_and_equal_to_the_scalar_build():
@@ -123,4 +113,4 @@ def test_pow_within_the_ulp_bound_and_equal_to_the_scalar_build():
     np.testing.assert_array_equal(vec, scalar)
     with np.errstate(all="ignore"):
         exact = np.power(x.astype(np.float64), e.astype(np.float64))
-    assert ulp_errors(vec, exact).max() <= ULP_BOUND["pow"]
+    assert float_ulp_errors(vec, exact).max() <= ULP_BOUND["pow"]

@@ -11,25 +11,19 @@ import functools
 
 import numpy as np
 import pytest
-from lane_math_cases import DOUBLE_FUNCTIONS, double_inputs, double_ulp_errors
+from lane_math_cases import (
+    DOUBLE_FUNCTIONS,
+    double_inputs,
+    double_ulp_errors,
+    run_switch_kernel,
+    switch_kernel,
+)
 from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
 NAMES = tuple(DOUBLE_FUNCTIONS)
-CASES = "\n".join(f"      case {i}: r = {DOUBLE_FUNCTIONS[n][0]}; break;" for i, n in enumerate(NAMES))
-SOURCE = f"""
-kernel void math(global const double *x, global const double *y, global double *out, int which) {{
-  int i = get_global_id(0);
-  double v = x[i], w = y[i], r = 0.0;
-  for (int k = 0; k < 1; ++k) {{   // (a loop: -cl-wfv=auto vectorises the kernel too)
-    switch (which) {{
-{CASES}
-    }}
-  }}
-  out[i] = r;
-}}
-"""
+SOURCE = switch_kernel(DOUBLE_FUNCTIONS, "double")
 N = 1 << 12
 LIBRARY_FALLBACKS = {"pow", "sin", "cos", "tan"}   # (the C library behind the none-active skip)
 
@@ -40,12 +34,7 @@ def program(mode: str) -> kernelkit.Program:
 
 
 def run(mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    v, w = double_inputs(name, N)
-    size = (v.size + 63) // 64 * 64   # (whole work-groups)
-    v, w = np.resize(v, size), np.resize(w, size)
-    out = np.zeros_like(v)
-    program(mode).kernel("math")(v, w, out, np.int32(NAMES.index(name)), global_size=(v.size,), local_size=(64,))
-    return v, w, out
+    return run_switch_kernel(program(mode), DOUBLE_FUNCTIONS, name, *double_inputs(name, N))
 
 
 def test_the_kernel_is_vectorised_without_per_lane_library_calls():

@@ -13,26 +13,13 @@ import functools
 
 import numpy as np
 import pytest
-from lane_math_cases import FUNCTIONS, inputs
+from lane_math_cases import FUNCTIONS, float_ulp_errors, inputs, run_switch_kernel, switch_kernel
 from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
 NAMES = tuple(FUNCTIONS)
-CASES = "\n".join(f"      case {i}: r = {FUNCTIONS[n][0]}; break;" for i, n in enumerate(NAMES))
-SOURCE = f"""
-kernel void math(global const float *x, global const float *y, global float *out, int which) {{
-  int i = get_global_id(0);
-  float v = x[i], w = y[i], r = 0.0f;
-  int q = 0;
-  for (int k = 0; k < 1; ++k) {{   // (a loop: -cl-wfv=auto vectorises the kernel too)
-    switch (which) {{
-{CASES}
-    }}
-  }}
-  out[i] = r;
-}}
-"""
+SOURCE = switch_kernel(FUNCTIONS, "float")
 N = 1 << 13
 
 
@@ -42,23 +29,7 @@ def program(mode: str) -> kernelkit.Program:
 
 
 def run(mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    v, w = inputs(name, N)
-    size = (v.size + 63) // 64 * 64   # (whole work-groups)
-    v, w = np.resize(v, size), np.resize(w, size)
-    out = np.zeros_like(v)
-    program(mode).kernel("math")(v, w, out, np.int32(NAMES.index(name)), global_size=(v.size,), local_size=(64,))
-    return v, w, out
-
-
-def max_ulp_error(got: np.ndarray, exact: np.ndarray) -> float:
-    """Largest |got - exact| in ulp of the float32 result; results that round to inf or NaN must be equal."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        rounded = exact.astype(np.float32)
-    finite = np.isfinite(rounded)
-    np.testing.assert_array_equal(got[~finite], rounded[~finite])
-    _, exponent = np.frexp(rounded[finite].astype(np.float64))
-    ulp = np.ldexp(1.0, np.maximum(exponent - 24, -149))
-    return float((np.abs(got[finite].astype(np.float64) - exact[finite]) / ulp).max())
+    return run_switch_kernel(program(mode), FUNCTIONS, name, *inputs(name, N))
 
 
 def test_the_kernel_is_vectorised_without_per_lane_library_calls():
@@ -76,4 +47,4 @@ def test_within_the_ulp_bound_and_equal_to_the_scalar_build(name):
     expr, reference, bound = FUNCTIONS[name]
     with np.errstate(all="ignore"):
         exact = reference(v.astype(np.float64), w.astype(np.float64))
-    assert max_ulp_error(vec, exact) <= bound
+    assert float_ulp_errors(vec, exact).max() <= bound
