@@ -244,7 +244,8 @@ DOUBLE_REFERENCES = {
 
 
 def _exact(function):
-    """An exact float64 function (the C library's fmod/remainder, or remquo's quotient) as an mpmath oracle."""
+    """An exact float64 function as an mpmath oracle: math.fmod (the C library's), math.remainder (CPython's own:
+    glibc 2.36's remainder gives -0 for some positive x and subnormal y), remquo's quotient."""
     return lambda x, y: mpmath.mpf(function(float(x), float(y)))
 
 
@@ -291,6 +292,7 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         w = rng.permutation(wide)
         w[::3] = v[::3] / 10.0 ** u(0, 30, w[::3].size)
         w[1::3] = u(-10, 10, w[1::3].size)
+        w[2::9] = sign[2::9] * 5e-324 * rng.integers(1, 9, w[2::9].size)   # (tiny divisors: zero remainders)
     elif name == "hypot":
         v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
         w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])

@@ -4,8 +4,8 @@ library. Two groups, one switch kernel each:
   (kernelkit/mux/clc/include/clc_lanes_double.h), and hypot (the branch-free form in clc_math.h); pow, sin, cos
   and tan call pow/sin/cos/tan only behind a none-active skip, for arguments outside the fast range;
 - fmod, remainder and remquo (clc_lanes_double_remainder.h: LLVM's x86 backend expands a vector frem into one
-  fmod call per lane); fmod/remainder are called only behind a none-active skip, for quotients of 2^52 and more,
-  infinite x, y = 0 and NaN.
+  fmod call per lane); fmod is called only behind a none-active skip, for quotients of 2^52 and more (and
+  infinite x, y = 0 and NaN).
 Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds), the C library's exact fmod
 and remainder (math.fmod, math.remainder: bit-equal), rational arithmetic for remquo's quotient bits, numpy's
 float64 for special values, and the scalar build of the same kernel (bit-equal results).
@@ -32,7 +32,7 @@ import kernelkit
 GROUPS = {"exp_log_trig": DOUBLE_FUNCTIONS, "remainders": DOUBLE_MORE_FUNCTIONS}
 N = 1 << 12
 # (the C library behind the none-active skip)
-LIBRARY_FALLBACKS = {"exp_log_trig": {"pow", "sin", "cos", "tan"}, "remainders": {"fmod", "remainder"}}
+LIBRARY_FALLBACKS = {"exp_log_trig": {"pow", "sin", "cos", "tan"}, "remainders": {"fmod"}}
 CASES = [(group, name) for group, functions in GROUPS.items() for name in functions]
 
 
