@@ -18,6 +18,7 @@ from kernelkit.ir.module import (
     GlobalVariable,
     Module,
     NamedMetadata,
+    UseListOrder,
 )
 from kernelkit.ir.opcodes import (
     CALLING_CONVENTIONS,
@@ -44,8 +45,24 @@ def parse(text: str) -> Module:
             gc.enable()
 
 
-def _parse(text: str) -> Module:
-    parser = ModuleParser(text)
+def parse_with_spans(text: str) -> tuple[Module, list[tuple[Function, int, int]]]:
+    """``parse`` that also gives each function definition's place in ``text``: (function, offset of
+    its ``define``, offset just after its closing ``}``), in text order."""
+    parser = ModuleParser(text, record_spans=True)
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        module = _parse(text, parser)
+    finally:
+        if collecting:
+            gc.enable()
+    starts, ends = parser.tk.starts, parser.tk.ends
+    return module, [(f, starts[first], ends[last]) for f, first, last in parser.definition_tokens]
+
+
+def _parse(text: str, parser: ModuleParser | None = None) -> Module:
+    parser = parser or ModuleParser(text)
     try:
         return parser.parse_module()
     except FormatError:
@@ -62,9 +79,11 @@ def _parse(text: str) -> Module:
 
 
 class ModuleParser(FunctionParser):
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, record_spans: bool = False) -> None:
         super().__init__(tokenize(text), Module())
         self.attr_group_order: list[int] = []
+        # (definition, index of its `define` token, index of its closing `}`) when asked for
+        self.definition_tokens: list[tuple[Function, int, int]] | None = [] if record_spans else None
 
     def parse_module(self) -> Module:
         while self.kinds[self.pos] != "eof":
@@ -97,6 +116,7 @@ class ModuleParser(FunctionParser):
                 self.pos = len(self.kinds) - 1
                 self.error(f"use of undefined metadata !{num}", "metadata")
         self.module.attribute_groups = [self.attr_groups[n] for n in sorted(self.attr_groups)]
+        self.resolve_use_list_orders()
 
     def _declare_intrinsic(self, name: str, ph: Placeholder) -> Function | None:
         """An intrinsic called without a declaration is declared with the call's type, as LLVM's
@@ -142,6 +162,12 @@ class ModuleParser(FunctionParser):
                 self.pos += 1
                 self.expect_word("asm")
                 self.module.module_asm.append(string_body(self.expect("str")))
+            elif v == "uselistorder":
+                self.pos += 1
+                self.module.use_list_orders.append(self.parse_use_list_order())
+            elif v == "uselistorder_bb":
+                self.pos += 1
+                self.module.use_list_orders.append(self.parse_use_list_order_bb())
             else:
                 self.keep_line()
         elif kind == "local":
@@ -193,8 +219,29 @@ class ModuleParser(FunctionParser):
         else:
             self.error("unexpected token at top level")
 
+    def parse_use_list_order_bb(self) -> UseListOrder:
+        """``@f, %bb, { i, j, ... }`` after ``uselistorder_bb``: a block of a function defined above."""
+        fn = self.global_table.get(decode_name(self.expect("global", "function name in uselistorder_bb")))
+        if not isinstance(fn, Function) or fn.is_declaration:
+            self.pos -= 1
+            self.error("uselistorder_bb needs a function defined above it", "uselistorder")
+        self.expect(",")
+        block = self.locals_by_function.get(id(fn), {}).get(decode_name(self.expect("local", "basic block")))
+        if not isinstance(block, BasicBlock):
+            self.pos -= 1
+            self.error("invalid basic block in uselistorder_bb", "uselistorder")
+        self.expect(",")
+        return UseListOrder(block, self.parse_use_list_indexes())
+
+    def resolve_use_list_orders(self) -> None:
+        """Directives naming a global before its definition hold its placeholder: give them the global."""
+        for orders in [self.module.use_list_orders, *(f.use_list_orders for f in self.module.functions)]:
+            for order in orders:
+                if isinstance(order.value, Placeholder) and order.value.name in self.global_forward:
+                    order.value = self.global_table[order.value.name]
+
     def keep_line(self) -> None:
-        """Keep an unmodelled top-level line (e.g. uselistorder) verbatim."""
+        """Keep an unmodelled top-level line verbatim."""
         text = self.tk.text
         start = self.tk.starts[self.pos]
         end = text.find("\n", start)
@@ -325,6 +372,7 @@ class ModuleParser(FunctionParser):
 
     # ---------------------------------------------------------------- functions
     def parse_function(self, is_definition: bool) -> None:
+        first = self.pos - 1  # `define` / `declare`
         leading: list[tuple[str, MDNode]] = []
         while self.kinds[self.pos] == "mdname":  # `declare !dbg !5 ...`
             leading.append(self.parse_attachment())
@@ -353,6 +401,8 @@ class ModuleParser(FunctionParser):
         self.module.functions.append(f)
         if is_definition:
             self.parse_body(f)
+            if self.definition_tokens is not None:
+                self.definition_tokens.append((f, first, self.pos - 1))
 
     def parse_function_trailer(self, f: Function) -> None:
         while True:
@@ -383,7 +433,8 @@ class ModuleParser(FunctionParser):
                     self.pos += 1
                     f.append_operand(self.parse_typed_value())
                     f.special_operands.append(v)
-                elif v in ("define", "declare", "attributes", "source_filename", "target", "module"):
+                elif v in ("define", "declare", "attributes", "source_filename", "target", "module",
+                           "uselistorder", "uselistorder_bb"):
                     return
                 else:
                     f.attributes.append(self.parse_attribute())
