@@ -12,12 +12,7 @@ printf call gets its place in clang's order as ``!kk.printf.order !{i32 N}``
 
 from __future__ import annotations
 
-import re
-
 ORDER_KIND = "kk.printf.order"
-# clang's directives: one per value whose use list is not the parser's (top level or in a function)
-_DIRECTIVE = re.compile(r"^\s*(?:uselistorder(?:_bb)?\s.*|; uselistorder directives)\n", re.M)
-_PRINTF_DIRECTIVE = re.compile(r"^uselistorder ptr @printf, \{([\d, ]+)\}$", re.M)
 
 
 def parse_order(uses_in_text: list[bool]) -> list[int]:
@@ -47,10 +42,9 @@ def _printf_calls(module) -> tuple[list, list[bool]]:
 
 def with_printf_order(text: str) -> str:
     """clang's IR written with ``-emit-llvm-uselists`` -> the same IR without use-list directives,
-    each printf call carrying its place in clang's use list of printf."""
-    directive = _PRINTF_DIRECTIVE.search(text)
-    text = _DIRECTIVE.sub("", text)
-    if "@printf(" not in text:
+    each printf call carrying its place in clang's use list of printf. Text without directives
+    and without printf calls needs no edit and is returned as it is."""
+    if "uselistorder" not in text and "@printf(" not in text:
         return text
     from kernelkit import ir
     from kernelkit.ir import types as T
@@ -58,14 +52,18 @@ def with_printf_order(text: str) -> str:
     from kernelkit.ir.values import const_int
 
     module = ir.parse(text)
+    printf = module.get_function("printf")
+    directive = next((order for order in module.use_list_orders if order.value is printf), None)
+    module.drop_use_list_orders()
     calls, forward = _printf_calls(module)
+    if not calls:
+        return str(module)
     listed = parse_order(forward)
-    if directive:       # LLVM's uselistorder: the parser's i-th use goes to place indexes[i]
-        indexes = [int(i) for i in directive.group(1).split(",")]
-        if sorted(indexes) != list(range(len(listed))):
+    if directive is not None:   # LLVM's uselistorder: the parser's i-th use goes to place indexes[i]
+        if sorted(directive.indexes) != list(range(len(listed))):
             return str(module)   # not the uses seen here: the parser's order stands
         clang_order = [0] * len(listed)
-        for i, place in enumerate(indexes):
+        for i, place in enumerate(directive.indexes):
             clang_order[place] = listed[i]
     else:
         clang_order = listed
@@ -99,12 +97,13 @@ def _printf_uses(module) -> list[tuple[int | None, bool]]:
 
 
 def printf_use_list_order(module) -> None:
-    """Give printf's use list clang's order: a ``uselistorder`` directive (one of the model's
-    verbatim top-level lines) that sorts the calls by their ``!kk.printf.order`` (calls without one
+    """Give printf's use list clang's order: a module-level ``uselistorder`` directive that sorts the calls by their ``!kk.printf.order`` (calls without one
     keep their text order after those that have one). None when the parser's order is that
     already. A module whose calls carry no order (IR optimised by clang's SPIR pipeline: inlined
     calls, as the CL2 target and SPIR-V input give) gets its use list reversed, which numbers the
     kernels' own calls like clang."""
+    from kernelkit.ir.module import UseListOrder
+
     uses_in_text = _printf_uses(module)
     if len(uses_in_text) < 2:
         return
@@ -118,4 +117,4 @@ def printf_use_list_order(module) -> None:
         indexes = [place_of[use] for use in listed]
         if indexes == sorted(indexes):
             return
-    module.extra_lines.append(f"uselistorder ptr @printf, {{ {', '.join(map(str, indexes))} }}")
+    module.use_list_orders.append(UseListOrder(module.get_function("printf"), indexes))

@@ -25,6 +25,25 @@ class AttributeGroup:
         return f"AttributeGroup({self.attributes})"
 
 
+class UseListOrder:
+    """A use-list order directive (LangRef, "Use-list Order Directives"): when LLVM parses the
+    printed text, the parser's i-th use of ``value`` moves to place ``indexes[i]`` of its use list.
+    At module level (``Module.use_list_orders``) the value is a global, a constant, or a basic
+    block (printed ``uselistorder_bb @f, %bb``); in a function (``Function.use_list_orders``) it is
+    one of its values or a constant. ``value`` is a plain reference, not a use: an edit that
+    changes the value's uses makes the directive wrong, so a pass that rewrites a module drops
+    them (``Module.drop_use_list_orders``)."""
+
+    __slots__ = ("value", "indexes")
+
+    def __init__(self, value: Value, indexes: Iterable[int]) -> None:
+        self.value = value
+        self.indexes = list(indexes)
+
+    def __repr__(self) -> str:
+        return f"UseListOrder({self.value!r}, {self.indexes})"
+
+
 class NamedMetadata(list):
     """`!name = !{!0, !1}`: a list of nodes (also reachable as `.operands`)."""
 
@@ -215,7 +234,7 @@ class Function(GlobalValue):
     constants when present (see `special_operands`)."""
 
     __slots__ = ("function_type", "args", "blocks", "calling_conv", "return_attributes",
-                 "attributes", "gc", "special_operands")
+                 "attributes", "gc", "special_operands", "use_list_orders")
 
     def __init__(self, name: str, function_type: T.FunctionType, *, addrspace: int = 0,
                  arg_names: Iterable[str] = ()) -> None:
@@ -233,6 +252,7 @@ class Function(GlobalValue):
         self.attributes: list = []  # verbatim strings and AttributeGroup objects
         self.gc: str | None = None
         self.special_operands: list[str] = []  # keyword per operand: personality/prefix/prologue
+        self.use_list_orders: list[UseListOrder] = []  # directives printed at the end of the body
 
     def __str__(self) -> str:
         from kernelkit.ir.printer import value_text
@@ -306,6 +326,7 @@ class Module:
         self.named_metadata: dict[str, NamedMetadata] = {}
         self.module_asm: list[str] = []
         self.extra_lines: list[str] = []  # verbatim top-level lines not modelled
+        self.use_list_orders: list[UseListOrder] = []  # module-level directives (globals, constants, blocks)
 
     def __str__(self) -> str:
         from kernelkit.ir.printer import print_module
@@ -337,6 +358,12 @@ class Module:
     def kernels(self) -> list[Function]:
         return [f for f in self.functions
                 if not f.is_declaration and f.calling_conv in ("spir_kernel", "amdgpu_kernel", "ptx_kernel")]
+
+    def drop_use_list_orders(self) -> None:
+        """Remove every use-list order directive, the module's and its functions'."""
+        self.use_list_orders.clear()
+        for f in self.functions:
+            f.use_list_orders.clear()
 
     # -- creation
     def add_function(self, function: Function) -> Function:

@@ -6,7 +6,7 @@ from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import Tokens
 from kernelkit.ir.metadata import DebugRecord
-from kernelkit.ir.module import Argument, BasicBlock, Function, Module
+from kernelkit.ir.module import Argument, BasicBlock, Function, Module, UseListOrder
 from kernelkit.ir.opcodes import (
     ATOMICRMW_OPS,
     BINARY_OPS,
@@ -94,6 +94,10 @@ class FunctionParser(ParserBase):
             if kind == "dbgrec":
                 pending_records.append(self.parse_debug_record())
                 continue
+            if kind == "ident" and self.vals[self.pos] == "uselistorder":
+                self.pos += 1
+                f.use_list_orders.append(self.parse_use_list_order())
+                continue
             if block is None or (block.instructions and block.instructions[-1].opcode in TERMINATORS):
                 block = self.start_block(f, "")
             inst = self.parse_instruction()
@@ -108,6 +112,26 @@ class FunctionParser(ParserBase):
             self.error(f"use of undefined value %{name} in @{f.name}", "value")
         self.locals_by_function[id(f)] = self.locals
         self.function = None
+
+    def parse_use_list_order(self) -> UseListOrder:
+        """``<ty> <value>, { i, j, ... }`` after the keyword ``uselistorder``."""
+        value = self.parse_typed_value()
+        self.expect(",")
+        return UseListOrder(value, self.parse_use_list_indexes())
+
+    def parse_use_list_indexes(self) -> list[int]:
+        """``{ i, j, ... }``: a permutation of 0..n-1, n >= 2, not the identity (LLParser's rules)."""
+        start = self.pos
+        self.expect("{")
+        indexes = [self.int_value()]
+        while self.accept(","):
+            indexes.append(self.int_value())
+        self.expect("}")
+        if len(indexes) < 2 or sorted(indexes) != list(range(len(indexes))) or indexes == sorted(indexes):
+            self.pos = start
+            self.error("uselistorder indexes must be a permutation of 0..n-1 (n >= 2) that changes the order",
+                       "uselistorder")
+        return indexes
 
     def parse_debug_record(self) -> DebugRecord:
         kind = self.next()[1:]

@@ -18,6 +18,7 @@ from kernelkit.ir.module import (
     GlobalVariable,
     Module,
     NamedMetadata,
+    UseListOrder,
 )
 from kernelkit.ir.opcodes import (
     CALLING_CONVENTIONS,
@@ -97,6 +98,7 @@ class ModuleParser(FunctionParser):
                 self.pos = len(self.kinds) - 1
                 self.error(f"use of undefined metadata !{num}", "metadata")
         self.module.attribute_groups = [self.attr_groups[n] for n in sorted(self.attr_groups)]
+        self.resolve_use_list_orders()
 
     def _declare_intrinsic(self, name: str, ph: Placeholder) -> Function | None:
         """An intrinsic called without a declaration is declared with the call's type, as LLVM's
@@ -142,6 +144,12 @@ class ModuleParser(FunctionParser):
                 self.pos += 1
                 self.expect_word("asm")
                 self.module.module_asm.append(string_body(self.expect("str")))
+            elif v == "uselistorder":
+                self.pos += 1
+                self.module.use_list_orders.append(self.parse_use_list_order())
+            elif v == "uselistorder_bb":
+                self.pos += 1
+                self.module.use_list_orders.append(self.parse_use_list_order_bb())
             else:
                 self.keep_line()
         elif kind == "local":
@@ -193,8 +201,29 @@ class ModuleParser(FunctionParser):
         else:
             self.error("unexpected token at top level")
 
+    def parse_use_list_order_bb(self) -> UseListOrder:
+        """``@f, %bb, { i, j, ... }`` after ``uselistorder_bb``: a block of a function defined above."""
+        fn = self.global_table.get(decode_name(self.expect("global", "function name in uselistorder_bb")))
+        if not isinstance(fn, Function) or fn.is_declaration:
+            self.pos -= 1
+            self.error("uselistorder_bb needs a function defined above it", "uselistorder")
+        self.expect(",")
+        block = self.locals_by_function.get(id(fn), {}).get(decode_name(self.expect("local", "basic block")))
+        if not isinstance(block, BasicBlock):
+            self.pos -= 1
+            self.error("invalid basic block in uselistorder_bb", "uselistorder")
+        self.expect(",")
+        return UseListOrder(block, self.parse_use_list_indexes())
+
+    def resolve_use_list_orders(self) -> None:
+        """Directives naming a global before its definition hold its placeholder: give them the global."""
+        for orders in [self.module.use_list_orders, *(f.use_list_orders for f in self.module.functions)]:
+            for order in orders:
+                if isinstance(order.value, Placeholder) and order.value.name in self.global_forward:
+                    order.value = self.global_table[order.value.name]
+
     def keep_line(self) -> None:
-        """Keep an unmodelled top-level line (e.g. uselistorder) verbatim."""
+        """Keep an unmodelled top-level line verbatim."""
         text = self.tk.text
         start = self.tk.starts[self.pos]
         end = text.find("\n", start)
@@ -383,7 +412,8 @@ class ModuleParser(FunctionParser):
                     self.pos += 1
                     f.append_operand(self.parse_typed_value())
                     f.special_operands.append(v)
-                elif v in ("define", "declare", "attributes", "source_filename", "target", "module"):
+                elif v in ("define", "declare", "attributes", "source_filename", "target", "module",
+                           "uselistorder", "uselistorder_bb"):
                     return
                 else:
                     f.attributes.append(self.parse_attribute())

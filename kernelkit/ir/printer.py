@@ -16,6 +16,7 @@ from kernelkit.ir.module import (
     GlobalValue,
     GlobalVariable,
     Module,
+    UseListOrder,
 )
 from kernelkit.ir.names import format_global_name, format_local_name, quote_string
 from kernelkit.ir.print_instructions import instruction_body
@@ -249,6 +250,7 @@ class ModulePrinter:
             body.append(self.function_text(f))
         lines.extend(body)
         lines.extend(m.extra_lines)
+        lines.extend(self.use_list_order_text(order, in_function=False) for order in m.use_list_orders)
         for i, group in enumerate(self.groups):
             lines.append(f"attributes #{i} = {{ {' '.join(group.attributes)} }}")
         lines.append("")
@@ -357,8 +359,20 @@ class ModulePrinter:
                     ops = ", ".join(self.metadata_ref(op) for op in rec.operands)
                     lines.append(f"    #{rec.kind}({ops})")
                 lines.append("  " + self.instruction_text(inst))
+        if f.use_list_orders:
+            lines.append("")
+            lines.extend("  " + self.use_list_order_text(order, in_function=True) for order in f.use_list_orders)
         lines.append("}\n")
         return "\n".join(lines)
+
+    def use_list_order_text(self, order: UseListOrder, in_function: bool) -> str:
+        """``uselistorder <ty> <value>, { ... }``; a block at module level is named through its function:
+        ``uselistorder_bb @f, %bb, { ... }``."""
+        indexes = ", ".join(map(str, order.indexes))
+        value = order.value
+        if not in_function and isinstance(value, BasicBlock) and value.parent is not None:
+            return f"uselistorder_bb {self.ref(value.parent)}, {self.block_ref(value)}, {{ {indexes} }}"
+        return f"uselistorder {self.typed(value)}, {{ {indexes} }}"
 
     def instruction_text(self, inst: I.Instruction) -> str:
         body = instruction_body(self, inst)

@@ -45,6 +45,7 @@
 #include "clc_lanes_gamma_erf.h"
 #include "clc_lanes_powers.h"
 #include "clc_lanes_double.h"
+#include "clc_lanes_double_remainder.h"
 /* float through the lane cores; double through dcore (the C library, or clc_lanes_double.h's lane cores) */
 #define KK_LANE1(name, dcore)                                                        \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
@@ -124,10 +125,17 @@ KK_INLINE double kk_atanpi_d(double x) { return kk_atan_d(x) * KK_PI_INV; }
 KK_INLINE double kk_atan2pi_d(double y, double x) { return kk_atan2_d(y, x) * KK_PI_INV; }
 
 /* Exact functions on the bit level or through exact operations. */
+#if KK_LIBM
+KK_INLINE double kk_fmod_d(double x, double y) { return kk_ldd_fmod(x, y); }
+#else
 KK_INLINE double kk_fmod_d(double x, double y) { return __builtin_fmod(x, y); }
+#endif
 
 /* remquo: x - n*y with n the integral quotient rounded to nearest even; *q gets n's sign and
  * low 3 bits (OpenCL C 3.0 s6.15.2 requires at least 7 bits; 3 is C99's minimum -- we give 7). */
+#if KK_LIBM
+KK_INLINE double kk_remquo_d(double x, double y, int *quo) { return kk_ldd_remquo(x, y, quo); }
+#else
 KK_INLINE double kk_remquo_d(double x, double y, int *quo) {
   *quo = 0;
   if (x != x || y != y || __builtin_fabs(x) == KK_INF || y == 0.0) return KK_NAN;
@@ -148,6 +156,7 @@ KK_INLINE double kk_remquo_d(double x, double y, int *quo) {
   *quo = neg ? -q : q;
   return __builtin_signbit(x) ? -a : a;
 }
+#endif
 #if KK_LIBM
 KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return kk_lf_remquo(x, y, quo); }
 KK_INLINE float kk_remainder_f(float x, float y) { return kk_lf_remainder(x, y); }
@@ -155,7 +164,11 @@ KK_INLINE float kk_remainder_f(float x, float y) { return kk_lf_remainder(x, y);
 KK_INLINE float kk_remquo_f(float x, float y, int *quo) { return (float)kk_remquo_d((double)x, (double)y, quo); }
 KK_INLINE float kk_remainder_f(float x, float y) { int q; return kk_remquo_f(x, y, &q); }
 #endif
+#if KK_LIBM
+KK_INLINE double kk_remainder_d(double x, double y) { return kk_ldd_remainder(x, y); }
+#else
 KK_INLINE double kk_remainder_d(double x, double y) { int q; return kk_remquo_d(x, y, &q); }
+#endif
 
 KK_INLINE int kk_ilogb_d(double x) {
   if (x != x) return KK_FP_ILOGBNAN;
