@@ -33,7 +33,6 @@ compile, so it outlives every abort.
 from __future__ import annotations
 
 import _socket
-import hashlib
 import os
 import stat
 import struct
@@ -105,11 +104,12 @@ def runtime_dir() -> str | None:
 def socket_file() -> str | None:
     """The build server's socket (``socket_path``) as a string."""
     from kernelkit.builder.key import toolchain_fingerprint
+    from kernelkit.cache import sha256
 
     folder = runtime_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
+    digest = sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
     path = os.path.join(folder, f"build-{digest[:20]}.sock")
     return path if len(os.fsencode(path)) < _MAX_SOCKET_PATH else None
 
