@@ -32,8 +32,10 @@ from lane_math_cases import (  # noqa: E402
 )
 
 # the C library's scalar function called once per lane (the peer, in the same run): for the builtins whose
-# expression is not `name(args)` with the C function name (+ "f" for float) taking the same arguments
-LIBM_SCALAR = {"pown": ("pow", "v, ({t})convert_int_sat(w)"), "rootn": ("pow", "v, ({t})1 / convert_int_sat(w)")}
+# expression is not `name(args)` with the C function name (+ "f" for float) taking the same arguments, the
+# C function, its arguments and a factor (glibc 2.36 has no atanpi etc.: atan(v) / pi)
+LIBM_SCALAR = {"pown": ("pow", "v, ({t})convert_int_sat(w)", ""), "rootn": ("pow", "v, ({t})1 / convert_int_sat(w)", ""),
+               **{f"{n}pi": (n, a, " * ({t})M_1_PI") for n, a in (("atan", "v"), ("asin", "v"), ("acos", "v"), ("atan2", "v, w"))}}
 
 
 def libm_peer(expr: str, t: str) -> tuple[str, str] | None:
@@ -42,13 +44,13 @@ def libm_peer(expr: str, t: str) -> tuple[str, str] | None:
     if expr.startswith("("):
         return None
     name, _, args = expr.partition("(")
-    symbol, args = LIBM_SCALAR.get(name, (name, args[:-1]))
+    symbol, args, factor = LIBM_SCALAR.get(name, (name, args[:-1], ""))
     symbol += "" if t == "double" else "f"
     params = [t] * (args.count(",") + 1)
     if "&q" in args:
         params[-1] = "private int *"
     return (f"{t} kk_libm({', '.join(params)}) __asm__(\"{symbol}\");",
-            f"kk_libm({args.format(t=t)})")
+            f"kk_libm({args.format(t=t)}){factor.format(t=t)}")
 
 
 def source(name: str, t: str = "float") -> str:
