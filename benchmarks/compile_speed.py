@@ -242,7 +242,7 @@ def _timed_cold(cmd: list[str], env: dict, server: int | None) -> float:
 def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, server: int | None = None
                 ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple]]:
     """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm; the CPU rows also kk cold's
-    client with the server's child (None without the server's pid)."""
+    client with the server's worker (None without the server's pid)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
     alone = {**env, "KERNELKIT_NO_SERVER": "1"}
     rows, cpu_rows = [], []
@@ -353,7 +353,7 @@ def main() -> int:
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
         print()
         print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
-              "client, and +child: with the build server's child that compiled, its clang and lld)")
+              "client, and +child: with the CPU the build server's worker used meanwhile, its clang and lld included)")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
               f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
         for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):
