@@ -7,7 +7,8 @@ kernelkit time; the geometric mean of each peer's speedups closes the table. Tim
 times of one launch as a program sees it (enqueue to completion for the peers; the kernel call,
 argument checks and threads included, for kernelkit), the best of ``--repeat`` rounds after a
 warm-up run; each round runs kernelkit and every peer once, one after the other, so that on a
-shared machine they meet the same load.
+shared machine they meet the same load. The launch row (``--launch``) runs 100 launches per round
+and takes their median (see ``_launch_bench``).
 
 Peers (installed by nobody here; a peer that is missing is left out with a note):
   PoCL    Debian's pocl-opencl-icd (/etc/OpenCL/vendors/pocl.icd);
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -130,18 +132,28 @@ class Bench:
     unit: str                    # "GB/s" | "GFLOP/s"
     reset: object = None         # (args) -> None, before each run
     options: tuple = ()          # more build options (kernelkit and peers alike)
+    launches: int = 1            # launches per timed run, each timed, one after the other (the run's time: their median)
     results: dict = field(default_factory=dict)
+
+
+LAUNCHES = 100   # launches per timed run of the launch row, one after the other
 
 
 def _launch_bench() -> Bench:
     """saxpy on 1024 items (16 groups of 64): the time of a launch itself (threads handed the work,
-    arguments checked, completion waited for), which a 16 M saxpy hides in its memory traffic."""
+    arguments checked, completion waited for), which a 16 M saxpy hides in its memory traffic. A
+    timed run is LAUNCHES launches one after the other, each timed and waited for before the next (a
+    program launching a kernel in a loop); the run's time is their median: one launch is too short to
+    time alone on a shared machine, where another process's time slice (milliseconds) lands in a few
+    of them. The warm-up run is a whole batch, so no runner's first launches (kernelkit's launch plan
+    and local-size specialisation, a peer's first enqueue) are timed."""
     n = 1024
     x = np.arange(n, dtype=np.float32)
     y0 = np.ones(n, np.float32)
+    # y = y0 + LAUNCHES * 2x after a run: whole numbers below 2^24, exact in float32
     return Bench("launch (saxpy 1K)", SAXPY, "saxpy", lambda: [np.float32(2.0), x, y0.copy()], (n,), (64,),
-                 lambda a: np.array_equal(a[2], 2.0 * x + y0), 12.0 * n, "GB/s",
-                 reset=lambda a: a[2].__setitem__(slice(None), y0))
+                 lambda a: np.array_equal(a[2], y0 + LAUNCHES * 2.0 * x), 12.0 * n, "GB/s",
+                 reset=lambda a: a[2].__setitem__(slice(None), y0), launches=LAUNCHES)
 
 
 def _benches(quick: bool) -> list[Bench]:
@@ -230,9 +242,12 @@ def prepare_kernelkit(b: Bench, wfv: str = "auto", loop_barriers: str = "auto"):
     def go() -> float:
         if b.reset:
             b.reset(args)
-        t0 = time.perf_counter()
-        kern(*call_args, global_size=b.global_size, local_size=b.local_size)
-        return time.perf_counter() - t0
+        times = []
+        for _ in range(b.launches):
+            t0 = time.perf_counter()
+            kern(*call_args, global_size=b.global_size, local_size=b.local_size)
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
     go()
     return go, lambda: bool(b.check(args))
 
@@ -264,10 +279,13 @@ def prepare_peer(platform, b: Bench):
             for buf, a in bufs:
                 cl.enqueue_copy(queue, buf, a)
             queue.finish()
-        t0 = time.perf_counter()
-        ev = kern(queue, b.global_size, b.local_size, *cl_args)
-        ev.wait()
-        return time.perf_counter() - t0
+        times = []
+        for _ in range(b.launches):
+            t0 = time.perf_counter()
+            ev = kern(queue, b.global_size, b.local_size, *cl_args)
+            ev.wait()
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
 
     def check() -> bool:
         for buf, a in bufs:

@@ -3,11 +3,10 @@ the largest error in ulp against float64 numpy / Python's math module (float) or
 inputs (special values included), whether the vectorised
 build (-cl-wfv=always) equals the scalar build (-cl-wfv=never) bit for bit, and the time of a small
 kernel per function (eight calls per work-item over 1M work-items, best of --repeat: wall time and the
-process's CPU time, all threads, which a loaded machine distorts less).
+process's CPU time, all threads, which a loaded machine distorts less), beside the same kernel calling the C
+library's scalar function once per lane (the peer, same run; its CPU time over ours is the speed-up).
 
     python benchmarks/vector_math_lanes.py [--double] [--only NAME ...] [--n N] [--repeat R] [--no-sweep]
-
-Run it once from a checkout before the lane forms (PYTHONPATH=<that checkout>) for the "before" times.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import kernelkit
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "host"))
 from lane_math_cases import (  # noqa: E402
     DOUBLE_FUNCTIONS,
+    DOUBLE_MORE_FUNCTIONS,
     FUNCTIONS,
     double_inputs,
     double_ulp_errors,
@@ -31,10 +31,40 @@ from lane_math_cases import (  # noqa: E402
     inputs,
 )
 
+# the C library's scalar function called once per lane (the peer, in the same run): for the builtins whose
+# expression is not `name(args)` with the C function name (+ "f" for float) taking the same arguments
+LIBM_SCALAR = {"pown": ("pow", "v, ({t})convert_int_sat(w)"), "rootn": ("pow", "v, ({t})1 / convert_int_sat(w)")}
+
+
+def libm_peer(expr: str, t: str) -> tuple[str, str] | None:
+    """(declaration, expression) of ``expr`` with its builtin replaced by the C library's scalar function
+    (kk_libm, an asm label: one call per lane), or None (sign / quotient outputs are no plain call)."""
+    if expr.startswith("("):
+        return None
+    name, _, args = expr.partition("(")
+    symbol, args = LIBM_SCALAR.get(name, (name, args[:-1]))
+    symbol += "" if t == "double" else "f"
+    params = [t] * (args.count(",") + 1)
+    if "&q" in args:
+        params[-1] = "private int *"
+    return (f"{t} kk_libm({', '.join(params)}) __asm__(\"{symbol}\");",
+            f"kk_libm({args.format(t=t)})")
+
 
 def source(name: str, t: str = "float") -> str:
-    expr = (DOUBLE_FUNCTIONS if t == "double" else FUNCTIONS)[name][0]
-    return f"""
+    expr = (DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS if t == "double" else FUNCTIONS)[name][0]
+    peer = libm_peer(expr, t)
+    libm = "" if peer is None else f"""
+{peer[0]}
+kernel void eight_libm(global const {t} *x, global const {t} *y, global {t} *out) {{
+  int i = get_global_id(0);
+  {t} v = x[i], w = y[i], r = 0;
+  int q = 0;
+  for (int k = 0; k < 8; ++k) {{ r += {peer[1]}; v = v * 0.875f + 0.0625f; }}
+  out[i] = r;
+}}
+"""
+    return libm + f"""
 kernel void once(global const {t} *x, global const {t} *y, global {t} *out) {{
   int i = get_global_id(0);
   {t} v = x[i], w = y[i], r = 0;
@@ -52,6 +82,19 @@ kernel void eight(global const {t} *x, global const {t} *y, global {t} *out) {{
 """
 
 
+def best_times(kernel, x: np.ndarray, y: np.ndarray, repeat: int) -> tuple[float, float]:
+    """(best wall time, best process CPU time) of ``repeat`` launches of ``kernel`` over x, y (after a warm-up)."""
+    out = np.zeros_like(x)
+    kernel(x, y, out, global_size=(x.size,), local_size=(64,))
+    best = cpu = np.inf
+    for _ in range(repeat):
+        wall, c = time.perf_counter(), time.process_time()
+        kernel(x, y, out, global_size=(x.size,), local_size=(64,))
+        best = min(best, time.perf_counter() - wall)
+        cpu = min(cpu, time.process_time() - c)
+    return best, cpu
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*")
@@ -61,10 +104,12 @@ def main() -> None:
     ap.add_argument("--no-sweep", action="store_true", help="times only")
     args = ap.parse_args()
     print(f"kernelkit {kernelkit.__file__}")
-    print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19} {'(cpu)':>13}")
+    print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19} {'(cpu)':>13} "
+          f"{'C library per lane':>19} {'(cpu)':>12} {'cpu speed-up':>12}")
     t, dtype = ("double", np.float64) if args.double else ("float", np.float32)
-    for name in args.only or list(DOUBLE_FUNCTIONS if args.double else FUNCTIONS):
-        bound = (DOUBLE_FUNCTIONS if args.double else FUNCTIONS)[name][-1]
+    functions = DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS if args.double else FUNCTIONS
+    for name in args.only or list(functions):
+        bound = functions[name][-1]
         vec = kernelkit.Program(source(name, t), ["-cl-wfv=always"]).build()
         x, y = (double_inputs if args.double else inputs)(name, args.n)
         x = np.resize(x, (x.size + 63) // 64 * 64)
@@ -89,16 +134,11 @@ def main() -> None:
         n = 1 << 20
         xt = np.random.default_rng(1).uniform(0.05, 0.95, n).astype(dtype)
         yt = np.random.default_rng(2).uniform(0.5, 3.0, n).astype(dtype)
-        out = np.zeros_like(xt)
-        k = vec.kernel("eight")
-        k(xt, yt, out, global_size=(n,), local_size=(64,))
-        best = cpu = np.inf
-        for _ in range(args.repeat):
-            wall, c = time.perf_counter(), time.process_time()
-            k(xt, yt, out, global_size=(n,), local_size=(64,))
-            best = min(best, time.perf_counter() - wall)
-            cpu = min(cpu, time.process_time() - c)
-        cells.append(f"{best * 1e3:16.2f} ms {cpu * 1e3:10.2f} ms cpu")
+        lane = best_times(vec.kernel("eight"), xt, yt, args.repeat)
+        cells.append(f"{lane[0] * 1e3:16.2f} ms {lane[1] * 1e3:10.2f} ms cpu")
+        if libm_peer(functions[name][0], t) is not None:
+            libm = best_times(vec.kernel("eight_libm"), xt, yt, args.repeat)
+            cells.append(f"{libm[0] * 1e3:9.2f} ms {libm[1] * 1e3:9.2f} ms cpu {libm[1] / lane[1]:6.2f}x")
         print(" ".join(cells), flush=True)
 
 

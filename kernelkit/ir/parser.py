@@ -45,8 +45,24 @@ def parse(text: str) -> Module:
             gc.enable()
 
 
-def _parse(text: str) -> Module:
-    parser = ModuleParser(text)
+def parse_with_spans(text: str) -> tuple[Module, list[tuple[Function, int, int]]]:
+    """``parse`` that also gives each function definition's place in ``text``: (function, offset of
+    its ``define``, offset just after its closing ``}``), in text order."""
+    parser = ModuleParser(text, record_spans=True)
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        module = _parse(text, parser)
+    finally:
+        if collecting:
+            gc.enable()
+    starts, ends = parser.tk.starts, parser.tk.ends
+    return module, [(f, starts[first], ends[last]) for f, first, last in parser.definition_tokens]
+
+
+def _parse(text: str, parser: ModuleParser | None = None) -> Module:
+    parser = parser or ModuleParser(text)
     try:
         return parser.parse_module()
     except FormatError:
@@ -63,9 +79,11 @@ def _parse(text: str) -> Module:
 
 
 class ModuleParser(FunctionParser):
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, record_spans: bool = False) -> None:
         super().__init__(tokenize(text), Module())
         self.attr_group_order: list[int] = []
+        # (definition, index of its `define` token, index of its closing `}`) when asked for
+        self.definition_tokens: list[tuple[Function, int, int]] | None = [] if record_spans else None
 
     def parse_module(self) -> Module:
         while self.kinds[self.pos] != "eof":
@@ -354,6 +372,7 @@ class ModuleParser(FunctionParser):
 
     # ---------------------------------------------------------------- functions
     def parse_function(self, is_definition: bool) -> None:
+        first = self.pos - 1  # `define` / `declare`
         leading: list[tuple[str, MDNode]] = []
         while self.kinds[self.pos] == "mdname":  # `declare !dbg !5 ...`
             leading.append(self.parse_attachment())
@@ -382,6 +401,8 @@ class ModuleParser(FunctionParser):
         self.module.functions.append(f)
         if is_definition:
             self.parse_body(f)
+            if self.definition_tokens is not None:
+                self.definition_tokens.append((f, first, self.pos - 1))
 
     def parse_function_trailer(self, f: Function) -> None:
         while True:

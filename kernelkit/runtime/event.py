@@ -21,10 +21,14 @@ _POLL_SECONDS = 0.05
 
 
 class Event:
-    """One launch; ``wait()`` returns its printf output (and raises its error, if any)."""
+    """One launch; ``wait()`` returns its printf output (and raises its error, if any). ``recycle``, if
+    given, is called once the launch has finished and been waited for (its launch plan may then give
+    its native memory to a later launch)."""
 
-    def __init__(self, kernel: str, native: NativeLaunch, finish: Callable[[], str], timeout: float | None):
+    def __init__(self, kernel: str, native: NativeLaunch, finish: Callable[[], str], timeout: float | None,
+                 recycle: Callable[[], None] | None = None):
         self.kernel = kernel
+        self._recycle = recycle
         self._native = native
         self._finish = finish
         self._deadline = None if timeout is None else time.monotonic() + timeout
@@ -32,6 +36,18 @@ class Event:
         self._lock = threading.Lock()
         self._result: str | None = None
         self._error: BaseException | None = None
+
+    def rearm(self, native: NativeLaunch, finish: Callable[[], str], timeout: float | None,
+              recycle: Callable[[], None] | None = None) -> Event:
+        """This Event for another launch (a launch plan's own Event, which no caller holds any more)."""
+        self._native = native
+        self._finish = finish
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        self._timeout = timeout
+        self._recycle = recycle
+        self._result = None
+        self._error = None
+        return self
 
     @property
     def done(self) -> bool:
@@ -77,6 +93,10 @@ class Event:
             except BaseException as exc:
                 self._error = exc
                 raise
+            finally:
+                if self._recycle is not None and self._native.done():
+                    recycle, self._recycle = self._recycle, None
+                    recycle()
             return self._result
 
     def __repr__(self) -> str:

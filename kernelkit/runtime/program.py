@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 import threading
@@ -11,7 +12,13 @@ from pathlib import Path
 from kernelkit.errors import KernelkitError, LaunchError
 from kernelkit.runtime.args import LocalMemory, pack_arguments
 from kernelkit.runtime.event import Event
-from kernelkit.runtime.launch import LaunchState, NativeLaunch, new_printf_buffer
+from kernelkit.runtime.launch import (
+    PRINTF_BUFFER_BYTES,
+    LaunchState,
+    NativeLaunch,
+    environ_value,
+    new_printf_buffer,
+)
 from kernelkit.runtime.ndrange import make_ndrange
 
 __all__ = ["Event", "Kernel", "LocalMemory", "Program"]
@@ -24,7 +31,7 @@ def _signature_from_json(d: dict):
 
 
 def _check_env() -> bool:
-    return os.environ.get("KERNELKIT_CHECK", "") not in ("", "0")
+    return environ_value("KERNELKIT_CHECK") not in (None, "", "0")
 
 
 class Program:
@@ -224,6 +231,9 @@ class Kernel:
 
         self.reach = [Reach.from_json(r) for r in getattr(info, "reach", [])]
         self._reach_memo: dict = {}   # launches check_reach found in bounds
+        from kernelkit.runtime.launch_plan import LaunchPlans
+
+        self._plans = LaunchPlans()    # what repeated launches reuse (runtime.launch_plan)
         self.last_output = ""
 
     def __repr__(self) -> str:
@@ -236,13 +246,15 @@ class Kernel:
 
         ``timeout`` (seconds) stops a kernel still running by then with a LaunchError; Ctrl-C
         stops it too (KeyboardInterrupt). See :meth:`launch` for the other parameters."""
-        return self.launch(*args, global_size=global_size, local_size=local_size, global_offset=global_offset,
-                           check=check, threads=threads, timeout=timeout, specialise=specialise).wait()
+        return self._launch(args, global_size, local_size, global_offset, check, threads, timeout, specialise,
+                            True).wait()
 
-    def _specialise(self, nd, local_size, specialise: bool | None) -> bool:
-        """Run this launch with the kernel compiled for its local size? Only with uniform groups of a
-        size the caller gave; ``specialise`` True/False decides, None: from the HOT_LAUNCHES-th launch
-        with that size (KERNELKIT_SPECIALISE=0 turns that off)."""
+    hot_launches = HOT_LAUNCHES
+
+    def may_specialise(self, nd, local_size, specialise: bool | None) -> bool | None:
+        """Run launches of this shape with the kernel compiled for their local size? Only with uniform
+        groups of a size the caller gave; ``specialise`` True/False decides; None (the answer): from the
+        HOT_LAUNCHES-th launch with that size (KERNELKIT_SPECIALISE=0 turns that off)."""
         if specialise is False or local_size is None:
             return False
         if any(g % lsz for g, lsz in zip(nd.global_size, nd.local_size, strict=True)):
@@ -253,9 +265,16 @@ class Kernel:
             return False   # program-scope variables live in the one executable every launch shares
         if specialise:
             return True
-        if os.environ.get("KERNELKIT_SPECIALISE", "1") == "0":
+        if environ_value("KERNELKIT_SPECIALISE") == "0":
             return False
-        return self.program._launched(self.name, nd.local_size) >= HOT_LAUNCHES
+        return None
+
+    def _specialise(self, nd, local_size, specialise: bool | None) -> bool:
+        """Run this launch with the kernel compiled for its local size (see may_specialise)?"""
+        may = self.may_specialise(nd, local_size, specialise)
+        if may is None:
+            return self.program._launched(self.name, nd.local_size) >= HOT_LAUNCHES
+        return may
 
     def launch(self, *args, global_size, local_size=None, global_offset=None, check: bool | None = None,
                threads: int | None = None, timeout: float | None = None, specialise: bool | None = None) -> Event:
@@ -266,12 +285,26 @@ class Kernel:
 
         With ``local_size`` given and uniform work-groups, the kernel runs compiled for that local size
         (a constant of its code: loops over the group unroll, the vector loop's tail goes) when
-        ``specialise`` is True, or by default from its third launch with that size."""
+        ``specialise`` is True, or by default from its third launch with that size.
+
+        A launch repeating an earlier one's NDRange, options and argument kinds runs from that launch's
+        plan (:mod:`kernelkit.runtime.launch_plan`): the same checks, without redoing what cannot change."""
+        return self._launch(args, global_size, local_size, global_offset, check, threads, timeout, specialise, False)
+
+    def _launch(self, args, global_size, local_size, global_offset, check, threads, timeout, specialise,
+                private: bool) -> Event:
+        """``launch``; ``private``: the caller waits for the Event at once and lets no one else see it."""
         from kernelkit.targets.host.info import host_device_info
 
         check = _check_env() if check is None else bool(check)
         if timeout is not None and not (isinstance(timeout, int | float) and timeout > 0):
             raise LaunchError(f"{self.name}: timeout must be a positive number of seconds, got {timeout!r}")
+        key = None if check else self._plans.key(global_size, local_size, global_offset, threads, specialise)
+        plan = None if key is None else self._plans.get(key)
+        if plan is not None:
+            event = plan.launch(args, timeout, private)
+            if event is not None:
+                return event
         nd = make_ndrange(self.name, global_size, local_size, global_offset,
                           reqd_work_group_size=self.signature.reqd_work_group_size,
                           max_work_dim=self.info.max_work_dim, uniform_required=self.info.uniform_work_groups,
@@ -295,18 +328,32 @@ class Kernel:
 
             checker = Checker(self.name, self.signature, packed)
         state = LaunchState(printf, printf_data, checker.table if checker else None)
-        native = NativeLaunch(exe, self.name, packed, nd, state, threads,
-                              prepare=checker.prepare if checker else None)
+        native = NativeLaunch.from_packed(exe, self.name, packed, nd, state, threads,
+                                          prepare=checker.prepare if checker else None)
+        if key is not None and plan is None:
+            from kernelkit.runtime.launch_plan import LaunchPlan
 
+            self._plans.add(key, LaunchPlan(self, nd, local_size, specialise, threads, packed, args))
+        return self.event(native, self.finisher(sites, state, checker), timeout)
+
+    def event(self, native: NativeLaunch, finish, timeout: float | None, recycle=None) -> Event:
+        return Event(self.name, native, finish, timeout, recycle)
+
+    def finisher(self, sites, state: LaunchState, checker=None):
+        """What ends a launch once its threads are done: checked mode's verdict, the printf output
+        (written to stdout, returned, kept as ``last_output``)."""
         def finish() -> str:
             if checker is not None:
                 checker.raise_if_violated()
             output = ""
+            printf = state.printf
             if printf is not None:
                 from kernelkit.runtime.printf import decode_printf_buffer
 
-                output, problems = decode_printf_buffer(printf_data.raw, printf.offset, sites)
-                if printf.offset > printf.capacity:
+                used = printf.offset
+                data = ctypes.string_at(state.printf_data, min(used, PRINTF_BUFFER_BYTES))
+                output, problems = decode_printf_buffer(data, used, sites)
+                if used > printf.capacity:
                     output += "[kernelkit: printf buffer full, output truncated]\n"
                 if output:
                     sys.stdout.write(output)
@@ -316,4 +363,4 @@ class Kernel:
             self.last_output = output
             return output
 
-        return Event(self.name, native, finish, timeout)
+        return finish

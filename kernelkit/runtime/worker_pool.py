@@ -36,9 +36,22 @@ class LaunchBlock:
         self.cancel = ctypes.c_uint64.from_address(base + CACHE_LINE)
         self.sync = Sync.from_address(base + 2 * CACHE_LINE)
         self.jobs = [Job.from_address(base + 3 * CACHE_LINE + i * ctypes.sizeof(Job)) for i in range(n)]
+        self.n = n
+        self.first = base + 3 * CACHE_LINE                               # (addresses the native calls take)
+        self.last = self.first + (n - 1) * ctypes.sizeof(Job)
+        self.sync_address = ctypes.addressof(self.sync)
         self.sync.left = n
         for job, nxt in zip(self.jobs, self.jobs[1:], strict=False):
             job.next = ctypes.addressof(nxt)
+
+    def reset(self) -> None:
+        """Ready for another launch once the previous one is done: no group taken, not cancelled, not done,
+        and the last job linked to nothing (a later submission may have linked it to its own jobs)."""
+        self.counter.value = 0
+        self.cancel.value = 0
+        self.sync.done = 0
+        self.sync.left = self.n
+        self.jobs[-1].next = None
 
     @property
     def done(self) -> bool:
@@ -71,9 +84,9 @@ class WorkerPool:
 
     def submit(self, block: LaunchBlock) -> None:
         """Queue the block's jobs and wake as many workers."""
-        self.grow(len(block.jobs))
-        self.code.submit(self.address, ctypes.addressof(block.jobs[0]), ctypes.addressof(block.jobs[-1]),
-                         len(block.jobs))
+        if len(self._threads) < block.n:
+            self.grow(block.n)
+        self.code.submit(self.address, block.first, block.last, block.n)
 
     def stop(self, seconds: float = 2.0) -> None:
         """Let the workers return (each once it is idle) and join them for up to ``seconds``."""
@@ -85,7 +98,7 @@ class WorkerPool:
 
     def wait(self, block: LaunchBlock, seconds: float) -> bool:
         """Wait up to ``seconds`` (less when a signal arrives) for the launch; True when it is done."""
-        return bool(self.code.wait(ctypes.addressof(block.sync), max(1, int(seconds * 1e9))))
+        return bool(self.code.wait(block.sync_address, max(1, int(seconds * 1e9))))
 
 
 _POOL: WorkerPool | None = None
@@ -95,10 +108,22 @@ _POOL_LOCK = threading.Lock()
 def worker_pool() -> WorkerPool:
     """This process's pool (created at first use; anew in a forked child)."""
     global _POOL
+    pool = _POOL
+    if pool is not None:   # (os.getpid is a system call: a forked child forgets the pool instead)
+        return pool
     with _POOL_LOCK:
         if _POOL is None or _POOL.pid != os.getpid():
             _POOL = WorkerPool()
         return _POOL
+
+
+def _forget_in_child() -> None:
+    global _POOL, _POOL_LOCK
+    _POOL = None   # the parent's workers are not in the child
+    _POOL_LOCK = threading.Lock()   # (another thread of the parent may have held it)
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 @atexit.register

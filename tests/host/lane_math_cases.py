@@ -111,7 +111,7 @@ def remquo_quotient(v: np.ndarray, w: np.ndarray) -> np.ndarray:
             return 0.0
         n = (Fraction(x) - Fraction(math.remainder(x, y))) / Fraction(y)
         assert n.denominator == 1
-        return float(math.copysign(abs(n.numerator) % 128, n.numerator if n else x * y))
+        return float(math.copysign(abs(n.numerator) % 128, (1.0 if n > 0 else -1.0) if n else x * y))
     return np.frompyfunc(one, 2, 1)(v, w).astype(np.float64)
 
 
@@ -241,9 +241,42 @@ DOUBLE_REFERENCES = {
     "tanh": ("tanh(v)", mpmath.tanh, lambda v, w: np.tanh(v)),
     "hypot": ("hypot(v, w)", mpmath.hypot, np.hypot),
 }
-BINARY_DOUBLE = ("pow", "hypot")
+
+
+def _exact(function):
+    """An exact float64 function as an mpmath oracle: math.fmod (the C library's), math.remainder (CPython's own:
+    glibc 2.36's remainder gives -0 for some positive x and subnormal y), remquo's quotient."""
+    return lambda x, y: mpmath.mpf(function(float(x), float(y)))
+
+
+def _quotient(x: float, y: float) -> float:
+    return float(remquo_quotient(np.array([x]), np.array([y]))[0]) + 0.0   # (+0 where the bits are 0)
+
+
+# the second group (kernelkit/mux/clc/include/clc_lanes_double_remainder.h, clc_lanes_double_inverse_trig.h)
+DOUBLE_MORE_REFERENCES = {
+    "fmod": ("fmod(v, w)", _exact(math.fmod), np.fmod),
+    "remainder": ("remainder(v, w)", _exact(math.remainder), ieee_remainder),
+    "remquo": ("remquo(v, w, &q)", _exact(math.remainder), ieee_remainder),
+    "remquo_quotient": ("(remquo(v, w, &q), (double)q)", _exact(_quotient), lambda v, w: remquo_quotient(v, w) + 0.0),
+    "atan": ("atan(v)", mpmath.atan, lambda v, w: np.arctan(v)),
+    "atan2": ("atan2(v, w)", mpmath.atan2, np.arctan2),
+    "asin": ("asin(v)", mpmath.asin, lambda v, w: np.arcsin(v)),
+    "acos": ("acos(v)", mpmath.acos, lambda v, w: np.arccos(v)),
+    "atanpi": ("atanpi(v)", lambda x: mpmath.atan(x) / mpmath.pi, lambda v, w: np.arctan(v) / np.pi),
+    "atan2pi": ("atan2pi(v, w)", lambda y, x: mpmath.atan2(y, x) / mpmath.pi, lambda v, w: np.arctan2(v, w) / np.pi),
+    "asinpi": ("asinpi(v)", lambda x: mpmath.asin(x) / mpmath.pi, lambda v, w: np.arcsin(v) / np.pi),
+    "acospi": ("acospi(v)", lambda x: mpmath.acos(x) / mpmath.pi, lambda v, w: np.arccos(v) / np.pi),
+    "cbrt": ("cbrt(v)", lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), lambda v, w: np.cbrt(v)),   # (the real root)
+    "asinh": ("asinh(v)", mpmath.asinh, lambda v, w: np.arcsinh(v)),
+    "acosh": ("acosh(v)", mpmath.acosh, lambda v, w: np.arccosh(v)),
+    "atanh": ("atanh(v)", mpmath.atanh, lambda v, w: np.arctanh(v)),
+}
+BINARY_DOUBLE = ("pow", "hypot", "fmod", "remainder", "remquo", "remquo_quotient", "atan2", "atan2pi")
 # name -> (OpenCL expression, mpmath function, numpy function, bound in ulp)
 DOUBLE_FUNCTIONS = {name: (*case, ULP_LIMITS[name]) for name, case in DOUBLE_REFERENCES.items()}
+DOUBLE_MORE_FUNCTIONS = {name: (*case, OWN_BOUNDS[name] if name in OWN_BOUNDS else ULP_LIMITS[name])
+                         for name, case in DOUBLE_MORE_REFERENCES.items()}
 SPECIAL_DOUBLE = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 5e-324, -5e-324,
                            2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.78, 710.0,
                            -745.2, -746.0, 1e-300, 2.0, 3.0, -7.5, 1048576.0, 1e22, 0.9999999999999999,
@@ -266,6 +299,25 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     elif name == "pow":
         v = np.concatenate([10.0 ** u(-5, 5, n // 2), 1 + u(-1e-6, 1e-6, n // 4), wide[: n - n // 2 - n // 4]])
         w = np.concatenate([u(-100, 100, n // 2), u(-1e8, 1e8, n // 4), sign[: n - n // 2 - n // 4] * 10.0 ** u(-3, 3, n - n // 2 - n // 4)])
+    elif name in ("asin", "acos", "asinpi", "acospi"):   # (near +-1 too)
+        v = np.concatenate([u(-1, 1, n // 2), sign[: n // 4] * (1 - 10.0 ** u(-16, 0, n // 4)), wide[: n - n // 2 - n // 4]])
+    elif name in ("atan2", "atan2pi"):
+        v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
+        w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
+        with np.errstate(over="ignore"):
+            w[::5] = v[::5] * u(0.5, 2, w[::5].size)   # (near the diagonal)
+    elif name == "acosh":
+        v = np.concatenate([1 + 10.0 ** u(-16, 0, n // 4), 10.0 ** u(0, 308.2, n // 4), u(-2, 10, n // 4), wide[: n - 3 * (n // 4)]])
+    elif name == "atanh":
+        v = np.concatenate([u(-1, 1, n // 2), sign[: n // 4] * (1 - 10.0 ** u(-16, 0, n // 4)), wide[: n - n // 2 - n // 4]])
+    elif name in ("atan", "atanpi", "cbrt", "asinh"):
+        v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
+    elif name in DOUBLE_MORE_REFERENCES and name in BINARY_DOUBLE:   # fmod and remainder: quotients below and beyond 2^52
+        v = np.concatenate([u(-10, 10, n // 4), wide[: n - n // 4]])
+        w = rng.permutation(wide)
+        w[::3] = v[::3] / 10.0 ** u(0, 30, w[::3].size)
+        w[1::3] = u(-10, 10, w[1::3].size)
+        w[2::9] = sign[2::9] * 5e-324 * rng.integers(1, 9, w[2::9].size)   # (tiny divisors: zero remainders)
     elif name == "hypot":
         v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
         w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
@@ -282,7 +334,7 @@ def double_ulp_errors(name: str, got: np.ndarray, v: np.ndarray, w: np.ndarray) 
     """The error of each result in ulp of the exact (mpmath) value; where numpy's float64 value is NaN, infinite
     or zero, or an argument is zero or not finite (signed zeros: mpmath has none), 0 if got equals numpy's value
     bit for bit (NaN: any NaN) and inf if not."""
-    _, exact_of, numpy_of, _ = DOUBLE_FUNCTIONS[name]
+    _, exact_of, numpy_of, _ = (DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS)[name]
     with np.errstate(all="ignore"):
         special = numpy_of(v, w)
     binary = name in BINARY_DOUBLE

@@ -1,9 +1,16 @@
-"""Double exp, exp2, exp10, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh and tanh in lane form
-(kernelkit/mux/clc/include/clc_lanes_double.h), and hypot (the branch-free form in clc_math.h): a vectorised
-kernel evaluates them as <W x double> code, not as W calls of the C library (pow, sin, cos and tan call pow/sin/cos/tan only behind a none-active skip, for arguments
-outside the fast range). Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds),
-numpy's float64 for special values, and the scalar build of the same kernel (bit-equal results).
-The 1M-input sweep of the same functions is benchmarks/vector_math_lanes.py --double."""
+"""Double builtins in lane form: a vectorised kernel evaluates them as <W x double> code, not as W calls of the C
+library. Two groups, one switch kernel each:
+- exp, exp2, exp10, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh and tanh
+  (kernelkit/mux/clc/include/clc_lanes_double.h), and hypot (the branch-free form in clc_math.h); pow, sin, cos
+  and tan call pow/sin/cos/tan only behind a none-active skip, for arguments outside the fast range;
+- fmod, remainder and remquo (clc_lanes_double_remainder.h: LLVM's x86 backend expands a vector frem into one
+  fmod call per lane); fmod is called only behind a none-active skip, for quotients of 2^52 and more (and
+  infinite x, y = 0 and NaN); atan, atan2, asin, acos, their pi forms and cbrt (clc_lanes_double_inverse_trig.h);
+  asinh, acosh and atanh (clc_lanes_double_hyperbolic.h).
+Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds), the C library's exact fmod
+and remainder (math.fmod, math.remainder: bit-equal), rational arithmetic for remquo's quotient bits, numpy's
+float64 for special values, and the scalar build of the same kernel (bit-equal results).
+The 262k-input sweep of the same functions is benchmarks/vector_math_lanes.py --double."""
 
 from __future__ import annotations
 
@@ -13,6 +20,7 @@ import numpy as np
 import pytest
 from lane_math_cases import (
     DOUBLE_FUNCTIONS,
+    DOUBLE_MORE_FUNCTIONS,
     double_inputs,
     double_ulp_errors,
     run_switch_kernel,
@@ -22,31 +30,34 @@ from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
-NAMES = tuple(DOUBLE_FUNCTIONS)
-SOURCE = switch_kernel(DOUBLE_FUNCTIONS, "double")
+GROUPS = {"exp_log_trig": DOUBLE_FUNCTIONS, "more": DOUBLE_MORE_FUNCTIONS}
 N = 1 << 12
-LIBRARY_FALLBACKS = {"pow", "sin", "cos", "tan"}   # (the C library behind the none-active skip)
+# (the C library behind the none-active skip)
+LIBRARY_FALLBACKS = {"exp_log_trig": {"pow", "sin", "cos", "tan"}, "more": {"fmod"}}
+CASES = [(group, name) for group, functions in GROUPS.items() for name in functions]
 
 
 @functools.cache
-def program(mode: str) -> kernelkit.Program:
-    return kernelkit.Program(SOURCE, [f"-cl-wfv={mode}"]).build()
+def program(group: str, mode: str) -> kernelkit.Program:
+    return kernelkit.Program(switch_kernel(GROUPS[group], "double"), [f"-cl-wfv={mode}"]).build()
 
 
-def run(mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return run_switch_kernel(program(mode), DOUBLE_FUNCTIONS, name, *double_inputs(name, N))
+def run(group: str, mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return run_switch_kernel(program(group, mode), GROUPS[group], name, *double_inputs(name, N))
 
 
-def test_the_kernel_is_vectorised_without_per_lane_library_calls():
-    w, bodies = vectorised_bodies(SOURCE, ("math",))
-    assert scalar_calls(bodies["math"], w) <= LIBRARY_FALLBACKS
+@pytest.mark.parametrize("group", GROUPS)
+def test_the_kernel_is_vectorised_without_per_lane_library_calls(group):
+    w, bodies = vectorised_bodies(switch_kernel(GROUPS[group], "double"), ("math",))
+    # (q, whose address remquo takes, is a per-lane private variable: a masked gather/scatter)
+    assert scalar_calls(bodies["math"], w, lane_pointers=group == "more") <= LIBRARY_FALLBACKS[group]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_within_the_ulp_bound_and_equal_to_the_scalar_build(name):
-    v, w, vec = run("always", name)
-    *_, scalar = run("never", name)
+@pytest.mark.parametrize(("group", "name"), CASES)
+def test_within_the_ulp_bound_and_equal_to_the_scalar_build(group, name):
+    v, w, vec = run(group, "always", name)
+    *_, scalar = run(group, "never", name)
     np.testing.assert_array_equal(vec.view(np.uint64), scalar.view(np.uint64))
     err = double_ulp_errors(name, vec, v, w)
     worst = int(np.argmax(err))
-    assert err[worst] <= DOUBLE_FUNCTIONS[name][3], (v[worst], w[worst], vec[worst], err[worst])
+    assert err[worst] <= GROUPS[group][name][3], (v[worst], w[worst], vec[worst], err[worst])

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from kernelkit.cache import Cache, cache_root
 from kernelkit.errors import CompileError
+from kernelkit.mux.clc.definitions import DefinitionIndex
 
 HERE = Path(__file__).resolve().parent
 INCLUDE = HERE / "include"
@@ -235,59 +236,13 @@ def defined_names(ir_text: str) -> frozenset[str]:
     return frozenset(m.group(1).strip('"') for m in _DEFINE.finditer(ir_text))
 
 
-_TOP_DEFINE = re.compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(", re.M)
-_REF = re.compile(r"@(\"[^\"]+\"|[\w.$-]+)")
-
-
 def subset(ir_text: str, roots: Sequence[str]) -> str:
-    """The IR text with only the function definitions reachable from roots (by name).
+    """The IR text with only the function definitions reachable from roots (by name) and from the
+    globals' initialisers.
 
     Everything that is not a function definition (globals, declarations, attribute groups,
     metadata) is kept; unreachable definitions are dropped.  Lets a target link only the
-    builtins a kernel references instead of the whole library.
+    builtins a kernel references instead of the whole library.  The definitions and what each
+    refers to come from kernelkit.ir's parse of the text, once per text (``definitions``).
     """
-    bodies = _definition_spans(ir_text)
-    keep: set[str] = set()
-    todo = [r for r in roots if r in bodies]
-    while todo:
-        name = todo.pop()
-        if name in keep:
-            continue
-        keep.add(name)
-        start, end = bodies[name]
-        for ref in _REF.findall(ir_text, start, end):
-            ref = ref.strip('"')
-            if ref in bodies and ref not in keep:
-                todo.append(ref)
-    pieces, pos = [], 0
-    for name, (start, end) in sorted(bodies.items(), key=lambda kv: kv[1][0]):
-        if name not in keep:
-            pieces.append(ir_text[pos:start])
-            pos = end
-    pieces.append(ir_text[pos:])
-    return "".join(pieces)
-
-
-_SPANS: dict[int, tuple[str, dict[str, tuple[int, int]]]] = {}
-
-
-def _definition_spans(ir_text: str) -> dict[str, tuple[int, int]]:
-    """name -> (start, end) of each function definition (with its attribute comment line)."""
-    cached = _SPANS.get(id(ir_text))
-    if cached is not None and cached[0] is ir_text:
-        return cached[1]
-    starts = [(m.start(), m.group(1).strip('"')) for m in _TOP_DEFINE.finditer(ir_text)]
-    bodies: dict[str, tuple[int, int]] = {}
-    for start, name in starts:
-        end = ir_text.find("\n}\n", start)
-        end = len(ir_text) if end < 0 else end + 3
-        if ir_text.startswith("\n", end):
-            end += 1
-        prev = ir_text.rfind("\n", 0, start - 1) + 1
-        if ir_text.startswith("; Function Attrs", prev):
-            start = prev
-        bodies[name] = (start, end)
-    if len(ir_text) > 1 << 20:  # only the big library texts are worth keeping
-        _SPANS.clear()
-        _SPANS[id(ir_text)] = (ir_text, bodies)
-    return bodies
+    return DefinitionIndex.of(ir_text).subset(ir_text, roots)
