@@ -12,8 +12,9 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
 - kk warm         the same build again with the cache on (served from the whole-binary entry)
 - CPU             the AMDGPU runs' CPU time too (user + system, of the process and of those it waited
                   for), which a loaded machine hardly moves; kk cold's client apart and with the build
-                  server's child that compiled (its CPU and its clang's and lld's, read from the server's
-                  reaped children in /proc on Linux); and ``python -c pass``, which every CLI call pays
+                  server's worker that compiled (its CPU and its clang's and lld's: what the server's
+                  children, live workers and reaped ones, used during the build, read from /proc on
+                  Linux); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
 - kk host first   a fresh process's first ``Program(src).build()`` (numpy and kernelkit's API,
@@ -176,41 +177,65 @@ def start_server(kernelkit: list[str]) -> str | None:
     return (said or None) if proc.returncode == 0 else None
 
 
+def _stat(pid: int | str) -> list[str]:
+    """/proc/PID/stat's fields after the command name (state, ppid, ...)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rpartition(")")[2].split()
+
+
+def _runs_server(pid: int | str, socket: str | None = None) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read().split(b"\0")
+    except OSError:
+        return False
+    return words[-3] == b"kernelkit.builder.server" and (socket is None or words[-2] == os.fsencode(socket)) \
+        if len(words) >= 3 else False
+
+
 def server_pid(socket: str | None) -> int | None:
-    """The process id of the build server listening on ``socket`` (its command line in /proc), or None."""
+    """The process id of the build server listening on ``socket`` (its command line in /proc; its workers,
+    forked, have the same command line and the server as their parent), or None."""
     if socket is None or not os.path.isdir("/proc"):
         return None
-    for entry in os.listdir("/proc"):
+    for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                words = f.read().split(b"\0")
+            if _runs_server(entry, socket) and not _runs_server(_stat(entry)[1]):
+                return int(entry)
         except OSError:
             continue
-        if words[-3:-1] == [b"kernelkit.builder.server", os.fsencode(socket)]:
-            return int(entry)
     return None
 
 
 def reaped_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of the children process ``pid`` has reaped."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds (user + system) of the children process ``pid`` has reaped, and of those still running
+    (the build server's workers: their own and their reaped children's)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = sum(int(x) for x in _stat(pid)[13:15])
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = _stat(entry)
+        except OSError:
+            continue
+        if fields[1] == str(pid):
+            total += sum(int(x) for x in fields[11:15])
+    return total / tick
 
 
-_SERVER_CPU: list[float] = []   # CPU of the server's child of each kk cold run
+_SERVER_CPU: list[float] = []   # CPU of the server's worker during each kk cold run
 
 
 def _timed_cold(cmd: list[str], env: dict, server: int | None) -> float:
-    """``_timed`` of a cold build through the server ``server``; the CPU of the child that compiled it
-    (reaped by the server within its 50 ms poll) goes to _SERVER_CPU."""
+    """``_timed`` of a cold build through the server ``server``; the CPU its children (the worker that
+    compiled it) used meanwhile goes to _SERVER_CPU."""
     before = reaped_cpu(server) if server is not None else 0.0
     elapsed = _timed(cmd, env)
-    if server is not None:
-        deadline = time.monotonic() + 1.0
-        while reaped_cpu(server) == before and time.monotonic() < deadline:
-            time.sleep(0.02)
-        _SERVER_CPU.append(reaped_cpu(server) - before)
+    if server is not None:          # the worker's clean-up after its reply: until the count stops moving
+        deadline, last = time.monotonic() + 1.0, None
+        while (now := reaped_cpu(server)) != last and time.monotonic() < deadline:
+            last = now
+            time.sleep(0.05)
+        _SERVER_CPU.append(now - before)
     return elapsed
 
 

@@ -18,8 +18,8 @@ is under 90 % of the limit.
 
 from __future__ import annotations
 
-import hashlib
 import os
+import sys
 import time
 
 TYPE_CHECKING = False
@@ -70,9 +70,28 @@ def max_bytes() -> int:
                              "(e.g. 500M, 2G)") from None
 
 
+def sha256(data: bytes = b""):
+    """A SHA-256 hash object: hashlib's when hashlib is loaded (OpenSSL, fast on megabytes), else CPython's
+    own module's (the same digest; its import costs a third of hashlib's, which loads OpenSSL: a CLI call
+    that hashes a few kilobytes need not pay that)."""
+    if "hashlib" not in sys.modules:
+        try:
+            from _sha2 import sha256 as own  # Python 3.12+
+        except ImportError:
+            try:
+                from _sha256 import sha256 as own
+            except ImportError:
+                own = None
+        if own is not None:
+            return own(data)
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 def make_key(*parts: str | bytes) -> str:
     """SHA-256 hex digest of the parts, each length-prefixed so no two part lists collide."""
-    h = hashlib.sha256()
+    h = sha256()
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
@@ -82,7 +101,7 @@ def make_key(*parts: str | bytes) -> str:
 
 def entry_digest(namespace: str, key: str, payload: bytes) -> bytes:
     """The digest an entry carries: SHA-256 over its namespace, key and payload (length-prefixed)."""
-    h = hashlib.sha256()
+    h = sha256()
     for part in (namespace.encode("utf-8"), key.encode("utf-8"), payload):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)

@@ -10,13 +10,12 @@ also records every file the compile included with its SHA-256, so a changed head
 from __future__ import annotations
 
 import functools
-import hashlib
 import marshal
 import os
 import sys
 from collections.abc import Sequence
 
-from kernelkit.cache import Cache, cache_dir, make_key, read_entry
+from kernelkit.cache import Cache, cache_dir, make_key, read_entry, sha256
 
 NAMESPACE = "binary-v1"
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
@@ -89,7 +88,7 @@ def toolchain_fingerprint() -> str:
     """kernelkit's own files, clang (zig) and llvmlite's LLVM, as one digest (computed once)."""
     lines: list[str] = []
     _tree_lines(_PACKAGE, lines)
-    h = hashlib.sha256("".join(lines).encode())
+    h = sha256("".join(lines).encode())
     h.update(_file_stamp(_package_file("ziglang", "zig", "zig.exe")).encode())
     h.update(_file_stamp(_package_file("llvmlite", "binding/libllvmlite.so", "binding/libllvmlite.dylib",
                                        "binding/llvmlite.dll")).encode())
@@ -109,7 +108,7 @@ def host_cpu_fingerprint() -> str:
                          if line.startswith(("vendor_id", "cpu family", "model", "flags")))
     except OSError:
         pass
-    return hashlib.sha256(f"{platform.machine()}\n{platform.processor()}\n{text}".encode()).hexdigest()
+    return sha256(f"{platform.machine()}\n{platform.processor()}\n{text}".encode()).hexdigest()
 
 
 def _key_options(options: Sequence[str]) -> list[str]:
@@ -146,7 +145,7 @@ class CachedBinary:
 def _digest(path: str) -> str:
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            return sha256(f.read()).hexdigest()
     except OSError:
         return "missing"
 

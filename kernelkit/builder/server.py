@@ -2,8 +2,11 @@
 
 A fresh build worker pays for Python's start, for importing the compile chain and for reading
 kernelkit's own libraries into LLVM before it compiles anything — most of a cold ``kernelkit
-build``. The server pays that once: it imports everything, then forks a child per request (the
-child starts warm, inherits every library LLVM already holds, and ends after its reply). A child
+build``. The server pays that once: it imports everything, then forks workers
+(``server_worker``) before any request arrives: a worker starts warm, inherits every library LLVM
+already holds, and serves one request after another (the fork, and the copy-on-write faults of a
+build in a fresh child, are paid once per worker, not per build). One idle worker is kept ready;
+more are forked while all are busy; those past ``_MAX_WORKERS`` end after their request. A worker
 that LLVM kills is reported to the client as ``{"died": status}``: the server itself runs no
 compile, so it outlives every abort.
 
@@ -17,18 +20,19 @@ compile, so it outlives every abort.
 - Stop: after ``$KERNELKIT_SERVER_IDLE`` seconds without a client (default 900), when kernelkit's
   files change (checked every 30 s) or its socket is removed, or on ``stop(path)``;
   ``KERNELKIT_NO_SERVER=1`` turns it off (plain worker processes, as before).
-- A connection starts with the client's log file descriptor (SCM_RIGHTS): the children write
+- A connection starts with the client's log file descriptor (SCM_RIGHTS): the workers write
   their standard error there, where the client reads LLVM's message when one dies. Every request
   carries the client's whole environment and working directory.
-- Device libraries: after the first request of a kind, the server replays it itself (``_warm``) and
-  indexes, in a forked process at the lowest priority, each AMDGPU device library the replay had to link
-  whole (``_build_indexes``); once the index is back, every child links only the pieces a module needs.
+- Device libraries: after the first request of a kind (target and options but -D/-I,
+  ``replay_options``), the server replays it itself (``_warm``) and indexes, in a forked process at the
+  lowest priority, each AMDGPU device library the replay had to link whole (``_build_indexes``); once
+  the index is back, every worker forked from then on links only the pieces a module needs. Whenever
+  the server holds more (a replay, an index), idle workers forked before are replaced by new ones.
 """
 
 from __future__ import annotations
 
 import _socket
-import hashlib
 import os
 import stat
 import struct
@@ -47,6 +51,7 @@ if TYPE_CHECKING:
 IDLE_SECONDS = 900.0
 _CHECK_SECONDS = 30.0
 _MAX_SOCKET_PATH = 104        # sun_path holds 104 (BSD) to 108 (Linux) bytes with the terminating NUL
+_MAX_WORKERS = max(2, os.cpu_count() or 1)   # kept after their request (more are forked while all are busy)
 
 
 def _fingerprint() -> str:
@@ -99,11 +104,12 @@ def runtime_dir() -> str | None:
 def socket_file() -> str | None:
     """The build server's socket (``socket_path``) as a string."""
     from kernelkit.builder.key import toolchain_fingerprint
+    from kernelkit.cache import sha256
 
     folder = runtime_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
+    digest = sha256(f"{sys.executable}\0{sys.version}\0{toolchain_fingerprint()}".encode()).hexdigest()
     path = os.path.join(folder, f"build-{digest[:20]}.sock")
     return path if len(os.fsencode(path)) < _MAX_SOCKET_PATH else None
 
@@ -154,14 +160,40 @@ def spawn(path: str | os.PathLike) -> None:
                                          start_new_session=True, close_fds=True))
 
 
+def replay_options(options) -> tuple[str, ...]:
+    """A request's options as the server's replay of a new kind of request (``_Server._warm``) tells kinds
+    apart: without -D and -I (macros and include folders change the source the frontend reads, not the
+    device libraries and LLVM state a replay readies)."""
+    kept: list[str] = []
+    words = iter(options)
+    for word in words:
+        word = str(word)
+        if word in ("-D", "-I"):
+            next(words, None)
+        elif not word.startswith(("-D", "-I")):
+            kept.append(word)
+    return tuple(kept)
+
+
 # ------------------------------------------------------------------------------------ the server
+class _Worker:
+    """The server's side of one worker (kernelkit.builder.server_worker)."""
+
+    def __init__(self, pid: int, control: socket.socket, generation: int):
+        self.pid, self.control, self.generation = pid, control, generation
+        self.job: tuple | None = None    # (the client's connection, the request) while it serves it
+        self.served = 0
+
+
 class _Server:
     def __init__(self, path: Path, idle: float):
         import selectors
 
         self.path, self.idle = path, idle
         self.selector = selectors.DefaultSelector()
-        self.children: dict[int, tuple] = {}   # pid -> (connection, its log fd, the request)
+        self.workers: dict[int, _Worker] = {}     # control fd -> worker
+        self.exited: dict[int, int] = {}          # pid -> wait status, reaped before it was asked for
+        self.generation = 0                       # + 1 whenever the server holds more (replay, index)
         self.warmed: set[tuple] = set()
         self.log_fds: dict[socket.socket, int] = {}
         self.indexing: dict[int, tuple] = {}   # pipe fd -> (library ident, its builder's pid, the bytes read)
@@ -185,25 +217,31 @@ class _Server:
         self.inode = self.path.stat().st_ino
         self.listener.listen(64)
         self.selector.register(self.listener, selectors.EVENT_READ)
+        self._keep_spare()
 
     def run(self) -> None:
         while True:
-            for key, _ in self.selector.select(timeout=0.05):
+            # a worker's DONE first: it is sent before the reply, so it is there before the client's next request
+            for key, _ in sorted(self.selector.select(timeout=0.05), key=lambda event: event[0].data != "worker"):
                 if key.fileobj is self.listener:
                     self._accept()
+                elif key.data == "worker":
+                    self._worker_event(key.fileobj)
                 elif isinstance(key.fileobj, int):
                     self._index_data(key.fileobj)
                 else:
                     self._request(key.fileobj)
             self._reap()
+            self._keep_spare()
             now = time.monotonic()
-            if self.log_fds or self.children:
+            busy = any(w.job for w in self.workers.values())
+            if self.log_fds or busy:
                 self.last_active = now
             elif now - self.last_active > self.idle or not self._still_ours():
                 return
             if now - self.checked > _CHECK_SECONDS:
                 self.checked = now
-                if not self.children and _fingerprint() != self.fingerprint:
+                if not busy and _fingerprint() != self.fingerprint:
                     return             # kernelkit's files changed: clients now look for another server
 
     def _still_ours(self) -> bool:
@@ -259,40 +297,124 @@ class _Server:
         if message.get("kind") == "stop":
             self._close(conn)
             raise SystemExit(0)
-        self.selector.unregister(conn)          # the child owns the connection until it ends
+        self.selector.unregister(conn)          # the worker owns the connection until it is done
+        self._dispatch(conn, message)
+
+    # ------------------------------------------------------------------------------- the workers
+    def _spawn_worker(self) -> _Worker:
+        """A worker forked now (warm: after every import, replay and index the server holds)."""
+        import selectors
+        import socket
+
+        from kernelkit.builder import server_worker
+
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
-            _child(self, conn, message)
-        self.children[pid] = (conn, self.log_fds[conn], message)
+            ours.close()
+            self._drop_connections()
+            server_worker.run(theirs)
+        theirs.close()
+        worker = _Worker(pid, ours, self.generation)
+        self.workers[ours.fileno()] = worker
+        self.selector.register(ours, selectors.EVENT_READ, "worker")
+        return worker
 
-    def _reap(self) -> None:
+    def _keep_spare(self) -> None:
+        """One idle worker of the current generation ready for the next request (forked off any request's
+        path); idle workers of an older generation retired."""
+        idle = [w for w in self.workers.values() if w.job is None]
+        for worker in idle:
+            if worker.generation != self.generation:
+                self._retire(worker)
+        if not any(w.job is None for w in self.workers.values()):
+            self._spawn_worker()
+
+    def _dispatch(self, conn: socket.socket, message: dict) -> None:
+        from kernelkit.builder.server_worker import send_request
+
+        while True:
+            idle = [w for w in self.workers.values() if w.job is None and w.generation == self.generation]
+            worker = max(idle, key=lambda w: w.served) if idle else self._spawn_worker()   # a warm one first
+            worker.job = (conn, message)
+            try:
+                send_request(worker.control, conn.fileno(), self.log_fds[conn], message)
+                return
+            except OSError:           # it has just gone: its end is read as a death with no job
+                worker.job = None
+                self._retire(worker)
+
+    def _worker_event(self, control: socket.socket) -> None:
+        from kernelkit.builder.server_worker import DONE
+
+        worker = self.workers[control.fileno()]
+        try:
+            said = control.recv(1)
+        except OSError:
+            said = b""
+        job, worker.job = worker.job, None
+        if said == DONE:
+            worker.served += 1
+            if worker.generation != self.generation or len(self.workers) > _MAX_WORKERS:
+                self._retire(worker)
+            if job is not None:
+                self._done(job[0])
+                self._warm(job[1])
+            return
+        self._retire(worker)                  # ended: its request (if any) died with it
+        if job is not None:
+            status = self._wait_for(worker.pid)
+            code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+            self._died(job[0], code or 1)
+
+    def _done(self, conn: socket.socket) -> None:
         import selectors
 
+        self.selector.register(conn, selectors.EVENT_READ)   # its next request
+
+    def _died(self, conn: socket.socket, code: int) -> None:
         from kernelkit.builder.protocol import write_message
 
-        while self.children:
+        try:
+            stream = conn.makefile("wb")
+            write_message(stream, {"died": code})
+            stream.close()
+        except OSError:
+            self._close(conn)
+            return
+        self._done(conn)
+
+    def _retire(self, worker: _Worker) -> None:
+        """The worker's control socket closed: an idle worker exits at once (reaped by ``_reap``)."""
+        if self.workers.pop(worker.control.fileno(), None) is None:
+            return
+        try:
+            self.selector.unregister(worker.control)
+        except (KeyError, ValueError):
+            pass
+        worker.control.close()
+
+    def _wait_for(self, pid: int) -> int:
+        status = self.exited.pop(pid, None)
+        if status is not None:
+            return status
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:
+            return self.exited.pop(pid, 1 << 8)
+
+    def _reap(self) -> None:
+        """Every ended child waited for; the status kept of those still tracked (workers, index builders)."""
+        tracked = {w.pid for w in self.workers.values()} | {pid for _, pid, _ in self.indexing.values()}
+        while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                self.children.clear()
                 return
             if pid == 0:
                 return
-            conn, _fd, message = self.children.pop(pid, (None, None, None))
-            if conn is None:
-                continue
-            if status == 0:
-                self._warm(message)
-            else:
-                code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-                try:
-                    stream = conn.makefile("wb")
-                    write_message(stream, {"died": code})
-                    stream.close()
-                except OSError:
-                    self._close(conn)
-                    continue
-            self.selector.register(conn, selectors.EVENT_READ)
+            if pid in tracked:
+                self.exited[pid] = status
 
     def _warm(self, message: dict) -> None:
         """After a child answered a request of a kind not seen before (target, options), the server
@@ -302,7 +424,8 @@ class _Server:
         client's cache (nor refreshes an entry's time): the client may be looking at it."""
         if message.get("kind", "build") not in ("build", "call"):
             return
-        what = (message.get("kind"), message.get("target"), tuple(message.get("options") or ()), message.get("stage"))
+        what = (message.get("kind"), message.get("target"), replay_options(message.get("options") or ()),
+                message.get("stage"))
         if what in self.warmed:
             return
         self.warmed.add(what)
@@ -323,6 +446,7 @@ class _Server:
             os.environ.update(saved)
             os.chdir("/")
         _freeze()
+        self.generation += 1
         self._build_indexes()
 
     def _build_indexes(self) -> None:
@@ -362,23 +486,26 @@ class _Server:
         self.selector.unregister(fd)
         os.close(fd)
         del self.indexing[fd]
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass                        # (reaped with the request children)
+        self._wait_for(pid)
         from kernelkit.targets.amdhsa import library_index
 
         if library_index.adopt(ident, b"".join(chunks)):
             print(f"indexed {' '.join(map(str, ident))}", flush=True)
             _freeze()
+            self.generation += 1
 
     def _drop_connections(self) -> None:
-        """In a forked process: the listener and every client's connection and log file closed (they
-        are the server's)."""
+        """In a forked process: the listener, every client's connection and log file, every worker's control
+        socket and every index builder's pipe closed (they are the server's)."""
         self.listener.close()
         for conn, fd in self.log_fds.items():
             conn.close()
             os.close(fd)
+        for worker in self.workers.values():
+            worker.control.close()
+        for fd in self.indexing:
+            os.close(fd)
+        self.selector.close()
 
 
 def _same_user(conn: socket.socket) -> bool:
@@ -392,40 +519,6 @@ def _same_user(conn: socket.socket) -> bool:
     except OSError:
         return False
     return uid == os.getuid()
-
-
-def _child(server: _Server, conn: socket.socket, message: dict) -> None:
-    """A forked child: one request, then exit (0 once the reply is written)."""
-    code = 1
-    try:
-        server.listener.close()
-        for other in server.log_fds:
-            if other is not conn:
-                other.close()
-        os.dup2(server.log_fds[conn], 2)
-        environ = message.get("environ")
-        if isinstance(environ, dict):
-            os.environ.clear()
-            os.environ.update({str(k): str(v) for k, v in environ.items()})
-        os.environ["KERNELKIT_BUILD_WORKER"] = "1"
-        import kernelkit.llvm_binding as binding
-
-        binding.parse_memo_policy = binding.USE_ONCE       # one build, then exit: no copies kept
-        from kernelkit.builder.protocol import write_message
-        from kernelkit.builder.worker import apply_environment, error_reply, handle
-
-        apply_environment(message.get("env") or {}, message.get("cwd"))
-        stream = conn.makefile("wb")
-        try:
-            reply = handle(message, lambda m: write_message(stream, m))
-        except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
-            reply = error_reply(exc)
-        write_message(stream, reply)
-        stream.close()
-        code = 0
-    finally:
-        os._exit(code)
-
 
 
 def _freeze() -> None:

@@ -37,6 +37,18 @@ class Event:
         self._result: str | None = None
         self._error: BaseException | None = None
 
+    def rearm(self, native: NativeLaunch, finish: Callable[[], str], timeout: float | None,
+              recycle: Callable[[], None] | None = None) -> Event:
+        """This Event for another launch (a launch plan's own Event, which no caller holds any more)."""
+        self._native = native
+        self._finish = finish
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        self._timeout = timeout
+        self._recycle = recycle
+        self._result = None
+        self._error = None
+        return self
+
     @property
     def done(self) -> bool:
         """Has the kernel finished (or stopped)?"""

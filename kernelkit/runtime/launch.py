@@ -136,6 +136,8 @@ class LaunchSlot:
         total = nd.total_groups
         self.template = _template(nd, state, n, total)
         self.loads: list = []                  # the loads whose entries the jobs hold
+        self.executable = None                 # ... and their executable
+        self.lock = threading.Lock()           # (the release lock of the launch running on the slot)
         for job, array in zip(self.block.jobs, arrays, strict=True):
             job.args = ctypes.addressof(array)
             job.tmpl = ctypes.addressof(self.template)
@@ -173,7 +175,12 @@ class NativeLaunch:
         self._executable = executable
         self._block = block = slot.block
         block.reset()
-        self._objects = executable.acquire(slot.n, _reap)
+        shared = not executable.per_thread_globals and not executable.serial
+        if shared and slot.loads and slot.executable is executable:
+            self._objects = slot.loads    # (one load every launch shares: nothing to acquire or give back)
+        else:
+            self._objects = executable.acquire(slot.n, _reap)
+        slot.executable = executable
         try:
             if prepare is not None:
                 prepare(list(zip(self._objects, slot.locals, strict=True)))
@@ -182,7 +189,7 @@ class NativeLaunch:
             executable.release(self._objects)
             raise
         self._released = False
-        self._release_lock = threading.Lock()
+        self._release_lock = slot.lock
         self._pool = pool = _worker_pool()
         with _PENDING_LOCK:
             _PENDING.add(self)

@@ -25,6 +25,7 @@ configuration does only what can change:
 from __future__ import annotations
 
 import ctypes
+import functools
 
 import numpy as np
 
@@ -48,7 +49,7 @@ _PLANS_LIMIT = 64
 
 def _data_offset() -> int | None:
     """Where an ndarray object holds its data pointer (numpy's PyArrayObject_fields: PyObject_HEAD,
-    then ``char *data``) — read there in ~0.2 us, where ``ndarray.ctypes.data`` and
+    then ``char *data``) — read there in about 1 us, where ``ndarray.ctypes.data`` and
     ``__array_interface__`` cost 6-9 us each on this machine. Checked against ``ctypes.data`` on
     several arrays (a view, a read-only one, an empty one); None when it is not there."""
     offset = ctypes.sizeof(ctypes.c_ssize_t) + ctypes.sizeof(ctypes.c_void_p)
@@ -64,10 +65,7 @@ def _data_offset() -> int | None:
 _DATA_OFFSET = _data_offset()
 
 
-def data_address(array: np.ndarray) -> int:
-    if _DATA_OFFSET is None:
-        return array.ctypes.data
-    return ctypes.c_void_p.from_address(id(array) + _DATA_OFFSET).value or 0
+_pointer_at = ctypes.c_void_p.from_address   # (an array's data pointer: _pointer_at(id(array) + _DATA_OFFSET))
 
 
 class _Binding:
@@ -143,6 +141,7 @@ class ArgumentBlock:
         """Write ``values``; the sizes and scalars the reach proof uses (in binding order), or None
         when a value is not one these bindings take (the full path then checks and packs it)."""
         cells = self.cells
+        offset = _DATA_OFFSET
         proof: list = []
         for b in bindings:
             v = values[b.index]
@@ -165,7 +164,7 @@ class ArgumentBlock:
                     d = v.dtype
                     if (d is not b.dtype and d != b.dtype) or (b.pointee_size and v.nbytes % b.pointee_size):
                         return None
-                cells[b.index].value = data_address(v)
+                cells[b.index].value = (_pointer_at(id(v) + offset).value or 0) if offset is not None else v.ctypes.data
                 if b.reached:
                     proof.append(v.nbytes)
             elif kind is _SCALAR:
@@ -220,7 +219,7 @@ class LaunchPlan:
                          for arg, p, v in zip(kernel.signature.args, packed, values, strict=True)]
         self._has_local = any(b.kind == _LOCAL for b in self.bindings)
         self._proofs: set[tuple] = set()
-        self._free: list[tuple[LaunchSlot, ArgumentBlock]] = []
+        self._free: list[_Slot] = []
         mode = kernel.may_specialise(nd, local_size, specialise)
         self._counting = mode is None
         self._use(kernel.program.specialised_executable(kernel.name, nd.local_size, False) if mode
@@ -233,50 +232,54 @@ class LaunchPlan:
         self.n = launch_threads(self.kernel.name, self._threads, self.nd.total_groups, exe)
         self._free.clear()
 
-    def _slot(self) -> tuple[LaunchSlot, ArgumentBlock]:
+    def _slot(self) -> _Slot:
         free = self._free
         if free:
             try:
                 return free.pop()
             except IndexError:   # (another thread took the last one)
                 pass
-        block = ArgumentBlock(self.bindings, self.n, self._has_local)
-        printf, printf_data = new_printf_buffer() if self.sites else (None, None)
-        return LaunchSlot(self.nd, self.n, LaunchState(printf, printf_data, None), block.arrays, block.locals), block
+        return _Slot(self)
 
-    def launch(self, values, timeout):
-        """Start a launch of ``values`` (an Event), or None when a value is not one the plan takes."""
+    def _give_back(self, slot: _Slot) -> None:
+        if len(self._free) < 4 and slot.launch.n == self.n:
+            self._free.append(slot)
+
+    def launch(self, values, timeout, private: bool = False):
+        """Start a launch of ``values`` (an Event), or None when a value is not one the plan takes.
+        ``private``: the caller waits for the event and lets no one else see it, so the slot's own
+        Event is used again."""
         kernel = self.kernel
         if len(values) != len(self.bindings):
             return None
-        slot, block = self._slot()
-        proof = block.bind(self.bindings, values, kernel.name)
+        slot = self._slot()
+        proof = slot.arguments.bind(self.bindings, values, kernel.name)
         if proof is None:
-            self._free.append((slot, block))
+            self._free.append(slot)
             return None
         try:
             if kernel.reach:
                 self._check_reach(values, tuple(proof))
         except BaseException:
-            self._free.append((slot, block))
+            self._free.append(slot)
             raise
         if self._counting and kernel.program._launched(kernel.name, self.nd.local_size) >= kernel.hot_launches:
             self._counting = False
             n, sites = self.n, self.sites
             self._use(kernel.program.specialised_executable(kernel.name, self.nd.local_size, False))
-            if (self.n, bool(self.sites)) != (n, bool(sites)):   # (the slot was made for the other executable)
-                slot, block = self._slot()
-                block.bind(self.bindings, values, kernel.name)
-        state = slot.state
+            if (self.n, sites) != (n, self.sites):   # (the slot was made for the other executable)
+                slot = self._slot()
+                slot.arguments.bind(self.bindings, values, kernel.name)
+        state = slot.launch.state
         if state.printf is not None:
             state.printf.offset = 0
-        native = NativeLaunch(self.exe, kernel.name, slot, keep=values)   # (alive while it runs)
-        free = self._free
-
-        def recycle() -> None:
-            if len(free) < 4 and slot.n == self.n:
-                free.append((slot, block))
-        return kernel.event(native, kernel.finisher(self.sites, state), timeout, recycle)
+        native = NativeLaunch(self.exe, kernel.name, slot.launch, keep=values)   # (alive while it runs)
+        if not private:
+            return kernel.event(native, slot.finish, timeout, slot.recycle)
+        if slot.event is None:
+            slot.event = kernel.event(native, slot.finish, timeout, slot.recycle)
+            return slot.event
+        return slot.event.rearm(native, slot.finish, timeout, slot.recycle)
 
     def _check_reach(self, values, proof: tuple) -> None:
         if proof in self._proofs:
@@ -288,6 +291,23 @@ class LaunchPlan:
         if len(self._proofs) >= _PROOFS_LIMIT:
             self._proofs.clear()
         self._proofs.add(proof)
+
+
+class _Slot:
+    """A plan's slot: the native memory of one launch at a time (``launch``: the LaunchSlot, ``arguments``:
+    its argument block), what ends such a launch (``finish``), what gives the slot back (``recycle``),
+    and the Event that launches waited for by their caller use again."""
+
+    __slots__ = ("launch", "arguments", "finish", "recycle", "event")
+
+    def __init__(self, plan: LaunchPlan) -> None:
+        self.arguments = ArgumentBlock(plan.bindings, plan.n, plan._has_local)
+        printf, printf_data = new_printf_buffer() if plan.sites else (None, None)
+        state = LaunchState(printf, printf_data, None)
+        self.launch = LaunchSlot(plan.nd, plan.n, state, self.arguments.arrays, self.arguments.locals)
+        self.finish = plan.kernel.finisher(plan.sites, state)
+        self.recycle = functools.partial(plan._give_back, self)
+        self.event = None
 
 
 def _plain(sizes) -> bool:

@@ -246,8 +246,8 @@ class Kernel:
 
         ``timeout`` (seconds) stops a kernel still running by then with a LaunchError; Ctrl-C
         stops it too (KeyboardInterrupt). See :meth:`launch` for the other parameters."""
-        return self.launch(*args, global_size=global_size, local_size=local_size, global_offset=global_offset,
-                           check=check, threads=threads, timeout=timeout, specialise=specialise).wait()
+        return self._launch(args, global_size, local_size, global_offset, check, threads, timeout, specialise,
+                            True).wait()
 
     hot_launches = HOT_LAUNCHES
 
@@ -289,6 +289,11 @@ class Kernel:
 
         A launch repeating an earlier one's NDRange, options and argument kinds runs from that launch's
         plan (:mod:`kernelkit.runtime.launch_plan`): the same checks, without redoing what cannot change."""
+        return self._launch(args, global_size, local_size, global_offset, check, threads, timeout, specialise, False)
+
+    def _launch(self, args, global_size, local_size, global_offset, check, threads, timeout, specialise,
+                private: bool) -> Event:
+        """``launch``; ``private``: the caller waits for the Event at once and lets no one else see it."""
         from kernelkit.targets.host.info import host_device_info
 
         check = _check_env() if check is None else bool(check)
@@ -297,7 +302,7 @@ class Kernel:
         key = None if check else self._plans.key(global_size, local_size, global_offset, threads, specialise)
         plan = None if key is None else self._plans.get(key)
         if plan is not None:
-            event = plan.launch(args, timeout)
+            event = plan.launch(args, timeout, private)
             if event is not None:
                 return event
         nd = make_ndrange(self.name, global_size, local_size, global_offset,

@@ -1,5 +1,5 @@
 """#18 item 2, the cold build's client: `kernelkit build k.cl -t gfx90a --no-cache` through the build server
-loads none of pathlib, tempfile, threading, socket, selectors, typing, subprocess or argparse (each a few
+loads none of pathlib, tempfile, threading, socket, selectors, typing, subprocess, argparse, msgpack or hashlib (each a few
 million instructions of a client whose whole work is one request). The oracles: the interpreter's own
 ``sys.modules`` in a fresh ``python -S`` process, and the request a listening socket receives in this
 test (it plays the server: the descriptor of the client's log file, then one protocol message)."""
@@ -76,7 +76,7 @@ def _build_through(runtime: Path, tmp_path: Path, monkeypatch) -> None:
     assert request["source"] == SOURCE and request["filename"] == "k.cl" and request["env"]["KERNELKIT_NO_CACHE"] == "1"
     assert "kernelkit.builder.server" in loaded and "kernelkit.builder.pool" in loaded
     heavy = {"pathlib", "tempfile", "threading", "socket", "selectors", "typing", "subprocess", "argparse",
-             "importlib.util", "platformdirs"}
+             "importlib.util", "platformdirs", "msgpack", "datetime", "hashlib", "_hashlib"}
     assert sorted(heavy & set(loaded)) == []
     assert [m for m in loaded if m.split(".")[0] in ("llvmlite", "numpy") or m.startswith(
         ("kernelkit.ir", "kernelkit.mux", "kernelkit.frontend", "kernelkit.targets"))] == []

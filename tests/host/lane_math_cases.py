@@ -259,8 +259,17 @@ DOUBLE_MORE_REFERENCES = {
     "remainder": ("remainder(v, w)", _exact(math.remainder), ieee_remainder),
     "remquo": ("remquo(v, w, &q)", _exact(math.remainder), ieee_remainder),
     "remquo_quotient": ("(remquo(v, w, &q), (double)q)", _exact(_quotient), lambda v, w: remquo_quotient(v, w) + 0.0),
+    "atan": ("atan(v)", mpmath.atan, lambda v, w: np.arctan(v)),
+    "atan2": ("atan2(v, w)", mpmath.atan2, np.arctan2),
+    "asin": ("asin(v)", mpmath.asin, lambda v, w: np.arcsin(v)),
+    "acos": ("acos(v)", mpmath.acos, lambda v, w: np.arccos(v)),
+    "atanpi": ("atanpi(v)", lambda x: mpmath.atan(x) / mpmath.pi, lambda v, w: np.arctan(v) / np.pi),
+    "atan2pi": ("atan2pi(v, w)", lambda y, x: mpmath.atan2(y, x) / mpmath.pi, lambda v, w: np.arctan2(v, w) / np.pi),
+    "asinpi": ("asinpi(v)", lambda x: mpmath.asin(x) / mpmath.pi, lambda v, w: np.arcsin(v) / np.pi),
+    "acospi": ("acospi(v)", lambda x: mpmath.acos(x) / mpmath.pi, lambda v, w: np.arccos(v) / np.pi),
+    "cbrt": ("cbrt(v)", lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), lambda v, w: np.cbrt(v)),   # (the real root)
 }
-BINARY_DOUBLE = ("pow", "hypot", *DOUBLE_MORE_REFERENCES)
+BINARY_DOUBLE = ("pow", "hypot", "fmod", "remainder", "remquo", "remquo_quotient", "atan2", "atan2pi")
 # name -> (OpenCL expression, mpmath function, numpy function, bound in ulp)
 DOUBLE_FUNCTIONS = {name: (*case, ULP_LIMITS[name]) for name, case in DOUBLE_REFERENCES.items()}
 DOUBLE_MORE_FUNCTIONS = {name: (*case, OWN_BOUNDS[name] if name in OWN_BOUNDS else ULP_LIMITS[name])
@@ -287,6 +296,14 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     elif name == "pow":
         v = np.concatenate([10.0 ** u(-5, 5, n // 2), 1 + u(-1e-6, 1e-6, n // 4), wide[: n - n // 2 - n // 4]])
         w = np.concatenate([u(-100, 100, n // 2), u(-1e8, 1e8, n // 4), sign[: n - n // 2 - n // 4] * 10.0 ** u(-3, 3, n - n // 2 - n // 4)])
+    elif name in ("asin", "acos", "asinpi", "acospi"):   # (near +-1 too)
+        v = np.concatenate([u(-1, 1, n // 2), sign[: n // 4] * (1 - 10.0 ** u(-16, 0, n // 4)), wide[: n - n // 2 - n // 4]])
+    elif name in ("atan2", "atan2pi"):
+        v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
+        w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
+        w[::5] = v[::5] * u(0.5, 2, w[::5].size)   # (near the diagonal)
+    elif name in ("atan", "atanpi", "cbrt"):
+        v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
     elif name in DOUBLE_MORE_REFERENCES and name in BINARY_DOUBLE:   # fmod and remainder: quotients below and beyond 2^52
         v = np.concatenate([u(-10, 10, n // 4), wide[: n - n // 4]])
         w = rng.permutation(wide)

@@ -29,10 +29,10 @@ from vectorised_ir import scalar_calls, vectorised_bodies
 
 import kernelkit
 
-GROUPS = {"exp_log_trig": DOUBLE_FUNCTIONS, "remainders": DOUBLE_MORE_FUNCTIONS}
+GROUPS = {"exp_log_trig": DOUBLE_FUNCTIONS, "more": DOUBLE_MORE_FUNCTIONS}
 N = 1 << 12
 # (the C library behind the none-active skip)
-LIBRARY_FALLBACKS = {"exp_log_trig": {"pow", "sin", "cos", "tan"}, "remainders": {"fmod"}}
+LIBRARY_FALLBACKS = {"exp_log_trig": {"pow", "sin", "cos", "tan"}, "more": {"fmod"}}
 CASES = [(group, name) for group, functions in GROUPS.items() for name in functions]
 
 
@@ -49,7 +49,7 @@ def run(group: str, mode: str, name: str) -> tuple[np.ndarray, np.ndarray, np.nd
 def test_the_kernel_is_vectorised_without_per_lane_library_calls(group):
     w, bodies = vectorised_bodies(switch_kernel(GROUPS[group], "double"), ("math",))
     # (q, whose address remquo takes, is a per-lane private variable: a masked gather/scatter)
-    assert scalar_calls(bodies["math"], w, lane_pointers=group == "remainders") <= LIBRARY_FALLBACKS[group]
+    assert scalar_calls(bodies["math"], w, lane_pointers=group == "more") <= LIBRARY_FALLBACKS[group]
 
 
 @pytest.mark.parametrize(("group", "name"), CASES)

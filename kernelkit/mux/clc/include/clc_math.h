@@ -46,6 +46,7 @@
 #include "clc_lanes_powers.h"
 #include "clc_lanes_double.h"
 #include "clc_lanes_double_remainder.h"
+#include "clc_lanes_double_inverse_trig.h"
 /* float through the lane cores; double through dcore (the C library, or clc_lanes_double.h's lane cores) */
 #define KK_LANE1(name, dcore)                                                        \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
@@ -68,11 +69,11 @@
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
-KK_L1(acos) KK_L1(acosh) KK_L1(asin) KK_L1(asinh) KK_L1(atan) KK_L1(atanh) KK_L1(cbrt)
+KK_LD1(acos) KK_L1(acosh) KK_LD1(asin) KK_L1(asinh) KK_LD1(atan) KK_L1(atanh) KK_LD1(cbrt)
 KK_LD1(cos) KK_LD1(cosh) KK_L1(erfc) KK_L1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
 KK_LD1(log) KK_LD1(log2) KK_LD1(log10) KK_LD1(log1p) KK_LD1(sin) KK_LD1(sinh) KK_LD1(tan) KK_LD1(tanh)
 KK_L1(tgamma)
-KK_L2(atan2) KK_LD2(pow)
+KK_LD2(atan2) KK_LD2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
@@ -119,10 +120,17 @@ KK_INLINE float kk_atanpi_f(float x) { return (float)((double)kk_atan_d((double)
 KK_INLINE float kk_atan2pi_f(float y, float x) { return (float)(kk_atan2_d((double)y, (double)x) * KK_PI_INV); }
 KK_INLINE float kk_fmod_f(float x, float y) { return __builtin_fmodf(x, y); }
 #endif
+#if KK_LIBM
+KK_INLINE double kk_acospi_d(double x) { return kk_ldd_acospi(x); }
+KK_INLINE double kk_asinpi_d(double x) { return kk_ldd_asinpi(x); }
+KK_INLINE double kk_atanpi_d(double x) { return kk_ldd_atanpi(x); }
+KK_INLINE double kk_atan2pi_d(double y, double x) { return kk_ldd_atan2pi(y, x); }
+#else
 KK_INLINE double kk_acospi_d(double x) { return kk_acos_d(x) * KK_PI_INV; }
 KK_INLINE double kk_asinpi_d(double x) { return kk_asin_d(x) * KK_PI_INV; }
 KK_INLINE double kk_atanpi_d(double x) { return kk_atan_d(x) * KK_PI_INV; }
 KK_INLINE double kk_atan2pi_d(double y, double x) { return kk_atan2_d(y, x) * KK_PI_INV; }
+#endif
 
 /* Exact functions on the bit level or through exact operations. */
 #if KK_LIBM

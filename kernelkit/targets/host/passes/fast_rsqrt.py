@@ -26,26 +26,29 @@ and the scalar sites inside a loop of the kernel (a scalar site outside the kern
 LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic).
 ``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
 
-Why not by default: on the AMD EPYC (Zen 1, about 2.2 GHz) here it does not beat ``vsqrtps`` +
-``vdivps`` in n-body, although it is cheaper on its own. One thread, shortest of 120-200 alternating
-launches, the cost of one 16-lane packet iteration from the difference of two loop lengths:
-  - ``s += 1.0f / sqrt(v)`` alone: divider 36.7 cycles, this sequence 13.8;
-  - benchmarks/host_vs_peers.py's n-body: divider 36.5 cycles (the divider's own cost: that loop is
-    divider-bound), this sequence 48.1. n-body 1024 whole launches: divider 1.84-1.90 ms, this
-    sequence 1.96-2.12 ms; the earlier form of it (denormals scaled in and out, a NaN fix-up: three
-    selects per register, and spilled registers) 2.28 ms against 1.74 ms; half of each packet's
-    lanes by each unit 1.96-2.04 ms.
-With the divider gone, n-body's iteration is bound by its dependency chain instead: about 62 cycles
-from the load of pos[j] to the accumulating FMA, with about 75 floating-point micro-ops per
-iteration (every 256-bit operation is two on Zen 1), so the out-of-order window holds too few
-iterations to overlap them. Software-pipelining the j loop so that two iterations' halves of that
-chain are in flight (loop_pipelining.py, which -cl-loop-pipeline=auto applies to the estimate's
-loop) gains only about 4 % (49.3 / 48.2 -> 46.7 / 46.5 cycles, process CPU time), still far above
-the divider's 35.2 / 34.4 in the same runs: the window is not the whole story. Two mixes did not
-win either (timing-only builds, no special-value path): the square root by the divider and the
-division by ``rcpps`` + one Newton step, 45.1 against 36.4; half of each packet by each unit, 44.3
-(54.2 pipelined). Every form that moves work from the divider to the FMA pipes is slower in this
-loop. No other CPU has been measured.
+Why not by default: on the AMD EPYC here (Zen 1) it does not beat ``vsqrtps`` + ``vdivps`` in
+n-body, although it is cheaper on its own. Session 9 timed the j loop's own machine code (llvm-objdump
+of the built kernel, run in a C harness, 16 lanes, shortest of 3000 alternating runs, cycles from a
+dependent-FMA clock in the same run: the core runs at about 3.0 GHz with one busy core and about
+2.5 GHz with both, against a 2.0 GHz TSC; earlier sessions' "cycles at 2.2 GHz" were CPU times times
+2.2 GHz): divider 41.5-42.4 cycles per 16-lane iteration, this sequence 48.8-49.1, pipelined
+(loop_pipelining) 45.8-46.0, at 8 lanes (no spills) pipelined in two stages 51-52 and in three 50
+per 16 lanes, the square root by the divider and the division by ``rcpps`` + Newton 48.4, half of the lanes by each
+unit 49.9. The causes, measured on the same harness:
+  - The divider (one per core, 128 bits wide): ``vsqrtps`` ymm 10 cycles, ``vdivps`` ymm 8, xmm and
+    scalar ``sqrtss``/``divss`` 5 and 4. A 16-lane iteration needs 36-38 cycles of it; the loop runs
+    at 90 % of that.
+  - Without the divider the loop is bound by the floating-point side of the out-of-order window
+    (scheduler and register file, counted in 128-bit micro-ops): the same instructions with their
+    dependencies cut run at 30.3 cycles, with them at 49; 48 more integer instructions per
+    iteration cost nothing, 12 more 1-cycle ymm logic operations off the critical path 7.6 cycles.
+    A chain of about 58 cycles per iteration (pos[j] load to the accumulating FMA) with 76 micro-ops
+    cannot be overlapped enough, and pipelining it in two or three stages moves it only to 46-50.
+  - ``vorps`` + ``vtestps`` (the exact-path test) costs 2.2-2.8 cycles per iteration of those loops;
+    without it they are still at 43-47.
+PoCL runs the same loop in scalar code bound by the same divider (9 cycles per interaction, 10.3
+measured): per lane, scalar costs 9 divider cycles and 16 lanes 2.25, so code that keeps the
+divider tops out at about 4x PoCL on this CPU (3.93x measured, loop against loop).
 """
 
 from __future__ import annotations

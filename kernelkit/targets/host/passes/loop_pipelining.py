@@ -18,13 +18,13 @@ window must cover halves. auto pipelines a loop when
     bound by the throughput of the one divider or of the microcoded gather, and the registers the
     stages carry only add spills.
 
-Measured (AMD EPYC Zen 1, one thread, the n-body of benchmarks/host_vs_peers.py, cycles per
-16-lane iteration of its j loop from process CPU time, shortest of 200-300 alternating launches,
-two runs): with the rsqrt estimate 49.3 / 48.2, pipelined 46.7 / 46.5; the divider 35.2 / 34.4,
-and pipelined it was slower in every run (wall-clock runs: 35.8 -> 39.2, 44.3 -> 57.6): hence the
-second condition. With 8 lanes (no spills) the pipelined estimate was no better (52.1-54.6 against
-53.2-57.0). So on this CPU the estimate, even pipelined, does not beat the divider, and
--cl-rsqrt-estimate stays never by default (see fast_rsqrt).
+Measured (AMD EPYC Zen 1, the n-body j loop of benchmarks/host_vs_peers.py, its machine code timed in
+a C harness in session 9, cycles per 16-lane iteration; see fast_rsqrt for the method and causes):
+the rsqrt estimate 48.8-49.1, pipelined 45.8-46.0 (at 8 lanes 51-52 in two stages, 50 in three);
+the divider 41.5-42.4, pipelined by hand without spills 41.8-42.4 (the divider, 36-38 cycles per
+iteration, stays the bound; LLVM's own pipelined build, which spills, 51.1): hence the second
+condition. On this CPU the estimate, even pipelined, does not beat the divider, and
+-cl-rsqrt-estimate stays never by default.
 """
 
 from __future__ import annotations
