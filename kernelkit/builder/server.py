@@ -221,7 +221,7 @@ class _Server:
 
     def run(self) -> None:
         while True:
-            # a worker's DONE first: it is sent before the reply, so it is there before the client's next request
+            # a worker's DONE first: a request that came with it finds the worker idle
             for key, _ in sorted(self.selector.select(timeout=0.05), key=lambda event: event[0].data != "worker"):
                 if key.fileobj is self.listener:
                     self._accept()

@@ -6,10 +6,10 @@ pages its build writes (copy-on-write faults: ~4300 minor faults, 10-25 ms of sy
 gfx90a build) and for unmapping them at exit. A worker pays that once, on its first request.
 
 Hand-over (the server's ``control`` socket, one per worker): one byte with the client's connection and
-log file descriptors (SCM_RIGHTS), then the request (kernelkit.builder.protocol). Once its reply is
-ready the worker sends one byte (``DONE``: the server gives the connection its next request, and may
-hand the worker another, which waits in the socket), writes the reply on the connection, closes its
-copies of both descriptors and puts back its environment, working directory and standard error. The
+log file descriptors (SCM_RIGHTS), then the request (kernelkit.builder.protocol). The worker writes its
+reply on the connection, closes its copies of both descriptors, puts back its environment, working
+directory and standard error, and sends one byte (``DONE``): the server gives the connection its next
+request and the worker another. The
 end of ``control`` (the server retired it or exited) ends the worker. A worker that LLVM aborts is
 reported to the client by the server.
 """
@@ -51,8 +51,7 @@ def _receive(control: socket.socket) -> tuple[int, int, dict] | None:
     return fds[0], fds[1], message
 
 
-def _serve_one(conn_fd: int, log_fd: int, message: dict, done) -> None:
-    """The request served; ``done()`` is called once its reply is ready, before it is written."""
+def _serve_one(conn_fd: int, log_fd: int, message: dict) -> None:
     from kernelkit.builder.protocol import write_message
     from kernelkit.builder.worker import apply_environment, error_reply, handle
 
@@ -68,7 +67,6 @@ def _serve_one(conn_fd: int, log_fd: int, message: dict, done) -> None:
             reply = handle(message, lambda m: write_message(stream, m))
         except Exception as exc:  # every failure goes back as a reply; only LLVM aborting ends us
             reply = error_reply(exc)
-        done()
         write_message(stream, reply)
 
 
@@ -87,14 +85,8 @@ def run(control: socket.socket) -> None:
             if received is None:
                 break
             conn_fd, log_fd, message = received
-            told: list[bool] = []
-
-            def done(told: list[bool] = told) -> None:
-                control.sendall(DONE)
-                told.append(True)
-
             try:
-                _serve_one(conn_fd, log_fd, message, done)
+                _serve_one(conn_fd, log_fd, message)
             except OSError:
                 pass                                  # the client went away: the next one is served all the same
             finally:
@@ -104,8 +96,10 @@ def run(control: socket.socket) -> None:
                 os.environ.clear()
                 os.environ.update(environment)
                 os.chdir("/")
-            if not told:
-                done()
+            try:
+                control.sendall(DONE)
+            except OSError:
+                break                                 # the server has gone
         code = 0
     finally:
         os._exit(code)

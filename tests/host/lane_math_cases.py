@@ -268,6 +268,9 @@ DOUBLE_MORE_REFERENCES = {
     "asinpi": ("asinpi(v)", lambda x: mpmath.asin(x) / mpmath.pi, lambda v, w: np.arcsin(v) / np.pi),
     "acospi": ("acospi(v)", lambda x: mpmath.acos(x) / mpmath.pi, lambda v, w: np.arccos(v) / np.pi),
     "cbrt": ("cbrt(v)", lambda x: mpmath.sign(x) * mpmath.cbrt(abs(x)), lambda v, w: np.cbrt(v)),   # (the real root)
+    "asinh": ("asinh(v)", mpmath.asinh, lambda v, w: np.arcsinh(v)),
+    "acosh": ("acosh(v)", mpmath.acosh, lambda v, w: np.arccosh(v)),
+    "atanh": ("atanh(v)", mpmath.atanh, lambda v, w: np.arctanh(v)),
 }
 BINARY_DOUBLE = ("pow", "hypot", "fmod", "remainder", "remquo", "remquo_quotient", "atan2", "atan2pi")
 # name -> (OpenCL expression, mpmath function, numpy function, bound in ulp)
@@ -301,8 +304,13 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     elif name in ("atan2", "atan2pi"):
         v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
         w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
-        w[::5] = v[::5] * u(0.5, 2, w[::5].size)   # (near the diagonal)
-    elif name in ("atan", "atanpi", "cbrt"):
+        with np.errstate(over="ignore"):
+            w[::5] = v[::5] * u(0.5, 2, w[::5].size)   # (near the diagonal)
+    elif name == "acosh":
+        v = np.concatenate([1 + 10.0 ** u(-16, 0, n // 4), 10.0 ** u(0, 308.2, n // 4), u(-2, 10, n // 4), wide[: n - 3 * (n // 4)]])
+    elif name == "atanh":
+        v = np.concatenate([u(-1, 1, n // 2), sign[: n // 4] * (1 - 10.0 ** u(-16, 0, n // 4)), wide[: n - n // 2 - n // 4]])
+    elif name in ("atan", "atanpi", "cbrt", "asinh"):
         v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
     elif name in DOUBLE_MORE_REFERENCES and name in BINARY_DOUBLE:   # fmod and remainder: quotients below and beyond 2^52
         v = np.concatenate([u(-10, 10, n // 4), wide[: n - n // 4]])

@@ -5,7 +5,8 @@ library. Two groups, one switch kernel each:
   and tan call pow/sin/cos/tan only behind a none-active skip, for arguments outside the fast range;
 - fmod, remainder and remquo (clc_lanes_double_remainder.h: LLVM's x86 backend expands a vector frem into one
   fmod call per lane); fmod is called only behind a none-active skip, for quotients of 2^52 and more (and
-  infinite x, y = 0 and NaN).
+  infinite x, y = 0 and NaN); atan, atan2, asin, acos, their pi forms and cbrt (clc_lanes_double_inverse_trig.h);
+  asinh, acosh and atanh (clc_lanes_double_hyperbolic.h).
 Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds), the C library's exact fmod
 and remainder (math.fmod, math.remainder: bit-equal), rational arithmetic for remquo's quotient bits, numpy's
 float64 for special values, and the scalar build of the same kernel (bit-equal results).

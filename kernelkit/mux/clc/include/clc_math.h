@@ -47,6 +47,7 @@
 #include "clc_lanes_double.h"
 #include "clc_lanes_double_remainder.h"
 #include "clc_lanes_double_inverse_trig.h"
+#include "clc_lanes_double_hyperbolic.h"
 /* float through the lane cores; double through dcore (the C library, or clc_lanes_double.h's lane cores) */
 #define KK_LANE1(name, dcore)                                                        \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
@@ -69,7 +70,7 @@
   KK_INLINE float kk_##name##_f(float x) { return (float)kk_p_##name((double)x); }      \
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
-KK_LD1(acos) KK_L1(acosh) KK_LD1(asin) KK_L1(asinh) KK_LD1(atan) KK_L1(atanh) KK_LD1(cbrt)
+KK_LD1(acos) KK_LD1(acosh) KK_LD1(asin) KK_LD1(asinh) KK_LD1(atan) KK_LD1(atanh) KK_LD1(cbrt)
 KK_LD1(cos) KK_LD1(cosh) KK_L1(erfc) KK_L1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
 KK_LD1(log) KK_LD1(log2) KK_LD1(log10) KK_LD1(log1p) KK_LD1(sin) KK_LD1(sinh) KK_LD1(tan) KK_LD1(tanh)
 KK_L1(tgamma)
