@@ -14,7 +14,7 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   for), which a loaded machine hardly moves; kk cold's client apart and with the build
                   server's worker that compiled (its CPU and its clang's and lld's: what the server's
                   children, live workers and reaped ones, used during the build, read from /proc on
-                  Linux; the timed builds wait until the server's background index builder is done, and
+                  Linux; the timed builds wait until the server is idle (its replay and index builder done), and
                   a live one is not counted); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
@@ -236,18 +236,24 @@ def reaped_cpu(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def wait_for_indexes(pid: int | None, seconds: float = 120.0) -> None:
-    """Until the server ``pid`` runs no index builder (its background work after a new kind of request,
-    which would otherwise run, and be counted, during the timed builds), for at most ``seconds``."""
+def wait_for_server(pid: int | None, seconds: float = 120.0) -> None:
+    """Until the server ``pid`` is idle: its own CPU still for 0.5 s (its replay of a new kind of request runs
+    in the server itself) and no index builder running (its background work after the replay), for at most
+    ``seconds``: that work would otherwise run, and be counted, during the timed builds."""
     deadline = time.monotonic() + seconds
+    last, still_since = None, time.monotonic()
     while pid is not None and time.monotonic() < deadline:
         try:
             server = _stat(pid)
         except OSError:
             return
-        if not any(_background(fields, server) for fields in _children(pid)):
+        own = server[11:13]
+        if own != last:
+            last, still_since = own, time.monotonic()
+        elif time.monotonic() - still_since >= 0.5 and \
+                not any(_background(fields, server) for fields in _children(pid)):
             return
-        time.sleep(0.2)
+        time.sleep(0.1)
 
 
 _SERVER_CPU: list[float] = []   # CPU of the server's worker during each kk cold run
@@ -281,7 +287,7 @@ def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, 
             _timed(kk, alone, record=False)                   # warms kernelkit's library entries and the binary
             _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind (after
             #                                                   it, the server indexes the device library apart)
-            wait_for_indexes(server)
+            wait_for_server(server)
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
             cold = _median(lambda k=kk: _timed_cold([*k, "--no-cache"], env, server), repeat)
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
