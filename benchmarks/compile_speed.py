@@ -14,7 +14,8 @@ Every time is a median of ``--repeat`` runs of a fresh process, as a user sees i
                   for), which a loaded machine hardly moves; kk cold's client apart and with the build
                   server's worker that compiled (its CPU and its clang's and lld's: what the server's
                   children, live workers and reaped ones, used during the build, read from /proc on
-                  Linux); and ``python -c pass``, which every CLI call pays
+                  Linux; the timed builds wait until the server is idle (its replay and index builder done), and
+                  a live one is not counted); and ``python -c pass``, which every CLI call pays
 - PoCL / Intel    a fresh process's first ``clBuildProgram`` of the same source (their caches off:
                   POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1), context creation not counted
 - kk host first   a fresh process's first ``Program(src).build()`` (numpy and kernelkit's API,
@@ -207,19 +208,52 @@ def server_pid(socket: str | None) -> int | None:
     return None
 
 
-def reaped_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of the children process ``pid`` has reaped, and of those still running
-    (the build server's workers: their own and their reaped children's)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = sum(int(x) for x in _stat(pid)[13:15])
+def _children(pid: int) -> list[list[str]]:
+    """The /proc stat fields of process ``pid``'s running children."""
+    found = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
             fields = _stat(entry)
         except OSError:
             continue
         if fields[1] == str(pid):
-            total += sum(int(x) for x in fields[11:15])
-    return total / tick
+            found.append(fields)
+    return found
+
+
+def _background(fields: list[str], server: list[str]) -> bool:
+    """Whether a child of the server is its device-library index builder (it runs at a lower priority,
+    nice 19, than the server and its workers)."""
+    return int(fields[16]) > int(server[16])
+
+
+def reaped_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the children process ``pid`` has reaped, and of those still running
+    but for its index builder (the build server's workers: their own and their reaped children's)."""
+    server = _stat(pid)
+    total = sum(int(x) for x in server[13:15])
+    total += sum(sum(int(x) for x in fields[11:15]) for fields in _children(pid) if not _background(fields, server))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_server(pid: int | None, seconds: float = 120.0) -> None:
+    """Until the server ``pid`` is idle: its own CPU still for 0.5 s (its replay of a new kind of request runs
+    in the server itself) and no index builder running (its background work after the replay), for at most
+    ``seconds``: that work would otherwise run, and be counted, during the timed builds."""
+    deadline = time.monotonic() + seconds
+    last, still_since = None, time.monotonic()
+    while pid is not None and time.monotonic() < deadline:
+        try:
+            server = _stat(pid)
+        except OSError:
+            return
+        own = server[11:13]
+        if own != last:
+            last, still_since = own, time.monotonic()
+        elif time.monotonic() - still_since >= 0.5 and \
+                not any(_background(fields, server) for fields in _children(pid)):
+            return
+        time.sleep(0.1)
 
 
 _SERVER_CPU: list[float] = []   # CPU of the server's worker during each kk cold run
@@ -242,7 +276,7 @@ def _timed_cold(cmd: list[str], env: dict, server: int | None) -> float:
 def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, server: int | None = None
                 ) -> tuple[list[tuple[str, float, float, float, float]], list[tuple]]:
     """(wall rows, CPU rows): per kernel clang -c, kk cold, no server, kk warm; the CPU rows also kk cold's
-    client with the server's child (None without the server's pid)."""
+    client with the server's worker (None without the server's pid)."""
     env = {**os.environ, "KERNELKIT_CACHE_DIR": cache_dir}
     alone = {**env, "KERNELKIT_NO_SERVER": "1"}
     rows, cpu_rows = [], []
@@ -253,6 +287,7 @@ def amdgpu_rows(kernelkit: list[str], target: str, repeat: int, cache_dir: str, 
             _timed(kk, alone, record=False)                   # warms kernelkit's library entries and the binary
             _timed([*kk, "--no-cache"], env, record=False)    # the server's first request of this kind (after
             #                                                   it, the server indexes the device library apart)
+            wait_for_server(server)
             clang = _median(lambda s=src: _timed(clang_c(s, target, out)), repeat)
             cold = _median(lambda k=kk: _timed_cold([*k, "--no-cache"], env, server), repeat)
             no_server = _median(lambda k=kk: _timed([*k, "--no-cache"], alone), repeat)
@@ -353,7 +388,7 @@ def main() -> int:
                   f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
         print()
         print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
-              "client, and +child: with the build server's child that compiled, its clang and lld)")
+              "client, and +child: with the CPU the build server's worker used meanwhile, its clang and lld included)")
         print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
               f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
         for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):

@@ -98,9 +98,10 @@ LIBRARY_NAMESPACES = ("clc", "tools", "amdhsa-mux", "host-images")
 RUN_CACHE = Path(cache_dir())      # the run's cache, as the run started (before any test moved it)
 
 
-def share_libraries(source: Path, dest: Path) -> Path:
+def share_libraries(source: Path, dest: Path, link: bool = True) -> Path:
     """Hard-link (or copy) into cache ``dest`` the library entries of cache ``source`` it lacks; ``dest``.
-    Entries are written to a temporary file and renamed into place, so neither cache changes a linked one."""
+    Entries are written to a temporary file and renamed into place, so neither cache changes a linked one;
+    but a read marks an entry used (its mtime), a linked entry in both caches: ``link=False`` copies."""
     for namespace in LIBRARY_NAMESPACES:
         for entry in source.glob(f"{namespace}/??/*"):
             target = dest / namespace / entry.parent.name / entry.name
@@ -109,10 +110,12 @@ def share_libraries(source: Path, dest: Path) -> Path:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 try:
+                    if not link:
+                        raise OSError("copy")
                     os.link(entry, target)
                 except FileExistsError:
                     pass
-                except OSError:              # another file system
+                except OSError:              # another file system (or a copy asked for)
                     tmp = target.with_name(f".tmp-{os.getpid()}-{entry.name}")
                     shutil.copyfile(entry, tmp)
                     os.replace(tmp, target)

@@ -47,6 +47,7 @@ from kernelkit.ir.module import (
     GlobalVariable,
     Module,
     NamedMetadata,
+    TypeAttribute,
     UseListOrder,
 )
 from kernelkit.ir.parser import parse
@@ -71,6 +72,6 @@ __all__ = [
     "ConstantSimple", "ConstantSplat", "FenceInst", "FreezeInst", "Function", "GetElementPtrInst",
     "GlobalAlias", "GlobalValue", "GlobalVariable", "Instruction", "LoadInst", "MDNode", "MDString",
     "Metadata", "MetadataAsValue", "Module", "NamedMetadata", "PhiInst", "ReturnInst",
-    "SelectInst", "StoreInst", "SwitchInst", "UnreachableInst", "Use", "UseListOrder", "User", "Value",
+    "SelectInst", "StoreInst", "SwitchInst", "TypeAttribute", "UnreachableInst", "Use", "UseListOrder", "User", "Value",
     "ValueAsMetadata", "VectorOpInst", "parse", "types", "IRBuilder", "const",
 ]

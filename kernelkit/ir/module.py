@@ -25,6 +25,38 @@ class AttributeGroup:
         return f"AttributeGroup({self.attributes})"
 
 
+# parameter attributes that carry a type (LangRef "Parameter Attributes")
+TYPE_ATTRIBUTES = frozenset({"byval", "byref", "sret", "elementtype", "inalloca", "preallocated"})
+
+
+class TypeAttribute(str):
+    """A parameter attribute carrying a type (``byval(%struct.S)``): its text as a ``str`` (so code
+    reading attributes as text keeps working), with ``kind`` and the parsed ``type``; a pass that
+    retypes a module maps the type (``with_type``) instead of editing the text."""
+
+    kind: str
+    type: T.Type
+
+    def __new__(cls, kind: str, type: T.Type, text: str | None = None) -> TypeAttribute:
+        self = super().__new__(cls, f"{kind}({type})" if text is None else text)
+        self.kind = kind
+        self.type = type
+        return self
+
+    def with_type(self, ty: T.Type) -> TypeAttribute:
+        """This attribute with type ``ty`` (itself when the type does not change)."""
+        return self if ty is self.type or ty == self.type else TypeAttribute(self.kind, ty)
+
+    def __getnewargs__(self) -> tuple:
+        return self.kind, self.type, str(self)
+
+    def __copy__(self) -> TypeAttribute:
+        return self
+
+    def __deepcopy__(self, memo) -> TypeAttribute:   # immutable; its type is shared like any type
+        return self
+
+
 class UseListOrder:
     """A use-list order directive (LangRef, "Use-list Order Directives"): when LLVM parses the
     printed text, the parser's i-th use of ``value`` moves to place ``indexes[i]`` of its use list.

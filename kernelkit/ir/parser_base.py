@@ -11,7 +11,7 @@ from kernelkit.errors import FormatError
 from kernelkit.ir import types as T
 from kernelkit.ir.lexer import Tokens
 from kernelkit.ir.metadata import MDNode, MDString, Metadata, MetadataAsValue, ValueAsMetadata
-from kernelkit.ir.module import AttributeGroup, GlobalValue, Module
+from kernelkit.ir.module import TYPE_ATTRIBUTES, AttributeGroup, GlobalValue, Module, TypeAttribute
 from kernelkit.ir.names import unescape
 from kernelkit.ir.opcodes import CAST_OPS, OPCODE_FLAGS, VALUE_KEYWORDS
 from kernelkit.ir.values import (
@@ -269,6 +269,11 @@ class ParserBase:
         word = self.vals[start]
         self.pos += 1
         k = self.kinds[self.pos]
+        if k == "(" and word in TYPE_ATTRIBUTES:
+            self.pos += 1
+            ty = self.parse_type()
+            self.expect(")")
+            return TypeAttribute(word, ty, self.source_between(start, self.pos))
         if k == "(":
             self.pos = self.balanced_end(self.pos)
         elif k == "=":

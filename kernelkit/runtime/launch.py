@@ -213,6 +213,7 @@ class NativeLaunch:
             if self._released:
                 return
             self._released = True
+        self._keep = None   # (the arguments are the caller's again)
         with _PENDING_LOCK:
             _PENDING.discard(self)
         self._executable.release(self._objects)

@@ -218,6 +218,7 @@ class LaunchPlan:
         self.bindings = [_Binding(arg, _binding_kind(arg), p, v, arg.index in reached)
                          for arg, p, v in zip(kernel.signature.args, packed, values, strict=True)]
         self._has_local = any(b.kind == _LOCAL for b in self.bindings)
+        self._has_other = any(b.kind == _OTHER for b in self.bindings)
         self._proofs: set[tuple] = set()
         self._free: list[_Slot] = []
         mode = kernel.may_specialise(nd, local_size, specialise)
@@ -242,6 +243,8 @@ class LaunchPlan:
         return _Slot(self)
 
     def _give_back(self, slot: _Slot) -> None:
+        if self._has_other:
+            slot.arguments.keep[:] = [None] * len(self.bindings)   # (the arguments are the caller's again)
         if len(self._free) < 4 and slot.launch.n == self.n:
             self._free.append(slot)
 

@@ -55,6 +55,7 @@ class Program:
         self._simulated = None
         self._executables: dict[object, object] = {}
         self._launch_counts: dict[tuple[str, tuple[int, int, int]], int] = {}
+        self._kernels: dict[str, tuple[object, Kernel]] = {}   # name -> (the binary it is of, the Kernel)
         self._lock = threading.Lock()
         self.build_log = ""
 
@@ -142,11 +143,16 @@ class Program:
 
             return SimulatedKernel(self._simulated, name)    # type: ignore[return-value]
         binary = self._require_built()
+        known = self._kernels.get(name)
+        if known is not None and known[0] is binary:   # (one Kernel per name: its launch plans last)
+            return known[1]
         try:
             info = binary.kernel(name)
         except KeyError:
             raise KernelkitError(f"no kernel named {name!r} (kernels: {', '.join(self.kernel_names)})") from None
-        return Kernel(self, info)
+        kernel = Kernel(self, info)
+        self._kernels[name] = (binary, kernel)
+        return kernel
 
     def __getattr__(self, name: str) -> Kernel:
         if name.startswith("_") or (self._binary is None and self._simulated is None):

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import RUN_CACHE, share_libraries
 
 from kernelkit import cache as kcache
 from kernelkit.builder.progress import Progress
@@ -38,9 +39,12 @@ def _snapshot(root: Path) -> dict:
 
 
 def test_no_cache_writes_nothing(tmp_path, capsys, monkeypatch):
-    # the user's cache (kernelkit's builtin library is built there once); a math-heavy kernel needs it
+    # a cache holding kernelkit's builtin library (a math-heavy kernel needs it), copied from the run's: other
+    # processes of a parallel run write the run's cache, and a read elsewhere marks a linked entry used
     monkeypatch.setenv("KERNELKIT_NO_CACHE", "")
-    root = kcache.cache_root()
+    root = share_libraries(RUN_CACHE, tmp_path / "cache", link=False)
+    monkeypatch.setenv("KERNELKIT_CACHE_DIR", str(root))
+    assert kcache.cache_root() == root
     src = tmp_path / "m.cl"
     src.write_text(MATH)
     assert _run(["build", src, "-t", "host", "-o", tmp_path / "warm.kkhost"], capsys)[0] == 0   # library cached

@@ -193,3 +193,28 @@ def test_each_planned_launch_prints_its_own_output_once(planned):
     for tag in (7, 8, 9):
         out = k(np.array([tag], np.int32), global_size=6, local_size=1, threads=2)
         assert sorted(out.splitlines()) == sorted(f"{tag}:{g}" for g in range(6))
+
+
+def test_planned_calls_keep_no_argument_alive_after_they_return(planned):
+    import gc
+    import weakref
+
+    k = prog().kernel("saxpy")
+    k(np.float32(1), np.ones(64, np.float32), np.ones(64, np.float32), global_size=64)
+    planned()
+    x, y = np.ones(64, np.float32), np.ones(64, np.float32)
+    k(np.float32(2), x, y, global_size=64)
+    np.testing.assert_array_equal(y, 3.0)
+    gone = [weakref.ref(x), weakref.ref(y)]
+    del x, y
+    gc.collect()
+    assert [r() for r in gone] == [None, None]
+
+
+def test_a_kernel_looked_up_again_launches_from_its_plan(planned):
+    prog().kernel("strided")(np.zeros(64, np.int32), np.int32(1), global_size=8)
+    planned()
+    a = np.zeros(64, np.int32)
+    prog().kernel("strided")(a, np.int32(2), global_size=8)       # a[0, 2, ..., 14]
+    prog().strided(a, np.int32(3), global_size=8)                 # a[0, 3, ..., 21]
+    np.testing.assert_array_equal(np.flatnonzero(a), sorted(set(range(0, 16, 2)) | set(range(0, 24, 3))))

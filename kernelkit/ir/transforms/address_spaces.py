@@ -20,7 +20,6 @@ from kernelkit.ir.transforms.type_map import StructuralTypeMap
 from kernelkit.ir.values import Constant, ConstantExpr, Value
 
 _MANGLED_SPACE = re.compile(r"\.p(\d+)(?=\.|$)")
-_ATTRIBUTE_SPACE = re.compile(r"\s*addrspace\((\d+)\)")
 
 
 class _TypeMap(StructuralTypeMap):
@@ -32,14 +31,6 @@ class _TypeMap(StructuralTypeMap):
         if isinstance(ty, T.PointerType):
             return T.ptr if ty.addrspace in self.spaces else ty
         return None
-
-    def attributes(self, attrs: list) -> list:
-        """Type-carrying attribute strings (``byval(ptr addrspace(1))``...) in the flat spelling."""
-        def flat(a):
-            if isinstance(a, str) and "addrspace(" in a:
-                return _ATTRIBUTE_SPACE.sub(lambda m: "" if int(m.group(1)) in self.spaces else m.group(0), a)
-            return a
-        return [flat(a) for a in attrs]
 
 
 def flatten_address_spaces(module: Module, spaces: Iterable[int]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kernelkit.ir import instructions as I
 from kernelkit.ir import types as T
-from kernelkit.ir.metadata import DebugRecord, Metadata, ValueAsMetadata
+from kernelkit.ir.metadata import DebugRecord, MDNode, Metadata, MetadataAsValue, ValueAsMetadata
 from kernelkit.ir.module import Argument, BasicBlock, Function, Module
 from kernelkit.ir.values import Value
 
@@ -93,8 +93,61 @@ def clone_function(f: Function, name: str, module: Module | None = None,
                 c.set_operand(i, mapped)
         for rec in c.debug_records:
             rec.operands = [_remap_metadata(op, vmap) for op in rec.operands]
+    _own_subprogram(new, f.metadata.get("dbg"), clones)
     (module or f.module or Module()).add_function(new)
     return new
+
+
+def _own_subprogram(new: Function, subprogram: Metadata | None, clones: list[I.Instruction]) -> None:
+    """Give a clone its own distinct DISubprogram, as LLVM's CloneFunctionInto does for a clone in
+    the same module (one subprogram per function, or LLVM's verifier drops the module's debug
+    info): the subprogram and every node that reaches it (locations, scopes, local variables,
+    labels) are copied, and the clone's attachments and debug records name the copies; compile
+    unit, files and types stay shared."""
+    if not isinstance(subprogram, MDNode) or subprogram.kind != "DISubprogram":
+        return
+    attached = [subprogram]
+    for c in clones:
+        attached.extend(c.metadata.values())
+        attached.extend(op for rec in c.debug_records for op in rec.operands if isinstance(op, MDNode))
+        attached.extend(op.metadata for op in c.operands if isinstance(op, MetadataAsValue))
+    users: dict[int, list[MDNode]] = {}      # node -> the nodes naming it, within what the clone reaches
+    seen: set[int] = set()
+    stack = [md for md in attached if isinstance(md, MDNode)]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for child in node.children():
+            if isinstance(child, MDNode):
+                users.setdefault(id(child), []).append(node)
+                stack.append(child)
+    copies: dict[int, MDNode] = {}
+    todo = [subprogram]
+    while todo:                               # the subprogram and what reaches it
+        node = todo.pop()
+        if id(node) not in copies:
+            copies[id(node)] = MDNode(kind=node.kind, distinct=node.distinct)
+            todo.extend(users.get(id(node), ()))
+    originals = {id(n): n for n in [subprogram, *(u for us in users.values() for u in us)] if id(n) in copies}
+
+    def mapped(md):
+        return copies.get(id(md), md) if isinstance(md, MDNode) else md
+
+    for key, copy_ in copies.items():
+        node = originals[key]
+        copy_.operands = [mapped(op) for op in node.operands]
+        copy_.fields = [(name, mapped(value)) for name, value in node.fields]
+    new.metadata["dbg"] = copies[id(subprogram)]
+    for c in clones:
+        for key, value in c.metadata.items():
+            c.metadata[key] = mapped(value)
+        for rec in c.debug_records:
+            rec.operands = [mapped(op) for op in rec.operands]
+        for i, op in enumerate(c.operands):
+            if isinstance(op, MetadataAsValue) and id(op.metadata) in copies:
+                c.set_operand(i, MetadataAsValue(copies[id(op.metadata)]))
 
 
 def call_sites(f: Function) -> list[I.CallInst]:

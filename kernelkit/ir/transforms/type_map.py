@@ -10,6 +10,7 @@ memoised, and named struct bodies are rewritten once, in place, so the struct ke
 from __future__ import annotations
 
 from kernelkit.ir import types as T
+from kernelkit.ir.module import TypeAttribute
 
 
 class StructuralTypeMap:
@@ -48,3 +49,7 @@ class StructuralTypeMap:
         if isinstance(ty, T.TargetExtType):
             return T.TargetExtType(ty.name, tuple(self(t) for t in ty.types), ty.ints)
         return ty
+
+    def attributes(self, attrs: list) -> list:
+        """``attrs`` with the types of its type-carrying attributes (``byval(<ty>)``...) mapped."""
+        return [a.with_type(self(a.type)) if isinstance(a, TypeAttribute) else a for a in attrs]

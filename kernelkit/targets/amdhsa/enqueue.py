@@ -17,6 +17,7 @@ from kernelkit.errors import CompileError
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
 from kernelkit.ir.metadata import MDNode, MDString, ValueAsMetadata
+from kernelkit.ir.module import TypeAttribute
 from kernelkit.ir.values import ConstantAggregate, ConstantExpr, const_int, null, zeroinitializer
 
 RUNTIME_HANDLE_SECTION = ".amdgpu.kernel.runtime.handle"
@@ -104,7 +105,7 @@ def _literal_by_value(kernel: ir.Function, ty: T.Type, align: int | None) -> Non
     if not kernel.args or kernel.args[0].type != GENERIC:
         raise CompileError(f"amdhsa: block kernel {kernel.name} does not take its literal as its first argument")
     old = kernel.args[0]
-    attributes = [f"byref({ty})"] + ([f"align {align}"] if align is not None else [])
+    attributes = [TypeAttribute("byref", ty)] + ([f"align {align}"] if align is not None else [])
     literal = ir.Argument(T.pointer(2), f"{old.name}.kklit", 0, attributes)
     cast = IRBuilder().position_at_start(kernel.entry).addrspacecast(literal, GENERIC, old.name)
     old.replace_all_uses_with(cast)

@@ -7,7 +7,7 @@ import re
 
 from kernelkit.ir import types as T
 from kernelkit.ir.builder import IRBuilder
-from kernelkit.ir.module import Argument, Module
+from kernelkit.ir.module import Argument, Module, TypeAttribute
 from kernelkit.ir.values import InlineAsm
 
 IMPLICIT_ARG_POINTER = "llvm.amdgcn.implicitarg.ptr"
@@ -26,35 +26,26 @@ def kernel_byval_to_byref(module: Module) -> None:
         copies = []
         args = []
         for a in f.args:
-            byval = next((x for x in a.attributes if isinstance(x, str) and x.startswith("byval(")), None)
+            byval = next((x for x in a.attributes if isinstance(x, TypeAttribute) and x.kind == "byval"), None)
             if byval is None:
                 args.append(a)
                 continue
             align = next((int(m.group(1)) for x in a.attributes if (m := _ALIGN.fullmatch(x))), 1)
-            attributes = ["byref(" + byval[len("byval("):] if x is byval else x
+            attributes = [TypeAttribute("byref", byval.type) if x is byval else x
                           for x in a.attributes if x != "captures(none)"]
             by_reference = Argument(T.pointer(2), f"{a.name}.kkarg" if a.name else "", a.index, attributes)
-            copies.append((a, by_reference, byval[len("byval("):-1], align))
+            copies.append((a, by_reference, byval.type, align))
             args.append(by_reference)
         if not copies:
             continue
         f.set_signature(T.FunctionType(f.return_type, tuple(a.type for a in args), f.function_type.vararg), args)
         b = IRBuilder()
         b.block, b.before = f.entry, (f.entry.instructions[0] if f.entry.instructions else None)
-        for old, by_reference, type_text, align in copies:
-            ty = _allocated_type(module, type_text)
+        for old, by_reference, ty, align in copies:
             copy = b.alloca(ty, align=align, name=old.name)
             value = b.load(ty, by_reference, f"{old.name}.kkval" if old.name else "", align)
             b.store(value, copy, align)
             old.replace_all_uses_with(copy)
-
-
-def _allocated_type(module: Module, type_text: str) -> T.Type:
-    """The type of a ``byval(<type>)`` attribute (kernelkit.ir keeps attributes as written)."""
-    from kernelkit.ir.lexer import tokenize
-    from kernelkit.ir.parse_instructions import FunctionParser
-
-    return FunctionParser(tokenize(type_text), module).parse_type()
 
 
 def keep_implicit_args(module: Module, but: frozenset[str] = frozenset()) -> None:

@@ -39,10 +39,6 @@ CALLING_CONVENTIONS: dict[str, str] = {"spir_kernel": "amdgpu_kernel", "spir_fun
 
 # the address-space suffixes of an overloaded intrinsic's name (llvm.memcpy.p0.p1.i64)
 _NAME_SUFFIX = re.compile(r"(?<=\.)p(\d+)(?=\.|$)")
-# types inside a type-carrying attribute (byval(ptr), elementtype(target("spirv.Image"...)))
-_ATTRIBUTE_POINTER = re.compile(r"(?<![\w.$%@-])ptr(?:\s+addrspace\((\d+)\))?(?![\w.$-])"
-                                r"|(?<![\w.$%@-])addrspace\((\d+)\)")
-_ATTRIBUTE_HANDLE = re.compile(r'target\("(spirv\.[A-Za-z]+)"[^()]*\)')
 CLANG_KERNEL_BODY_PREFIX = "__clang_ocl_kern_imp_"   # the bodies clang outlines from kernels
 
 
@@ -59,29 +55,6 @@ class _AmdgpuTypes(StructuralTypeMap):
         if isinstance(ty, T.TargetExtType) and ty.name.startswith("spirv."):
             return T.PointerType(HANDLE_TYPES.get(ty.name, OTHER_HANDLE_ADDRESS_SPACE))
         return None
-
-    def attributes(self, attrs: list) -> list:
-        """Type-carrying attributes (kept verbatim by kernelkit.ir) in the AMDGPU spelling."""
-        return [self.attribute(a) if isinstance(a, str) and not a.startswith('"') else a for a in attrs]
-
-    @staticmethod
-    def attribute(a: str) -> str:
-        if "(" not in a:
-            return a
-        handles: list[str] = []
-
-        def hold(m: re.Match) -> str:   # already AMDGPU types: kept apart from the remap below
-            handles.append(str(T.PointerType(HANDLE_TYPES.get(m.group(1), OTHER_HANDLE_ADDRESS_SPACE))))
-            return f"\0{len(handles) - 1}\0"
-
-        a = _ATTRIBUTE_POINTER.sub(_attribute_pointer, _ATTRIBUTE_HANDLE.sub(hold, a))
-        return re.sub(r"\0(\d+)\0", lambda m: handles[int(m.group(1))], a) if handles else a
-
-
-def _attribute_pointer(m: re.Match) -> str:
-    if m.group(0).startswith("ptr"):
-        return str(T.PointerType(amdgpu_address_space(int(m.group(1) or 0))))
-    return f"addrspace({amdgpu_address_space(int(m.group(2)))})"
 
 
 def intrinsic_name(name: str) -> str:
