@@ -122,7 +122,8 @@ class Worker(_LogFile):
         import subprocess  # (here: a client of the build server never starts a worker)
 
         super().__init__()
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
+        # -P: this kernelkit (first on PYTHONPATH), not one in the caller's working directory
+        self.proc = subprocess.Popen([sys.executable, "-P", "-m", "kernelkit.builder.worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self._err_fd, env=worker_environment(),
                                      start_new_session=True)   # Ctrl-C goes to the caller, not to us
 
