@@ -12,6 +12,7 @@ Pipeline (each step in :mod:`kernelkit.targets.host.passes`):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from kernelkit import ir
@@ -321,20 +322,26 @@ def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
 RUNTIME_SYMBOLS = frozenset({"malloc", "aligned_alloc", "free", "memcpy", "memmove", "memset"})
 
 
-def _c_library_symbol(name: str) -> bool:
-    """Is ``name`` a C library / libm function of this process (the JIT resolves it there)?"""
+@functools.cache
+def _c_libraries() -> tuple:
+    """This process's C library and libm, opened once (finding libm runs ``ldconfig -p``)."""
     import ctypes
     import ctypes.util
 
-    if name.startswith("_Z"):
-        return False
+    out = []
     for lib in (None, ctypes.util.find_library("m")):
         try:
-            getattr(ctypes.CDLL(lib), name)
-            return True
-        except (AttributeError, OSError):
+            out.append(ctypes.CDLL(lib))
+        except OSError:
             continue
-    return False
+    return tuple(out)
+
+
+def _c_library_symbol(name: str) -> bool:
+    """Is ``name`` a C library / libm function of this process (the JIT resolves it there)?"""
+    if name.startswith("_Z"):
+        return False
+    return any(hasattr(lib, name) for lib in _c_libraries())
 
 
 def check_unresolved(module) -> None:
