@@ -4,10 +4,13 @@ Where test data lives:
 - ``reference_path(...)`` / ``REFERENCE`` / the ``reference`` fixture: machine-generated reference files
   (code objects, bundles, CL2 binaries, vISA dumps, driver IL dumps, llvm-readelf listings) copied into
   the repository under tests/reference (provenance: tests/reference/README.md). Always present.
-- ``spec_text("001")``: a specification's text, and ``reference_source(...)``: a human-written source
-  of a reference binary. Neither may be copied into the repository; both are read from ../shared beside
-  the checkout. A test needing them skips in a fresh clone and fails in CI (``CI`` set), where
-  ../shared is always there.
+- ``own_source(target, name)``: a kernel written for these tests (tests/<target>/sources) whose parameters
+  are those a reference binary's metadata records, built and compared with that binary. The human-written
+  sources of the reference binaries are never copied into the repository; ``reference_source(...)`` reads
+  one from ../shared (skipping like ``spec_text`` when absent) for the tests not yet moved to sources of ours.
+- ``spec_text("001")``: a specification's text. It may not be copied into the repository; it is read from
+  ../shared/specs beside the checkout. A test needing it skips in a fresh clone and fails in CI
+  (``CI`` set), where ../shared is always there.
 - ``require_tool(name)``: an external program; skips with a reason when absent, except in CI, where
   `.ci/run` installs every tool and a missing one is a failure.
 """
@@ -64,6 +67,15 @@ def _shared_path(*parts: str) -> Path:
 def reference_source(*parts: str) -> Path:
     """A human-written source of a reference binary (../shared/reference/...: never in the repository)."""
     return _shared_path("reference", *parts)
+
+
+def own_source(target: str, name: str) -> Path:
+    """tests/<target>/sources/<name>: a kernel of ours with the parameters a reference binary records
+    (provenance in that folder's README.md)."""
+    path = ROOT / "tests" / target / "sources" / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is not in the repository")
+    return path
 
 
 @cache

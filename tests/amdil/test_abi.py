@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 import pytest
-from conftest import reference_source
+from alltypes_source import COUNTERS, SOURCE, parameters
 
 from kernelkit.abi.amdil import (
     ImageDesc,
@@ -124,16 +124,10 @@ def test_juniper_kernels_lay_out_exactly_as_amds_compiler(reference):
 
 
 def alltypes_signature():
-    src = reference_source("amdil", "catalyst-clo", "alltypes.cl").read_text()
-    params = src[src.index("myKernel(") + 9:src.index(")\n{")]
-    params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
     args = []
-    for i, p in enumerate(params.replace("\n", " ").split(",")):
-        words_ = p.replace("*", " * ").split()
-        name = words_[-1]
+    for i, (name, words_) in enumerate(parameters()):
         if "*" in words_:
-            space = {"global": "global", "local": "local", "constant": "constant"}[
-                next(w for w in words_ if w in ("global", "local", "constant"))]
+            space = next(w for w in words_ if w in ("global", "local", "constant"))
             quals = tuple(q for q in ("const", "restrict", "volatile") if q in words_)
             args.append(ptr(i, name, space, "void", quals))
         elif words_[-2].startswith("image"):
@@ -162,8 +156,8 @@ def test_every_alltypes_argument_offset_matches_the_catalyst_binary(reference):
         if isinstance(theirs, r.Value):
             assert (mine.type, mine.count) == (theirs.type, theirs.count)
         if isinstance(theirs, r.Pointer):
-            assert (mine.type, mine.align, mine.access, mine.volatile, mine.restrict) == (
-                theirs.type, theirs.align, theirs.access, theirs.volatile, theirs.restrict)
+            assert (mine.type, mine.memory, mine.align, mine.access, mine.volatile, mine.restrict) == (
+                theirs.type, theirs.memory, theirs.align, theirs.access, theirs.volatile, theirs.restrict)
         if isinstance(theirs, r.Image):
             assert (mine.dimension, mine.access) == (theirs.dimension, theirs.access)
     # the layout read back from the binary's metadata agrees slot for slot
@@ -292,13 +286,14 @@ def test_layout_cli_from_a_program(reference, capsys):
 
 
 def test_source_layout_matches_amds_compiled_metadata(reference):
-    """OpenCL C (alltypes.cl) -> KernelSignature -> cb1 slots == AMD's compiled metadata."""
+    """OpenCL C (our alltypes.cl, the counter argument on) -> KernelSignature -> cb1 slots == AMD's
+    compiled metadata, all 71 arguments."""
     from kernelkit.abi.amdil import layout_for
-    src = reference_source("amdil", "catalyst-clo", "alltypes.cl")
-    ours = layout_for(str(src), "amdil:cayman", "myKernel", {"metadata_version": 3})
+    ours = layout_for(str(SOURCE), "amdil:cayman", "myKernel",
+                      {"metadata_version": 3, "build_options": [f"-D{COUNTERS}=1"]})
     block = find_metadata_blocks((reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes())[0].block
-    real = [(a.name, a.offset) for a in block.arguments if a.name != "v70"]  # v70 needs __GPU__
-    assert [(a["name"], a["offset"]) for a in ours["cb1"]["args"]] == real
+    real = [(a.name, a.offset) for a in block.arguments]
+    assert len(real) == 71 and [(a["name"], a["offset"]) for a in ours["cb1"]["args"]] == real
 
 
 def test_amdil_target_is_registered_and_creates_targets():

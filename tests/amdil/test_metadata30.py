@@ -1,12 +1,13 @@
 """``-mattr=+metadata30``: the 3.x metadata dialect of AMD's later AMDIL compiler (``;version:3:1:111``,
 ``;constarg``, ``;reflection``, ``;memory:hwregion``, ``;privateid``). Oracles: AMD's Catalyst block
-for alltypes.cl (reference/amdil/catalyst-clo, device pitcairn), numpy for results on the simulator."""
+of alltypes.clo (reference/amdil/catalyst-clo, device pitcairn) against our kernel with its parameters
+(tests/amdil/sources/alltypes.cl), numpy for results on the simulator."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import reference_source
+from alltypes_source import SOURCE
 
 import kernelkit
 from kernelkit.errors import CompileError
@@ -21,8 +22,7 @@ MD30 = "-mattr=+metadata30"
 
 @pytest.fixture(scope="module")
 def alltypes_blocks(reference):
-    src = reference_source("amdil", "catalyst-clo", "alltypes.cl").read_text()
-    ours = build_binary(src, "amdil:cayman", ["-D__GPU__", MD30]).decode()
+    ours = build_binary(SOURCE.read_text(), "amdil:cayman", [MD30]).decode()
     data = (reference / "amdil" / "catalyst-clo" / "alltypes.clo").read_bytes()
     return parse_program(ours).find_kernel("myKernel"), find_metadata_blocks(data)[0].block
 

@@ -6,7 +6,7 @@ import re
 import struct
 
 import pytest
-from conftest import reference_source
+from alltypes_source import parameters
 
 from kernelkit.errors import FormatError
 from kernelkit.formats.amdil import parse_metadata_line, parse_program
@@ -157,17 +157,6 @@ def test_data_segments_follow_the_spec_examples():
         parse_data_entry(";#i32:0:3:1:2", 7)
 
 
-def _source_types():
-    src = reference_source("amdil", "catalyst-clo", "alltypes.cl").read_text()
-    params = src[src.index("myKernel(") + 9:src.index(")\n{")]
-    params = re.sub(r"#\w+.*", "", params).replace("__attribute__((max_constant_size(3200)))", "")
-    out = []
-    for p in params.replace("\n", " ").split(","):
-        words = p.split()
-        out.append((words[-1], words))
-    return out
-
-
 @pytest.mark.parametrize("name, bits", [("alltypes.clo", 32), ("alltypes_64.clo", 64)])
 def test_catalyst_binary_blocks_match_the_source(reference, name, bits):
     data = (reference / "amdil" / "catalyst-clo" / name).read_bytes()
@@ -176,17 +165,25 @@ def test_catalyst_binary_blocks_match_the_source(reference, name, bits):
     block = blocks[0].block
     assert block.version == (3, 1, 111) and block.device == "pitcairn"
     assert ("64bitABI" in block.memory()) == (bits == 64)
-    params = _source_types()
+    params = parameters()   # our tests/amdil/sources/alltypes.cl, written from these blocks
     assert [a.name for a in block.arguments] == [p[0] for p in params]   # v0..v70 in source order
     refl = {x.index: x.type_name for x in block.of(r.Reflection)}
     for i, (_, words) in enumerate(params):
-        tname = words[-2]
-        assert refl[i] == ("void*" if "void*" in words else tname.rstrip("*")), i
+        assert refl[i] == ("void*" if "*" in words else words[-2]), i
     ptrs = {p.name: p for p in block.of(r.Pointer)}
     assert ptrs["v68"].volatile and not ptrs["v68"].restrict and ptrs["v69"].restrict
     assert ptrs["v63"].memory == "hl" and ptrs["v65"].memory == "c" and ptrs["v61"].memory == "uav"
     assert {c.name for c in block.of(r.ConstArg)} == {"v61", "v63", "v65"}
     assert [(c.name, c.bits) for c in block.of(r.Counter)] == [("v70", 32)]
+    # and the source's qualifiers say the same: address space, const, volatile, restrict, image access
+    space = {"global": "uav", "local": "hl", "constant": "c"}
+    assert {n: space[w[0]] for n, w in params if "*" in w} == {n: p.memory for n, p in ptrs.items()}
+    for qualifier, names in (("const", {c.name for c in block.of(r.ConstArg)}),
+                             ("volatile", {p.name for p in ptrs.values() if p.volatile}),
+                             ("restrict", {p.name for p in ptrs.values() if p.restrict})):
+        assert {n for n, w in params if qualifier in w} == names, qualifier
+    assert {n: w[0] for n, w in params if w[-2].startswith("image")} == {
+        i.name: {"RO": "read_only", "WO": "write_only"}[i.access] for i in block.of(r.Image)}
     # every line rebuilds from its record
     assert "\n".join(block.lines()) + "\n" == blocks[0].text
 
