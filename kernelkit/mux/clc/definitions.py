@@ -97,24 +97,10 @@ def _widened(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _referred(users, position: dict[int, int]) -> set[int]:
     """Indexes of the definitions the users' operands name, directly or inside constants."""
-    from kernelkit.ir.module import GlobalValue
-    from kernelkit.ir.values import Constant
+    from kernelkit.ir.analysis.references import referenced_globals
 
-    found: set[int] = set()
-    seen: set[int] = set()
-    stack = [op for user in users for op in user.operands]
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        if isinstance(op, GlobalValue):
-            i = position.get(id(op))
-            if i is not None:
-                found.add(i)
-        elif isinstance(op, Constant):
-            stack.extend(op.operands)
-    return found
+    operands = (op for user in users for op in user.operands)
+    return {i for g in referenced_globals(operands) if (i := position.get(id(g))) is not None}
 
 
 def _cached(text: str) -> DefinitionIndex:

@@ -28,7 +28,8 @@ LAZY_LINKAGES = frozenset({"internal", "private", "linkonce", "linkonce_odr", "a
 MUX_BUILTINS, NAMED_ATOMICS = "mux_builtins", "atomics_named"
 # the parts of kernelkit.ir that read and print a library (not its builder, checks, analyses, transforms)
 IR_FILES = ("lexer.py", "parser_base.py", "parser.py", "parse_instructions.py", "printer.py", "print_instructions.py",
-            "values.py", "module.py", "instructions.py", "metadata.py", "types.py", "names.py", "opcodes.py")
+            "values.py", "module.py", "instructions.py", "metadata.py", "types.py", "names.py", "opcodes.py",
+            "analysis/references.py")
 
 
 class LibraryIndex:
@@ -127,52 +128,22 @@ def build_index(text: str) -> LibraryIndex:
 def _referenced(entity) -> list:
     """The global values ``entity`` (a global, alias or function) refers to: in its operands, its
     instructions' operands and the constants and metadata inside them."""
-    from kernelkit.ir.module import Function, GlobalValue
-    from kernelkit.ir.values import User
+    from kernelkit.ir.analysis.references import metadata_values, referenced_globals
+    from kernelkit.ir.module import Function
 
-    stack: list = list(entity.operands)
+    roots: list = list(entity.operands)
     if isinstance(entity, Function):
         for inst in entity.instructions():
-            stack.extend(inst.operands)
-            stack.extend(_metadata_values(getattr(inst, "metadata", {}).values()))
-    found, seen = [], set()
-    while stack:
-        value = stack.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, GlobalValue):
-            found.append(value)
-        elif isinstance(value, User):
-            stack.extend(value.operands)
-        else:
-            metadata = getattr(value, "metadata", None)   # MetadataAsValue
-            if metadata is not None:
-                stack.extend(_metadata_values([metadata]))
-    return found
-
-
-def _metadata_values(roots: Iterable) -> list:
-    """The values (ValueAsMetadata) inside metadata ``roots``."""
-    from kernelkit.ir.metadata import MDNode, ValueAsMetadata
-
-    out, stack, seen = [], list(roots), set()
-    while stack:
-        md = stack.pop()
-        if id(md) in seen:
-            continue
-        seen.add(id(md))
-        if isinstance(md, ValueAsMetadata):
-            out.append(md.value)
-        elif isinstance(md, MDNode):
-            stack.extend(md.children())
-    return out
+            roots.extend(inst.operands)
+            roots.extend(metadata_values(getattr(inst, "metadata", {}).values()))
+    return referenced_globals(roots, through_metadata=True)
 
 
 def _values_in_metadata(node) -> list:
+    from kernelkit.ir.analysis.references import metadata_values
     from kernelkit.ir.module import GlobalValue
 
-    return [v for v in _metadata_values([node]) if isinstance(v, GlobalValue)]
+    return [v for v in metadata_values([node]) if isinstance(v, GlobalValue)]
 
 
 @lru_cache(maxsize=1)
