@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import REFERENCE, reference_source, require_tool
+from conftest import REFERENCE, own_source, require_tool
 
 from amdgpu.clang_oracle import (
     CORPUS,
@@ -84,12 +83,11 @@ CLANG14_V2_V3 = [(src, target, name, v) for src in ("saxpy", "hello_printf", "st
 @pytest.mark.parametrize("src,target,name,version", CLANG14_V2_V3,
                          ids=[f"{s}.{n}.v{v}" for s, _, n, v in CLANG14_V2_V3])
 def test_v2_v3_follow_clang14_reference(tmp_path, src, target, name, version):
-    """clang14 (the last LLVM to write V2/V3) compiled reference/amdgpu/src for these targets: our
-    V2/V3 code objects have its notes, e_flags, ABI version, symbol kinds and every argument's
-    metadata (hidden ones included; clang14 was run without argument names)."""
-    own = Path(__file__).parent / "sources" / f"{src}.cl"   # a kernel of ours with the reference's parameters
-    text = own.read_text() if own.exists() else \
-        reference_source("amdgpu", "src", f"{src}.cl").read_text().replace('#include "amdcl.h"', "")
+    """clang14 (the last LLVM to write V2/V3) compiled these kernels for these targets; built from
+    kernels of ours with the parameters and printf formats its objects record (tests/amdgpu/sources),
+    our V2/V3 code objects have its notes, e_flags, ABI version, symbol kinds, every argument's
+    metadata (hidden ones included; clang14 was run without argument names) and printf entries."""
+    text = own_source("amdgpu", f"{src}.cl").read_text()
     ours = CodeObject.parse(build_binary(text, target, [f"-mcode-object-version={version}"]))
     ref = CodeObject.parse((REFERENCE / "amdgpu" / "clang14" / f"{src}.{name}.v{version}.hsaco").read_bytes())
     assert (ours.elf.abiversion, ours.elf.e_flags, ours.elf.osabi) == (ref.elf.abiversion, ref.elf.e_flags,
@@ -97,6 +95,11 @@ def test_v2_v3_follow_clang14_reference(tmp_path, src, target, name, version):
     assert [(n.owner, n.type) for n in ours.elf.all_notes()] == [(n.owner, n.type) for n in ref.elf.all_notes()]
     if version == 2:   # CODE_OBJECT_VERSION, ISA_VERSION, ISA_NAME as clang14 wrote them
         assert [N.decode_note(n) for n in ours.elf.all_notes()][:3] == [N.decode_note(n) for n in ref.elf.all_notes()][:3]
+    # printf entries "id:count:size...:format": the same formats and argument sizes; the ids number the
+    # call sites 1..n in an order of the compiler's own (LLVM 22's binding pass takes them last to first)
+    printf, ref_printf = ours.metadata.printf or [], ref.metadata.printf or []
+    assert sorted(p.split(":", 1)[1] for p in printf) == sorted(p.split(":", 1)[1] for p in ref_printf)
+    assert sorted(int(p.split(":", 1)[0]) for p in printf) == list(range(1, len(ref_printf) + 1))
     syms = {s.name: s for s in ours.elf.symbols(".dynsym")}
     ref_syms = {s.name: s for s in ref.elf.symbols(".dynsym")}
     keys = ("offset", "size", "value_kind", "type_name", "address_space", "access", "actual_access",

@@ -6,11 +6,10 @@ from __future__ import annotations
 import struct
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REFERENCE
+from conftest import REFERENCE, own_source
 
 from amdgpu.clang_oracle import CORPUS, clang_code_object, corpus_files
 from kernelkit.abi import hsa
@@ -69,7 +68,7 @@ def test_layout_cli_on_binaries(tmp_path):
 
 
 def test_layout_cli_on_the_source_of_clang19s_saxpy(tmp_path):
-    src = Path(__file__).parent / "sources" / "saxpy.cl"   # ours, with the parameters clang19's saxpy records
+    src = own_source("amdgpu", "saxpy.cl")   # ours, with the parameters clang19's saxpy records
     text = subprocess.run([sys.executable, "-m", "kernelkit", "layout", str(src),
                            "-t", "gfx90a:xnack-", "-k", "saxpy", "--code-object-version", "4"],
                           capture_output=True, text=True)
