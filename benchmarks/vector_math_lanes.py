@@ -22,8 +22,7 @@ import kernelkit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "host"))
 from lane_math_cases import (  # noqa: E402
-    DOUBLE_FUNCTIONS,
-    DOUBLE_MORE_FUNCTIONS,
+    ALL_DOUBLE_FUNCTIONS,
     FUNCTIONS,
     double_inputs,
     double_ulp_errors,
@@ -54,7 +53,7 @@ def libm_peer(expr: str, t: str) -> tuple[str, str] | None:
 
 
 def source(name: str, t: str = "float") -> str:
-    expr = (DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS if t == "double" else FUNCTIONS)[name][0]
+    expr = (ALL_DOUBLE_FUNCTIONS if t == "double" else FUNCTIONS)[name][0]
     peer = libm_peer(expr, t)
     libm = "" if peer is None else f"""
 {peer[0]}
@@ -109,7 +108,7 @@ def main() -> None:
     print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19} {'(cpu)':>13} "
           f"{'C library per lane':>19} {'(cpu)':>12} {'cpu speed-up':>12}")
     t, dtype = ("double", np.float64) if args.double else ("float", np.float32)
-    functions = DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS if args.double else FUNCTIONS
+    functions = ALL_DOUBLE_FUNCTIONS if args.double else FUNCTIONS
     for name in args.only or list(functions):
         bound = functions[name][-1]
         vec = kernelkit.Program(source(name, t), ["-cl-wfv=always"]).build()

@@ -4,6 +4,8 @@ benchmarks/vector_math_lanes.py (the 1M-input sweep). Bounds come from OpenCL C 
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 import sys
 from fractions import Fraction
@@ -99,7 +101,7 @@ def _lgamma_sign(x: float) -> float:
         return math.copysign(1.0, x)
     if math.isnan(x) or math.isinf(x) or x == math.floor(x) or x > 0:
         return 1.0
-    return math.copysign(1.0, _gamma(x)) if x > -200 else (-1.0 if math.floor(x) % 2 else 1.0)
+    return -1.0 if math.floor(x) % 2 else 1.0   # (Gamma(x) < 0 for x < 0 where floor(x) is odd)
 
 
 def remquo_quotient(v: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -272,15 +274,50 @@ DOUBLE_MORE_REFERENCES = {
     "acosh": ("acosh(v)", mpmath.acosh, lambda v, w: np.arccosh(v)),
     "atanh": ("atanh(v)", mpmath.atanh, lambda v, w: np.arctanh(v)),
 }
+
+
+def _libm(name: str):
+    """The C library's (glibc's) float64 function as a numpy function of (v, w): C99 F.9's special values
+    (signed zeros and infinities: tgamma(-5e-324) = -inf, where Python's math module raises)."""
+    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    function.restype, function.argtypes = ctypes.c_double, [ctypes.c_double]
+    return lambda v, w: np.frompyfunc(function, 1, 1)(v).astype(np.float64)
+
+
+def _log_abs_gamma(x):
+    """log |Gamma(x)| (the real part of mpmath's log Gamma: its imaginary part is k pi left of 0)."""
+    return mpmath.re(mpmath.loggamma(x))
+
+
+# the third group (kernelkit/mux/clc/include/clc_lanes_double_gamma_erf.h)
+DOUBLE_GAMMA_REFERENCES = {
+    "erf": ("erf(v)", mpmath.erf, _libm("erf")),
+    "erfc": ("erfc(v)", mpmath.erfc, _libm("erfc")),
+    "tgamma": ("tgamma(v)", mpmath.gamma, _libm("tgamma")),
+    "lgamma": ("lgamma(v)", _log_abs_gamma, _libm("lgamma")),
+    "lgamma_r": ("lgamma_r(v, &q)", _log_abs_gamma, _libm("lgamma")),
+    "lgamma_r_sign": ("(lgamma_r(v, &q), (double)q)", lambda x: mpmath.mpf(_lgamma_sign(float(x))),
+                      lambda v, w: np.frompyfunc(_lgamma_sign, 1, 1)(v).astype(np.float64)),
+}
 BINARY_DOUBLE = ("pow", "hypot", "fmod", "remainder", "remquo", "remquo_quotient", "atan2", "atan2pi")
 # name -> (OpenCL expression, mpmath function, numpy function, bound in ulp)
 DOUBLE_FUNCTIONS = {name: (*case, ULP_LIMITS[name]) for name, case in DOUBLE_REFERENCES.items()}
 DOUBLE_MORE_FUNCTIONS = {name: (*case, OWN_BOUNDS[name] if name in OWN_BOUNDS else ULP_LIMITS[name])
                          for name, case in DOUBLE_MORE_REFERENCES.items()}
+# lgamma: OpenCL C 3.0 s7.4 gives no bound; ours for x > -2 (left of -2, near the zeros of lgamma, the error is
+# measured in ulp of max(|lgamma x|, 1): see double_ulp_errors)
+DOUBLE_OWN_BOUNDS = {"lgamma": 4, "lgamma_r": 4, "lgamma_r_sign": 0}
+DOUBLE_GAMMA_FUNCTIONS = {name: (*case, DOUBLE_OWN_BOUNDS[name] if name in DOUBLE_OWN_BOUNDS else ULP_LIMITS[name])
+                          for name, case in DOUBLE_GAMMA_REFERENCES.items()}
+ALL_DOUBLE_FUNCTIONS = DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS | DOUBLE_GAMMA_FUNCTIONS
 SPECIAL_DOUBLE = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 5e-324, -5e-324,
                            2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.78, 710.0,
                            -745.2, -746.0, 1e-300, 2.0, 3.0, -7.5, 1048576.0, 1e22, 0.9999999999999999,
                            1.0000000000000002])
+
+# erfc's last subnormal and first 0, tgamma's overflow and underflow, poles, lgamma's zeros at 1, 2 and -2.457...
+GAMMA_ERF_SPECIAL = np.array([26.6, 27.2, 27.25, -27.3, 171.6, 171.7, -170.5, -177.5, -184.5, -2.0, -1e300, 1.5, 2.5,
+                              -2.4570247382208006, 1.0000000000000002, 1.9999999999999998, 1e-310, -1e-310])
 
 
 def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -318,6 +355,17 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         w[::3] = v[::3] / 10.0 ** u(0, 30, w[::3].size)
         w[1::3] = u(-10, 10, w[1::3].size)
         w[2::9] = sign[2::9] * 5e-324 * rng.integers(1, 9, w[2::9].size)   # (tiny divisors: zero remainders)
+    elif name in ("erf", "erfc"):   # (erfc: subnormal from 26.55, 0 from 27.23)
+        v = np.concatenate([u(-6, 6, n // 2), u(-28, 28, n // 4), sign[: n // 8] * (0.5 + u(-1e-3, 1e-3, n // 8)),
+                            wide[: n - n // 2 - n // 4 - n // 8]])
+    elif name == "tgamma":   # (overflow beyond 171.6, subnormal from -170.6, 0 below -184; next to poles)
+        v = np.concatenate([u(-190, 175, n // 4), u(-10, 10, n // 4),
+                            np.round(u(-180, 10, n // 4)) + sign[: n // 4] * 10.0 ** u(-14, -0.5, n // 4),
+                            wide[: n - 3 * (n // 4)]])
+    elif name.startswith("lgamma"):   # (next to the poles and the zeros at 1 and 2)
+        v = np.concatenate([u(-60, 60, n // 4), u(-10, 10, n // 4),
+                            np.round(u(-60, 10, n // 4)) + sign[: n // 4] * 10.0 ** u(-14, -0.5, n // 4),
+                            wide[: n - 3 * (n // 4)]])
     elif name == "hypot":
         v = np.concatenate([u(-10, 10, n // 2), wide[: n - n // 2]])
         w = np.concatenate([u(-10, 10, n // 4), rng.permutation(wide)[: n - n // 4]])
@@ -327,14 +375,15 @@ def double_inputs(name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     if name in BINARY_DOUBLE:
         grid_v, grid_w = np.meshgrid(SPECIAL_DOUBLE, SPECIAL_DOUBLE)
         return np.concatenate([v, grid_v.ravel()]), np.concatenate([w, grid_w.ravel()])
-    return np.concatenate([v, SPECIAL_DOUBLE]), np.concatenate([w, np.zeros(SPECIAL_DOUBLE.size)])
+    special = np.concatenate([SPECIAL_DOUBLE, GAMMA_ERF_SPECIAL]) if name in DOUBLE_GAMMA_REFERENCES else SPECIAL_DOUBLE
+    return np.concatenate([v, special]), np.concatenate([w, np.zeros(special.size)])
 
 
 def double_ulp_errors(name: str, got: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
     """The error of each result in ulp of the exact (mpmath) value; where numpy's float64 value is NaN, infinite
     or zero, or an argument is zero or not finite (signed zeros: mpmath has none), 0 if got equals numpy's value
     bit for bit (NaN: any NaN) and inf if not."""
-    _, exact_of, numpy_of, _ = (DOUBLE_FUNCTIONS | DOUBLE_MORE_FUNCTIONS)[name]
+    _, exact_of, numpy_of, _ = ALL_DOUBLE_FUNCTIONS[name]
     with np.errstate(all="ignore"):
         special = numpy_of(v, w)
     binary = name in BINARY_DOUBLE
@@ -346,6 +395,8 @@ def double_ulp_errors(name: str, got: np.ndarray, v: np.ndarray, w: np.ndarray) 
         if isinstance(exact, mpmath.mpc) or exact == 0:   # (numpy's finite value where the exact one is 0)
             err[i] = 0.0 if got[i] == 0 else np.inf
             continue
-        ulp = mpmath.ldexp(1, max(int(mpmath.frexp(exact)[1]) - 53, -1074))
+        # (lgamma left of -2, where its zeros are: in ulp of max(|lgamma x|, 1), an absolute error near the zeros)
+        scale = max(abs(exact), 1) if name in ("lgamma", "lgamma_r") and v[i] < -2 else exact
+        ulp = mpmath.ldexp(1, max(int(mpmath.frexp(scale)[1]) - 53, -1074))
         err[i] = float(abs(mpmath.mpf(got[i]) - exact) / ulp)
     return err

@@ -42,14 +42,18 @@ KK_INLINE double kk_ldd_scale(double p, int k) {
   return p * kk_ld_from_bits((long)(h + 1023) << 52) * kk_ld_from_bits((long)(k - h + 1023) << 52);
 }
 
-/* e^(t + tl) for t clamped to [-746, 710] (0 and infinity beyond), tl a correction below ulp(t) */
-KK_INLINE double kk_ldd_exp_dd(double t, double tl) {
+/* f e^(t + tl) for t clamped to [-746, 710] (0 and infinity beyond), tl a correction below ulp(t), f a
+ * factor in [2^-60, 2^60] multiplied in before the scaling by 2^k (a subnormal result is rounded once) */
+KK_INLINE double kk_ldd_exp_dd_times(double t, double tl, double f) {
   double c = __builtin_fmin(__builtin_fmax(t, -746.0), 710.0);
   double k = __builtin_rint(c * KK_INV_LN2);
   double r = __builtin_fma(-k, KK_LN2_HI, c);
   r = __builtin_fma(-k, KK_LN2_LO, r) + (__builtin_fabs(t) < 746.0 ? tl : 0.0);
-  return kk_ldd_scale(kk_p_exp_poly(r), (int)k);
+  return kk_ldd_scale(f * kk_p_exp_poly(r), (int)k);
 }
+
+/* e^(t + tl) as above */
+KK_INLINE double kk_ldd_exp_dd(double t, double tl) { return kk_ldd_exp_dd_times(t, tl, 1.0); }
 
 /* x c for c = ch + cl (a double-double) as th + *tl */
 KK_INLINE double kk_ldd_mul(double x, double ch, double cl, double *tl) {

@@ -48,6 +48,7 @@
 #include "clc_lanes_double_remainder.h"
 #include "clc_lanes_double_inverse_trig.h"
 #include "clc_lanes_double_hyperbolic.h"
+#include "clc_lanes_double_gamma_erf.h"
 /* float through the lane cores; double through dcore (the C library, or clc_lanes_double.h's lane cores) */
 #define KK_LANE1(name, dcore)                                                        \
   KK_INLINE float kk_##name##_f(float x) { return kk_lf_##name(x); }               \
@@ -71,15 +72,15 @@
   KK_INLINE double kk_##name##_d(double x) { return kk_p_##name(x); }
 
 KK_LD1(acos) KK_LD1(acosh) KK_LD1(asin) KK_LD1(asinh) KK_LD1(atan) KK_LD1(atanh) KK_LD1(cbrt)
-KK_LD1(cos) KK_LD1(cosh) KK_L1(erfc) KK_L1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
+KK_LD1(cos) KK_LD1(cosh) KK_LD1(erfc) KK_LD1(erf) KK_LD1(exp) KK_LD1(exp2) KK_LD1(exp10) KK_LD1(expm1)
 KK_LD1(log) KK_LD1(log2) KK_LD1(log10) KK_LD1(log1p) KK_LD1(sin) KK_LD1(sinh) KK_LD1(tan) KK_LD1(tanh)
-KK_L1(tgamma)
+KK_LD1(tgamma)
 KK_LD2(atan2) KK_LD2(pow)
 KK_P1(sinpi) KK_P1(cospi) KK_P1(tanpi)
 
 #if KK_LIBM
 KK_INLINE float kk_lgamma_f(float x) { return kk_lf_lgamma(x); }
-KK_INLINE double kk_lgamma_d(double x) { return __builtin_lgamma(x); }
+KK_INLINE double kk_lgamma_d(double x) { return kk_ldd_lgamma(x); }
 KK_INLINE float kk_hypot_f(float x, float y) { return kk_lf_hypot(x, y); }
 #else
 KK_INLINE double kk_p_lgamma(double x) { int s; return kk_p_lgamma_r(x, &s); }
