@@ -49,7 +49,7 @@ FLAG_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 DEBUG_OPTIONS = frozenset({"-g", "-gdwarf-4", "-gdwarf-5"})   # the options that ask for debug information
 # the host code generator's options (kernelkit.targets.host.passes): -cl-wfv=never|auto|always (the
-# whole-function vectoriser), -cl-rsqrt-estimate=never|always, -cl-loop-barriers=never|auto|always,
+# whole-function vectoriser), -cl-rsqrt-estimate=never|auto|always, -cl-loop-barriers=never|auto|always,
 # -cl-loop-pipeline=never|auto|always
 HOST_CODEGEN_OPTIONS = ("-cl-wfv=", "-cl-rsqrt-estimate=", "-cl-loop-barriers=", "-cl-loop-pipeline=")
 OPT_LEVELS = {"-O0": 0, "-O1": 1, "-O2": 2, "-O3": 3}

@@ -428,7 +428,7 @@ def compile_host(ir_text: str, *, check: bool = False, options=(), local_mem: di
             packet)
     every = kernels + list(copies.values())   # (a kernel with loop barriers keeps a copy without them)
     local_mem = {**(local_mem or {}), **{c: (local_mem or {}).get(k, 0) for k, c in copies.items()}}
-    loop_pipelining.pipeline_module(module, [v[0] for v in wfv.widths.values()], options)
+    loop_pipelining.pipeline_module(module, [v[0] for v in wfv.widths.values()], options, cpu.features)
     fast_rsqrt.lower_module(module, every + [v[0] for v in wfv.widths.values()], cpu.features, options)
     # (mutable program-scope variables live in one object: every launch must run the same one)
     lazy = not (work_item_copies or copies or shared)

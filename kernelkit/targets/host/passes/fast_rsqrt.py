@@ -21,12 +21,35 @@ value -> the default NaN; then x * y0 is 0 * inf, inf * 0 or NaN): those packets
 path. A NaN x gives itself, a NaN, as the division would. So the fast path costs the estimate, four
 multiply/FMA operations and one ``vorps`` + ``vtestps`` per packet.
 
-Build option ``-cl-rsqrt-estimate=never|always``, default never; always rewrites every vector site
-and the scalar sites inside a loop of the kernel (a scalar site outside the kernel's loops is left to
-LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic).
-``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
+Without a branch (AVX-512). On a CPU with AVX-512 (``avx512f``; ``avx512vl`` for 8- and 4-lane
+vectors) a vector site becomes
 
-Why not by default: on the AMD EPYC here (Zen 1) it does not beat ``vsqrtps`` + ``vdivps`` in
+    y0 = vrsqrt14ps(x)                        (relative error below 2^-14; a denormal x is estimated,
+                                               not taken as 0, unless MXCSR.DAZ is set)
+    y1 = the Newton-Raphson step above
+    r  = vfixupimmps(y1, x, FIXUP_TABLE)      (by the class of x: +-0 -> +-inf, +inf -> +0, -inf and
+                                               x < 0 -> the default NaN, a NaN -> itself quieted,
+                                               +1 -> +1, any other x > 0 -> y1)
+
+so no lane needs the divider and no packet a test or a branch: one more operation than the
+sequence above without its ``vorps`` + ``vtestps`` (Intel SDM, VRSQRT14PS and VFIXUPIMMPS).
+
+Build option ``-cl-rsqrt-estimate=never|auto|always``, default auto: always rewrites every vector site
+and the scalar sites inside a loop of the kernel (a scalar site outside the kernel's loops is left to
+LLVM's loop vectoriser across the work-item loop, which cannot widen the estimate intrinsic); auto
+only the vector sites that take the AVX-512 form (nothing on a CPU without AVX-512, so there the
+build is never's). ``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
+
+Why auto: on the AMD EPYC of session 10 (Zen 4, family 0x19 model 0x11, AVX-512) the n-body j loop
+(benchmarks/host_vs_peers.py; its machine code timed in a C harness, 16 lanes, cycles from a
+dependent-``imul`` clock in the same run, about 3.65 GHz) runs at 17.1-17.3 cycles per iteration with
+``vsqrtps`` + ``vdivps`` zmm (10 + 6 cycles of the divider: a 16-cycle floor), at 16.2-16.3 in the
+AVX-512 form (15.1-15.3 without the ``vfixupimmps``; with ``vorps`` + ``vtestps`` and the branch
+instead, 17.1-17.5); the kernel on one thread 4.82 ms against 5.07 (5.38 against 5.61 in a second
+run, same process, interleaved). Software-pipelined, the AVX-512 form is slower (5.27 and 5.88 ms):
+loop_pipelining leaves its loops alone.
+
+Why not the form with a branch by default: on the AMD EPYC of session 9 (Zen 1, AVX2) it does not beat ``vsqrtps`` + ``vdivps`` in
 n-body, although it is cheaper on its own. Session 9 timed the j loop's own machine code (llvm-objdump
 of the built kernel, run in a C harness, 16 lanes, shortest of 3000 alternating runs, cycles from a
 dependent-FMA clock in the same run: the core runs at about 3.0 GHz with one busy core and about
@@ -72,12 +95,20 @@ from kernelkit.ir.values import (
 SQRT_ULP, DIVIDE_ULP = 3.0, 2.5
 OFF_OPTION = "-cl-fp32-correctly-rounded-divide-sqrt"
 OPTION = "-cl-rsqrt-estimate="
-MODES = ("never", "always")
-DEFAULT_MODE = "never"
+MODES = ("never", "auto", "always")
+DEFAULT_MODE = "auto"
 # x86 estimate intrinsics by lane count; wider vectors are split into pieces of the widest one
 _ESTIMATES = {8: ("llvm.x86.avx.rsqrt.ps.256", "avx"), 4: ("llvm.x86.sse.rsqrt.ps", "sse")}
 # sign bits of a register of that many lanes, as an integer (movmskps)
 _SIGN_MASKS = {8: "llvm.x86.avx.movmsk.ps.256", 4: "llvm.x86.sse.movmsk.ps"}
+# AVX-512 (see "Without a branch" above), by lane count: (rsqrt14 estimate, fixupimm, feature, mask type)
+_AVX512 = {16: ("llvm.x86.avx512.rsqrt14.ps.512", "llvm.x86.avx512.mask.fixupimm.ps.512", "avx512f", T.i16),
+           8: ("llvm.x86.avx512.rsqrt14.ps.256", "llvm.x86.avx512.mask.fixupimm.ps.256", "avx512vl", T.i8),
+           4: ("llvm.x86.avx512.rsqrt14.ps.128", "llvm.x86.avx512.mask.fixupimm.ps.128", "avx512vl", T.i8)}
+# vfixupimmps response of each class of x (token j: bits 4j..4j+3; Intel SDM, VFIXUPIMMPS): QNaN, SNaN ->
+# x quieted (2); +-0 -> +-inf (6: inf with the sign of x); +1 -> +1 (0xA); -inf and x < 0 -> the default
+# NaN (3); +inf -> +0 (8); x > 0 (normal or denormal) -> the Newton-Raphson result (0)
+FIXUP_TABLE = 0x0383A622
 
 
 def mode(options) -> str:
@@ -87,6 +118,26 @@ def mode(options) -> str:
 
     chosen = choice_option(options, OPTION, MODES, DEFAULT_MODE)
     return "never" if OFF_OPTION in options else chosen
+
+
+def avx512_piece(lanes: int, features) -> int | None:
+    """The register width (lanes) of the AVX-512 form for a site of ``lanes`` float lanes on a CPU
+    with ``features`` (LLVM names); None: no AVX-512 form (scalar site, or no such registers)."""
+    if lanes <= 1:
+        return None
+    return next((p for p, form in sorted(_AVX512.items(), reverse=True) if form[2] in features and lanes % p == 0),
+                None)
+
+
+def site_form(inst: I.Instruction, features, chosen: str) -> str | None:
+    """What the build (mode ``chosen``) makes of ``inst``: "avx512" (the form without a branch),
+    "branch" (the estimate with the exact path) or None (left alone: not a site, or not rewritten).
+    (Scalar sites are rewritten only inside loops, where callers look.)"""
+    if chosen == "never" or site_sqrt(inst) is None:
+        return None
+    if avx512_piece(_float_lanes(inst.type) or 1, features) is not None:
+        return "avx512"
+    return "branch" if chosen == "always" else None
 
 
 def _fpmath(inst: I.Instruction) -> float:
@@ -151,6 +202,7 @@ def site_sqrt(inst: I.Instruction) -> I.CallInst | None:
 class _Lowering:
     def __init__(self, module: Module, features: set[str]) -> None:
         self.module = module
+        self.features = features
         self.pieces = sorted((n for n, (_, feature) in _ESTIMATES.items() if feature in features), reverse=True)
 
     def _splat(self, ty: T.Type, value: float) -> Value:
@@ -213,10 +265,39 @@ class _Lowering:
         e = self._intrinsic(fma, x.type, [b.fneg(b.fmul(x, y0)), y0, self._splat(x.type, 1.0)], b)
         return self._intrinsic(fma, x.type, [b.fmul(y0, self._splat(x.type, 0.5)), e, y0], b)
 
+    def rewrite_without_branch(self, fdiv: I.Instruction, sqrt: I.CallInst, piece: int) -> None:
+        """The AVX-512 form: rsqrt14 + one Newton-Raphson step, special classes of x by vfixupimmps."""
+        x, ty = sqrt.args[0], fdiv.type
+        lanes = _float_lanes(ty) or 1
+        rsqrt14, fixup, _, mask_ty = _AVX512[piece]
+        reg, ints = T.VectorType(T.float32, piece), T.VectorType(T.i32, piece)
+        b = IRBuilder().position_before(fdiv)
+        table = ConstantSplat(ints, [ConstantInt(T.i32, FIXUP_TABLE)])
+        every = ConstantInt(mask_ty, -1)
+        parts = []
+        for v in self._pieces(x, lanes, piece, b):
+            y0 = self._intrinsic(rsqrt14, reg, [v, self._splat(reg, 0.0), every], b)
+            e = self._intrinsic("llvm.fma." + f"v{piece}f32", reg, [b.fneg(b.fmul(v, y0)), y0, self._splat(reg, 1.0)], b)
+            y1 = self._intrinsic("llvm.fma." + f"v{piece}f32", reg, [b.fmul(y0, self._splat(reg, 0.5)), e, y0], b)
+            extra = [ConstantInt(T.i32, 4)] if piece == 16 else []   # (512 bits: rounding, 4 = the current mode)
+            parts.append(self._intrinsic(fixup, reg, [y1, v, table, ConstantInt(T.i32, 0), every, *extra], b))
+        while len(parts) > 1:   # concatenate pairwise
+            n = parts[0].type.count  # type: ignore[attr-defined]
+            parts = [b.shuffle_vector(parts[i], parts[i + 1], _mask(list(range(2 * n))))
+                     for i in range(0, len(parts), 2)]
+        fdiv.replace_all_uses_with(parts[0])
+        fdiv.erase()
+        if not sqrt.uses:
+            sqrt.erase()
+
     def rewrite(self, fdiv: I.Instruction, sqrt: I.CallInst) -> None:
         x = sqrt.args[0]
         ty = fdiv.type
         lanes = _float_lanes(ty) or 1
+        piece = avx512_piece(lanes, self.features)
+        if piece is not None:
+            self.rewrite_without_branch(fdiv, sqrt, piece)
+            return
         b = IRBuilder().position_before(fdiv)
         y1 = self._newton(x, lanes, b)
         # y1 < 0 (sign bit set) exactly on the lanes the estimate does not serve: x = +-0 (estimate
@@ -262,9 +343,10 @@ def _loop_blocks(f: Function) -> set:
     return blocks
 
 
-def lower_reciprocal_sqrts(module: Module, functions: list[str], features) -> int:
-    """Rewrite the ``1.0f / sqrt(x)`` sites of ``functions`` (see the module docstring); returns how
-    many. ``features``: the target CPU's (LLVM names); without SSE nothing changes."""
+def lower_reciprocal_sqrts(module: Module, functions: list[str], features, chosen: str = "always") -> int:
+    """Rewrite the ``1.0f / sqrt(x)`` sites of ``functions`` that mode ``chosen`` rewrites (see the
+    module docstring); returns how many. ``features``: the target CPU's (LLVM names); without SSE
+    nothing changes."""
     lowering = _Lowering(module, set(features))
     if not lowering.pieces:
         return 0
@@ -273,7 +355,8 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features) -> in
         f = module.get_function(name)
         if f is None or f.is_declaration:
             continue
-        sites = reciprocal_sqrt_sites(f, _loop_blocks(f))
+        sites = [(fdiv, sqrt) for fdiv, sqrt in reciprocal_sqrt_sites(f, _loop_blocks(f))
+                 if site_form(fdiv, lowering.features, chosen) is not None]
         for fdiv, sqrt in sites:
             lowering.rewrite(fdiv, sqrt)
         count += len(sites)
@@ -281,11 +364,12 @@ def lower_reciprocal_sqrts(module: Module, functions: list[str], features) -> in
 
 
 def lower_module(module: Module, functions: list[str], features, options=()) -> int:
-    """:func:`lower_reciprocal_sqrts` when the build options' :func:`mode` is always and the module
-    calls ``llvm.sqrt``; returns how many sites it rewrote."""
-    if mode(options) != "always" or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
+    """:func:`lower_reciprocal_sqrts` with the build options' :func:`mode` when the module calls
+    ``llvm.sqrt``; returns how many sites it rewrote."""
+    chosen = mode(options)
+    if chosen == "never" or not any(f.name.startswith("llvm.sqrt.") for f in module.functions):
         return 0
-    return lower_reciprocal_sqrts(module, functions, features)
+    return lower_reciprocal_sqrts(module, functions, features, chosen)
 
 
 def lower_module_text(text: str, functions: list[str], features, options=()) -> str:
