@@ -231,11 +231,7 @@ class _Lowering:
             v = x if lanes == piece else b.shuffle_vector(x, ConstantSimple(x.type, "poison"),
                                                          _mask(list(range(start, start + piece))))
             parts.append(self._intrinsic(_ESTIMATES[piece][0], T.VectorType(T.float32, piece), [v], b))
-        while len(parts) > 1:   # concatenate pairwise
-            n = parts[0].type.count  # type: ignore[attr-defined]
-            parts = [b.shuffle_vector(parts[i], parts[i + 1], _mask(list(range(2 * n))))
-                     for i in range(0, len(parts), 2)]
-        return parts[0]
+        return _concatenate(parts, b)
 
     def _pieces(self, v: Value, lanes: int, piece: int, b: IRBuilder) -> list[Value]:
         """``v`` (<lanes x float>) as registers of ``piece`` lanes; missing lanes are 1.0."""
@@ -281,11 +277,7 @@ class _Lowering:
             y1 = self._intrinsic("llvm.fma." + f"v{piece}f32", reg, [b.fmul(y0, self._splat(reg, 0.5)), e, y0], b)
             extra = [ConstantInt(T.i32, 4)] if piece == 16 else []   # (512 bits: rounding, 4 = the current mode)
             parts.append(self._intrinsic(fixup, reg, [y1, v, table, ConstantInt(T.i32, 0), every, *extra], b))
-        while len(parts) > 1:   # concatenate pairwise
-            n = parts[0].type.count  # type: ignore[attr-defined]
-            parts = [b.shuffle_vector(parts[i], parts[i + 1], _mask(list(range(2 * n))))
-                     for i in range(0, len(parts), 2)]
-        fdiv.replace_all_uses_with(parts[0])
+        fdiv.replace_all_uses_with(_concatenate(parts, b))
         fdiv.erase()
         if not sqrt.uses:
             sqrt.erase()
@@ -326,6 +318,14 @@ class _Lowering:
         be.br(join)
         result.add_incoming(y1, fast)
         result.add_incoming(fixed, exact)
+
+
+def _concatenate(parts: list[Value], b: IRBuilder) -> Value:
+    """One vector of ``parts`` (registers of one width, a power of two of them), pairwise."""
+    while len(parts) > 1:
+        n = parts[0].type.count  # type: ignore[attr-defined]
+        parts = [b.shuffle_vector(parts[i], parts[i + 1], _mask(list(range(2 * n)))) for i in range(0, len(parts), 2)]
+    return parts[0]
 
 
 def _mask(values: list[int]) -> Value:
