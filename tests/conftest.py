@@ -6,8 +6,7 @@ Where test data lives:
   the repository under tests/reference (provenance: tests/reference/README.md). Always present.
 - ``own_source(target, name)``: a kernel written for these tests (tests/<target>/sources) whose parameters
   are those a reference binary's metadata records, built and compared with that binary. The human-written
-  sources of the reference binaries are never copied into the repository; ``reference_source(...)`` reads
-  one from ../shared (skipping like ``spec_text`` when absent) for the tests not yet moved to sources of ours.
+  sources of the reference binaries are never copied into the repository, nor read by a test.
 - ``spec_text("001")``: a specification's text. It may not be copied into the repository; it is read from
   ../shared/specs beside the checkout. A test needing it skips in a fresh clone and fails in CI
   (``CI`` set), where ../shared is always there.
@@ -55,18 +54,6 @@ def reference_path(*parts: str) -> Path:
         raise FileNotFoundError(f"{path} is not in tests/reference: copy it from ../shared/reference "
                                 "and note where it comes from in tests/reference/README.md")
     return path
-
-
-def _shared_path(*parts: str) -> Path:
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        _missing(f"needs ../shared/{'/'.join(parts)} beside the checkout")
-    return path
-
-
-def reference_source(*parts: str) -> Path:
-    """A human-written source of a reference binary (../shared/reference/...: never in the repository)."""
-    return _shared_path("reference", *parts)
 
 
 def own_source(target: str, name: str) -> Path:

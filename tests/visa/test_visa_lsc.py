@@ -6,6 +6,7 @@ describes them."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -20,7 +21,7 @@ from kernelkit.abi.visa import Payload, PayloadInput, _compile, implicit_inputs,
 from kernelkit.formats.visa import parse_visaasm
 from kernelkit.sim.visa import decode, launch
 from kernelkit.targets.visa.module import compile_visa
-from tests.conftest import reference_path, reference_source, require_tool
+from tests.conftest import own_source, reference_path, require_tool
 
 RNG = np.random.default_rng(12)
 
@@ -45,11 +46,19 @@ kernel void mixed(global const char *c, global const short *s, global const long
 def test_igc_dg2_lsc_saxpy_gives_numpys_result():
     """IGC's DG2 saxpy (reference/visa: SIMD32, lsc_load/lsc_store on binding-table surfaces, two
     SIMD16 halves) with the payload kernelkit.abi.visa lays out for its source."""
-    # IGC's dump is machine-generated (tests/reference); its source is human-written (../shared/reference)
-    module = ir.parse(_compile(str(reference_source("visa", "dg2-g10_saxpy", "saxpy.cl")), []).ir_text)
+    # IGC's dump is machine-generated (tests/reference); the source is ours, read from that dump
+    # (tests/visa/sources/README.md): its payload must be the one IGC's .input entries give
+    module = ir.parse(_compile(str(own_source("visa", "saxpy.cl")), []).ir_text)
     sig = signatures_from_ir(module)[0]
     function = next(f for f in module.functions if f.name == "saxpy")
-    routine = parse_visaasm(reference_path("visa", "dg2-g10_saxpy", "saxpy.visaasm").read_text()).kernels[0]
+    text = reference_path("visa", "dg2-g10_saxpy", "saxpy.visaasm").read_text()
+    routine = parse_visaasm(text).kernels[0]
+    # the buffers IGC's code stores to (binding-table index = the pointer's place among the pointers)
+    # are the source's pointers to non-const data, the float ones its loads feed into a float mad
+    stored = {int(n, 16) for n in re.findall(r"lsc_store\S* \(\w+, \d+\)\s+bti\(0x(\w+)\)", text)}
+    pointers = [a for a in sig.args if a.kind == "pointer"]
+    assert stored == {i for i, a in enumerate(pointers) if "const" not in a.type_qualifiers} == {0}
+    assert {a.pointee for a in pointers} == {"float"} and " mad " in text
     payload = lay_out(sig, 32, "dg2", implicit_inputs(function, None, "dg2"), ())
     assert [(i.offset, i.size) for i in payload.inputs] == [(i.offset, i.size) for i in routine.inputs]
     x, y = RNG.random(512, np.float32), RNG.random(512, np.float32)
