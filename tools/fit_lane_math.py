@@ -6,9 +6,9 @@ by Horner's rule in that type (numpy) at 20000 points against mpmath, and its la
     python tools/fit_lane_math.py [--check N]
 
 - erfc(z) for z >= 0 as t exp(P(s) - z^2) with t = 2 / (2 + z), u = (z - 2) / (z + 2), s = u scaled from
-  [-1, u(zmax)] (the form of Numerical Recipes' erfcc): P fits log(erfc(z) / t) + z^2;
+  [-1, u(zmax)] (the form of Numerical Recipes' erfcc): P fits log(erfc(z) / t) + z^2 (float: P / (1 + s));
 - lgamma(2 + e) = e G(e) for |e| <= 1/2: G fits lgamma(2 + e) / e (its Taylor series converges only as 2^-k);
-- erf(x) / x: its Taylor series for |x| <= 1 (double), a fit in x^2 for |x| <= 1/2 (float).
+- erf(x) / x: its Taylor series for |x| <= 1 (double), a fit in x^2 for |x| <= 1 (float).
 """
 
 from __future__ import annotations
@@ -69,11 +69,25 @@ def erfc_exponent(z):
     return mp.log(mp.erfc(z) * (2 + z) / 2) + z * z
 
 
-def erfc_fit(zmax, degree, dtype, check):
+def erfc_fit(zmax, degree, dtype, check, *, over_1_plus_s=False):
+    """P, or with over_1_plus_s Q = P / (1 + s) (P = (1 + s) Q keeps P's relative accuracy next to z = 0,
+    where P -> 0 and 1 + s = 2 z t / (u(zmax) + 1) is computed without cancellation)."""
     umax = (mp.mpf(zmax) - 2) / (mp.mpf(zmax) + 2)
-    coefficients = fit(lambda u: erfc_exponent(2 * (1 + u) / (1 - u)), -1, umax, degree)
+    u_of = lambda s: (s + 1) / 2 * (umax + 1) - 1   # noqa: E731
+
+    def target(u):
+        value = erfc_exponent(2 * (1 + u) / (1 - u))
+        if not over_1_plus_s:
+            return value
+        s = 2 * (u + 1) / (umax + 1) - 1
+        if s + 1 < mp.mpf(2) ** -40:   # (the limit at s = -1: P'(-1))
+            return mp.diff(lambda t: erfc_exponent(2 * (1 + u_of(t)) / (1 - u_of(t))), -1)
+        return value / (1 + s)
+    coefficients = fit(target, -1, umax, degree)
     s = np.linspace(-1, 1, check)
     got = horner(coefficients, s.astype(dtype), dtype)
+    if over_1_plus_s:
+        got = got * (s + 1).astype(dtype)
     worst = 0.0
     for si, gi in zip(s, got, strict=True):
         u = (si + 1) / 2 * (umax + 1) - 1
@@ -99,16 +113,16 @@ def lgamma2_fit(degree, dtype, check):
     return coefficients, worst
 
 
-def erf_small_fit(degree, dtype, check):
+def erf_small_fit(zmax, degree, dtype, check):
     f = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z else 2 / mp.sqrt(mp.pi)   # noqa: E731
-    coefficients = fit(f, 0, 0.25, degree)   # (in s = 8 z - 1)
-    # to monomials in z: substitute s = 8 z - 1
+    coefficients = fit(f, 0, zmax, degree)   # (in s = 2 z / zmax - 1)
+    # to monomials in z: substitute s = 2 z / zmax - 1
     n = len(coefficients)
     mono = [mp.mpf(0)] * n
     for k, c in enumerate(coefficients):
         for i in range(k + 1):
-            mono[i] += c * mp.binomial(k, i) * mp.mpf(8) ** i * (-1) ** (k - i)
-    z = np.linspace(0, 0.25, check)
+            mono[i] += c * mp.binomial(k, i) * (2 / mp.mpf(zmax)) ** i * (-1) ** (k - i)
+    z = np.linspace(0, zmax, check)
     got = horner(mono, z.astype(dtype), dtype)
     worst = max(abs(float((mp.mpf(float(g)) - f(mp.mpf(float(x)))) / f(mp.mpf(float(x))))) for x, g in zip(z, got, strict=True))
     return mono, worst
@@ -129,9 +143,10 @@ def main() -> None:
     ap.add_argument("--check", type=int, default=20000)
     args = ap.parse_args()
     for dtype, zmax, degree in ((np.float64, 27.3, 27), (np.float32, 10.1, 9)):
-        coefficients, umax, worst = erfc_fit(zmax, degree, dtype, args.check)
-        print(f"/* erfc exponent, {dtype.__name__}, z <= {zmax}, u in [-1, {float(umax)!r}], degree {degree}: "
-              f"largest error {worst:.3g} */")
+        over = dtype is np.float32
+        coefficients, umax, worst = erfc_fit(zmax, degree, dtype, args.check, over_1_plus_s=over)
+        print(f"/* erfc exponent{' / (1 + s)' if over else ''}, {dtype.__name__}, z <= {zmax}, u in [-1, {float(umax)!r}], "
+              f"degree {degree}: largest error {worst:.3g} */")
         print(c_lines("p", coefficients, "s", dtype))
     for dtype, degree in ((np.float64, 19), (np.float32, 8)):
         coefficients, worst = lgamma2_fit(degree, dtype, args.check)
@@ -142,8 +157,8 @@ def main() -> None:
     print(c_lines("p", terms, "z", np.float64))
     print(double_double("KK_LDD_LOG_PI", mp.log(mp.pi)))
     print(double_double("KK_LDD_HALF_LOG_2PI", mp.log(2 * mp.pi) / 2))
-    coefficients, worst = erf_small_fit(5, np.float32, args.check)
-    print(f"/* erf(x) / x in z = x^2 <= 1/4, float32, degree 5: largest relative error {worst:.3g} */")
+    coefficients, worst = erf_small_fit(1, 7, np.float32, args.check)
+    print(f"/* erf(x) / x in z = x^2 <= 1, float32, degree 7: largest relative error {worst:.3g} */")
     print(c_lines("p", coefficients, "z", np.float32))
 
 
