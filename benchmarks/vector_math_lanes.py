@@ -6,7 +6,7 @@ kernel per function (eight calls per work-item over 1M work-items, best of --rep
 process's CPU time, all threads, which a loaded machine distorts less), beside the same kernel calling the C
 library's scalar function once per lane (the peer, same run; its CPU time over ours is the speed-up).
 
-    python benchmarks/vector_math_lanes.py [--double] [--only NAME ...] [--n N] [--repeat R] [--no-sweep]
+    python benchmarks/vector_math_lanes.py [--double] [--only NAME ...] [--n N] [--repeat R] [--no-sweep] [--span LO HI]
 """
 
 from __future__ import annotations
@@ -103,6 +103,9 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1 << 20)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-sweep", action="store_true", help="times only")
+    ap.add_argument("--span", nargs=2, type=float, default=(0.05, 0.95), metavar=("LO", "HI"),
+                    help="the timing kernels' x: uniform in [LO, HI] (default 0.05 0.95; a wide span makes a lane form "
+                         "take every path its none-active skips would leave out)")
     args = ap.parse_args()
     print(f"kernelkit {kernelkit.__file__}")
     print(f"{'function':10} {'inputs':>8} {'max ulp':>9} {'bound':>5} {'vec==scalar':>11} {'8 calls x 1M items':>19} {'(cpu)':>13} "
@@ -133,7 +136,7 @@ def main() -> None:
         else:
             cells.append(f"{'':9} {bound:5} {'':>11}")
         n = 1 << 20
-        xt = np.random.default_rng(1).uniform(0.05, 0.95, n).astype(dtype)
+        xt = np.random.default_rng(1).uniform(*args.span, n).astype(dtype)
         yt = np.random.default_rng(2).uniform(0.5, 3.0, n).astype(dtype)
         lane = best_times(vec.kernel("eight"), xt, yt, args.repeat)
         cells.append(f"{lane[0] * 1e3:16.2f} ms {lane[1] * 1e3:10.2f} ms cpu")
