@@ -37,6 +37,9 @@ Intel's CPU runtime: ``pip install intel-opencl-rt intel-cmplr-lib-rt`` into a v
 and pass ``--intel-lib <venv>/lib`` (or set INTEL_OPENCL_LIB); an absent peer is left out with a note.
 
     python benchmarks/compile_speed.py [--repeat N] [--target gfx90a] [--intel-lib DIR] [--kernelkit SCRIPT]
+                                       [--host-only]
+
+``--host-only`` leaves out the AMDGPU rows (and ``python -c pass``): only the host first-build tables.
 """
 
 from __future__ import annotations
@@ -358,6 +361,31 @@ def intel_icd(lib: str | None, tmp: Path) -> tuple[Path, dict] | None:
     return icd, {"LD_LIBRARY_PATH": os.pathsep.join(p for p in (lib, os.environ.get("LD_LIBRARY_PATH")) if p)}
 
 
+def amdgpu_tables(kernelkit: list[str], args, cache_dir: str, server: int | None, interpreter: str) -> None:
+    """Print the AMDGPU wall and CPU tables and ``python -c pass``."""
+    print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c; "
+          f"kernelkit = {' '.join(kernelkit)}")
+    print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
+          f"{'no-srv/clang':>12} {'warm/clang':>11}")
+    rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir, server)
+    for name, clang, cold, alone, warm in rows:
+        print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
+              f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
+    print()
+    print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
+          "client, and +child: with the CPU the build server's worker used meanwhile, its clang and lld included)")
+    print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
+          f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
+    for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):
+        total, ratio = (f"{with_child * 1e3:9.0f}", f"{with_child / clang:11.2f}") if with_child is not None \
+            else (f"{'-':>9}", f"{'-':>11}")
+        print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {total} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
+              f"{ratio} {alone / clang:12.2f} {warm / clang:11.2f}")
+    start_wall, start_cpu = python_start(interpreter, args.repeat)
+    print(f"{interpreter} -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
+          f"CPU {start_cpu * 1e3:.0f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -366,6 +394,7 @@ def main() -> int:
     parser.add_argument("--cache-dir", help="kernelkit cache to use (default: a new temporary one)")
     parser.add_argument("--kernelkit", metavar="SCRIPT", help="the kernelkit console script to time (default: the "
                                                               "one beside this interpreter)")
+    parser.add_argument("--host-only", action="store_true", help="only the host tables (no AMDGPU rows)")
     args = parser.parse_args()
     kernelkit, interpreter, note = kernelkit_command(args.kernelkit)
     notes = [note] if note else []
@@ -378,27 +407,8 @@ def main() -> int:
         server = server_pid(socket)
         if socket is not None and server is None:
             notes.append("the build server's process was not found in /proc: kk cold's CPU is its client's only")
-        print(f"AMDGPU ({args.target}): times in ms, median of {args.repeat}; ratio = kernelkit / clang -c; "
-              f"kernelkit = {' '.join(kernelkit)}")
-        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'no server':>9} {'kk warm':>9} {'cold/clang':>11} "
-              f"{'no-srv/clang':>12} {'warm/clang':>11}")
-        rows, cpu_rows = amdgpu_rows(kernelkit, args.target, args.repeat, cache_dir, server)
-        for name, clang, cold, alone, warm in rows:
-            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
-                  f"{cold / clang:11.2f} {alone / clang:12.2f} {warm / clang:11.2f}")
-        print()
-        print("the same runs, CPU ms (user + system of the process and of those it waited for; kk cold: the "
-              "client, and +child: with the CPU the build server's worker used meanwhile, its clang and lld included)")
-        print(f"{'kernel':14} {'clang -c':>9} {'kk cold':>9} {'+child':>9} {'no server':>9} {'kk warm':>9} "
-              f"{'cold/clang':>11} {'no-srv/clang':>12} {'warm/clang':>11}")
-        for name, clang, cold, with_child, alone, warm in ((r[0], r[1], r[2], r[5], r[3], r[4]) for r in cpu_rows):
-            total, ratio = (f"{with_child * 1e3:9.0f}", f"{with_child / clang:11.2f}") if with_child is not None \
-                else (f"{'-':>9}", f"{'-':>11}")
-            print(f"{name:14} {clang * 1e3:9.0f} {cold * 1e3:9.0f} {total} {alone * 1e3:9.0f} {warm * 1e3:9.0f} "
-                  f"{ratio} {alone / clang:12.2f} {warm / clang:11.2f}")
-        start_wall, start_cpu = python_start(interpreter, args.repeat)
-        print(f"{interpreter} -c pass (interpreter + site, paid by every CLI call): {start_wall * 1e3:.0f} ms, "
-              f"CPU {start_cpu * 1e3:.0f} ms")
+        if not args.host_only:
+            amdgpu_tables(kernelkit, args, cache_dir, server, interpreter)
         peers: list[tuple[str, Path, dict]] = []
         pocl = Path("/etc/OpenCL/vendors/pocl.icd")
         if pocl.exists():

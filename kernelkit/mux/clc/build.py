@@ -20,10 +20,8 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from kernelkit.cache import Cache, cache_root
@@ -99,7 +97,10 @@ def target_macros(triple: str) -> list[str]:
     return []
 
 
-def _clang_version() -> str:
+def ziglang_version() -> str:
+    """The version of the ziglang wheel whose clang compiles the libraries (part of their cache keys)."""
+    from importlib import metadata  # (here: importing it, and the email package, costs ~10 ms)
+
     try:
         return metadata.version("ziglang")
     except metadata.PackageNotFoundError:
@@ -212,7 +213,7 @@ def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = 
     texts = {f.name: _family_text(f.name) if use_cache else f.text() for f in fams}
     ctriple = compile_triple(triple)
     flags = _flags(triple, opts)
-    key_src = "\0".join([ctriple, *flags, _clang_version(), _headers_text(),
+    key_src = "\0".join([ctriple, *flags, ziglang_version(), _headers_text(),
                          *(f"{n}\0{t}" for n, t in texts.items())])
     key = hashlib.sha256(key_src.encode()).hexdigest()[:24]
     store = Cache("clc", library=True)  # kernelkit's own library: still read with --no-cache
@@ -220,6 +221,8 @@ def _build(triple: str, opts: Sequence[str] = (), names: Sequence[str] | None = 
     if cached is not None:
         ir_text = cached.decode()
     else:
+        from concurrent.futures import ThreadPoolExecutor  # (here: it imports logging, ~6 ms)
+
         with ThreadPoolExecutor(max_workers=max(1, min(len(fams), os.cpu_count() or 1))) as pool:
             parts = list(pool.map(lambda f: compile_family(f, triple, opts, text=texts[f.name]), fams))
         ir_text = _link(parts)

@@ -12,9 +12,6 @@
 
 from __future__ import annotations
 
-import hashlib
-from importlib import metadata
-
 from kernelkit import ir
 from kernelkit.ir import types as T
 from kernelkit.mux.mangling import try_demangle
@@ -109,14 +106,20 @@ _LIBRARY: dict[str, str] = {}
 def library_ir(names: set[str]) -> str:
     """SPIR IR of the library functions ``names`` (compiled by clang with the builtin library's
     flags; cached on disk and in the process)."""
+    import hashlib
+
     from kernelkit.cache import Cache
-    from kernelkit.mux.clc.build import BASE_FLAGS, BASE_HEADER_INCLUDE, SPIR_TRIPLE, Family, compile_family
+    from kernelkit.mux.clc.build import (
+        BASE_FLAGS,
+        BASE_HEADER_INCLUDE,
+        SPIR_TRIPLE,
+        Family,
+        compile_family,
+        ziglang_version,
+    )
 
     source = library_source(frozenset(names))
-    try:
-        clang = metadata.version("ziglang")
-    except metadata.PackageNotFoundError:
-        clang = "unknown"
+    clang = ziglang_version()
     header = (BASE_HEADER_INCLUDE / "kernelkit_opencl.h").read_text()
     key = hashlib.sha256("\0".join([source, clang, header, *BASE_FLAGS]).encode()).hexdigest()[:24]
     if key in _LIBRARY:
