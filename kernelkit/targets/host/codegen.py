@@ -169,15 +169,15 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | N
     """Steps 1-3 (on kernelkit.ir): returns (IR text, kernel names, static __local symbols, printf
     sites, mutable program-scope __global variables). ``parsed``: ``ir_text`` already read by
     kernelkit.ir (it is changed here), so it is not parsed again."""
-    from kernelkit.targets.host.passes.checked import check_definition, instrument
     from kernelkit.targets.host.passes.printf import add_alloc_definition, lower_printf
 
-    if parsed is not None and not check:
-        module = parsed
-    else:
-        module = instrument(ir_text) if check else ir.parse(ir_text)
-    if check:
+    if check:   # (imported here: checked mode's pass, and json, are not loaded for a plain build)
+        from kernelkit.targets.host.passes.checked import check_definition, instrument
+
+        module = instrument(ir_text)
         link_into(module, check_definition())
+    else:
+        module = parsed if parsed is not None else ir.parse(ir_text)
     local_globals = [g.name for g in module.globals if g.addrspace == 3 and not g.is_constant]
     shared = [g.name for g in module.globals if g.addrspace == 1 and not g.is_constant]
     sites = lower_printf(module)
@@ -204,10 +204,10 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | N
 
 def _helper_names() -> set[str]:
     """Runtime helpers the printf/checked passes call (they take the scheduling parameters)."""
-    from kernelkit.targets.host.passes.checked import HELPERS as CHECK_HELPERS
+    from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER
     from kernelkit.targets.host.passes.printf import HELPERS as PRINTF_HELPERS
 
-    return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
+    return {HELPER, ARG_BOUNDS} | set(PRINTF_HELPERS)
 
 
 def _parse(text: str, stage: str, context=None):

@@ -46,7 +46,7 @@ from kernelkit.mux.mangling import try_demangle
 from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
 from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
-HELPERS = (HELPER, ARG_BOUNDS)
+HELPERS = (HELPER, ARG_BOUNDS)   # (codegen._helper_names reads them from checked_helper)
 GLOBALS_TABLE = "kk.checked.globals"
 SITES_TABLE = "kk.checked.sites"
 __all__ = ["GLOBALS_TABLE", "HELPERS", "SITES_TABLE", "check_definition", "inline_into_kernels", "instrument"]
