@@ -41,16 +41,16 @@ only the vector sites that take the AVX-512 form (nothing on a CPU without AVX-5
 build is never's). ``-cl-fp32-correctly-rounded-divide-sqrt`` turns it off whatever the option says.
 
 Why auto: on the AMD EPYC of session 10 (Zen 4, family 0x19 model 0x11, AVX-512) the n-body j loop
-(benchmarks/host_vs_peers.py; its machine code timed in a C harness, 16 lanes, cycles from a
-dependent-``imul`` clock in the same run, about 3.65 GHz) runs at 17.1-17.3 cycles per iteration with
-``vsqrtps`` + ``vdivps`` zmm (10 + 6 cycles of the divider: a 16-cycle floor), at 16.2-16.3 in the
-AVX-512 form (15.1-15.3 without the ``vfixupimmps``; with ``vorps`` + ``vtestps`` and the branch
-instead, 17.1-17.5); the kernel on one thread 4.82 ms against 5.07 (5.38 against 5.61 in a second
-run, same process, interleaved). Software-pipelined, the AVX-512 form is slower (5.27 and 5.88 ms):
-loop_pipelining leaves its loops alone.
+(benchmarks/host_vs_peers.py; its machine code timed by benchmarks/nbody_loop_cycles.py, 16 lanes,
+cycles from a dependent-``imul`` clock in the same run, about 3.65 GHz) runs at 17.1-17.5 cycles per
+iteration with ``vsqrtps`` + ``vdivps`` zmm (10 + 6 cycles of the divider: a 16-cycle floor) and at
+16.2-16.5 in the AVX-512 form (15.1-15.3 without the ``vfixupimmps``; with ``vorps`` + ``vtestps`` and
+the branch instead, 17.1-17.5); the kernel on one thread 4.82 ms against 5.07 (5.38 against 5.61 in a
+second run, same process, interleaved). Software-pipelined, the AVX-512 form is slower (17.1 cycles;
+5.27 and 5.88 ms): loop_pipelining leaves its loops alone.
 
-Why not the form with a branch by default: on the AMD EPYC of session 9 (Zen 1, AVX2) it does not beat ``vsqrtps`` + ``vdivps`` in
-n-body, although it is cheaper on its own. Session 9 timed the j loop's own machine code (llvm-objdump
+Why not the form with a branch by default: on the AMD EPYC of session 9 (Zen 1, AVX2) it does not
+beat ``vsqrtps`` + ``vdivps`` in n-body, although it is cheaper on its own. Session 9 timed the j loop's own machine code (llvm-objdump
 of the built kernel, run in a C harness, 16 lanes, shortest of 3000 alternating runs, cycles from a
 dependent-FMA clock in the same run: the core runs at about 3.0 GHz with one busy core and about
 2.5 GHz with both, against a 2.0 GHz TSC; earlier sessions' "cycles at 2.2 GHz" were CPU times times
