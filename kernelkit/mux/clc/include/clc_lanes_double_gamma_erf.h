@@ -5,7 +5,8 @@
  * - erfc(z), z >= 0: t e^(P(s) - z^2) with t = 2 / (2 + z), s an affine map of u = (z - 2) / (z + 2) on
  *   [-1, u(27.3)] (the form of Numerical Recipes' erfcc), P of degree 27 fitted to log(erfc(z) / t) + z^2;
  *   z^2 and the exponent as double-doubles, t multiplied in before the final scaling by 2^k (subnormal
- *   results rounded once); erfc(-z) = 2 - erfc(z);
+ *   results rounded once), for z >= 1; erfc(-z) = 2 - erfc(z); below 1, 1 -+ erf|x| with erf|x| as a
+ *   double-double;
  * - erf(x): x times the Taylor series of erf(x) / x for |x| < 1, 1 - erfc|x| with x's sign beyond;
  * - lgamma and tgamma: x = n + e (n = rint(x), both exact) below 7.5, Gamma(x) = Gamma(2 + e) times the
  *   factors (e + 2)...(e + n - 1) or divided by x or x (x + 1), log Gamma(2 + e) = e G(e) with G of degree 19
@@ -15,8 +16,8 @@
  *   exactly (n and e, or a two-sum) into the positive part.
  *   lgamma near its zeros left of -2 loses relative accuracy (the reflection's cancellation: the absolute
  *   error stays about an ulp of log Gamma(1 - x)); the C library (glibc) expands around those zeros.
- * The parts only some arguments need (erf's erfc, the gamma functions' Stirling series and reflection) are in
- * `if`s, which the packetiser linearises with a none-active skip.
+ * The parts only some arguments need (erf's and erfc's erfc beyond 1, the gamma functions' Stirling series and
+ * reflection) are in `if`s, which the packetiser linearises with a none-active skip.
  * tests/host/test_vector_math_double.py measures them against mpmath.
  */
 #ifndef KERNELKIT_CLC_LANES_DOUBLE_GAMMA_ERF_H
@@ -80,8 +81,11 @@ KK_INLINE double kk_ldd_erfc_pos(double z) {
   return z > KK_LDD_ERFC_MAX ? 0.0 : r;
 }
 
-/* erf(x) / x for z = x^2 <= 1: Taylor series to z^17 (remainder below 2^-57) */
-KK_INLINE double kk_ldd_erf_small(double z) {
+#define KK_LDD_2_SQRTPI 0x1.20dd750429b6dp+0   /* 2 / sqrt(pi) as a double-double */
+#define KK_LDD_2_SQRTPI_LO 0x1.1ae3a914fed80p-56
+
+/* erf(x) / x = 2/sqrt(pi) + z Q(z) for z = x^2 <= 1 (Taylor series to z^17, remainder below 2^-57): this is Q */
+KK_INLINE double kk_ldd_erf_tail(double z) {
   double p;
   p = -0x1.a2007af3447f6p-54;
   p = __builtin_fma(p, z, 0x1.d70b3537f4765p-50);
@@ -100,21 +104,39 @@ KK_INLINE double kk_ldd_erf_small(double z) {
   p = __builtin_fma(p, z, -0x1.b82ce31288b51p-6);
   p = __builtin_fma(p, z, 0x1.ce2f21a042be2p-4);
   p = __builtin_fma(p, z, -0x1.812746b0379e7p-2);
-  p = __builtin_fma(p, z, 0x1.20dd750429b6dp+0);
   return p;
+}
+
+/* erf(a) for 0 <= a <= 1 as hi + *lo: a 2/sqrt(pi) as a double-double plus a z Q(z) (|a z Q| < |a 2/sqrt(pi)|) */
+KK_INLINE double kk_ldd_erf_small_dd(double a, double *lo) {
+  double h = a * KK_LDD_2_SQRTPI;
+  double l = __builtin_fma(a, KK_LDD_2_SQRTPI, -h) + a * KK_LDD_2_SQRTPI_LO;
+  double q = a * (a * a * kk_ldd_erf_tail(a * a));
+  double hi = h + q;
+  *lo = ((h - hi) + q) + l;
+  return hi;
 }
 
 /* (the erfc part only when a lane needs it: a none-active skip after packetising) */
 KK_INLINE double kk_ldd_erf(double x) {
   double a = __builtin_fabs(x);
-  double r = x * kk_ldd_erf_small(__builtin_fmin(x * x, 1.0));
+  double z = __builtin_fmin(x * x, 1.0);
+  double r = x * __builtin_fma(kk_ldd_erf_tail(z), z, KK_LDD_2_SQRTPI);
   if (!(a < 1.0)) r = __builtin_copysign(1.0 - kk_ldd_erfc_pos(a), x);
   return x != x ? x : r;
 }
 
+/* 1 -+ erf|x| (as a double-double, summed exactly) below 1, erfc|x| or 2 - erfc|x| (in an if) beyond */
 KK_INLINE double kk_ldd_erfc(double x) {
-  double e = kk_ldd_erfc_pos(__builtin_fabs(x));
-  double r = x < 0.0 ? 2.0 - e : e;
+  double a = __builtin_fabs(x), lo, err;
+  double hi = kk_ldd_erf_small_dd(__builtin_fmin(a, 1.0), &lo);
+  double sign = x < 0.0 ? 1.0 : -1.0;
+  double r = kk_ldd_two_sum(1.0, sign * hi, &err);
+  r = r + (err + sign * lo);
+  if (!(a < 1.0)) {
+    double e = kk_ldd_erfc_pos(a);
+    r = x < 0.0 ? 2.0 - e : e;
+  }
   return x != x ? x : r;
 }
 
