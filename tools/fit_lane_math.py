@@ -148,13 +148,15 @@ def main() -> None:
         print(f"/* erfc exponent{' / (1 + s)' if over else ''}, {dtype.__name__}, z <= {zmax}, u in [-1, {float(umax)!r}], "
               f"degree {degree}: largest error {worst:.3g} */")
         print(c_lines("p", coefficients, "s", dtype))
-    for dtype, degree in ((np.float64, 19), (np.float32, 8)):
+    for dtype, degree in ((np.float64, 19),):   # (float lgamma and tgamma round the double forms)
         coefficients, worst = lgamma2_fit(degree, dtype, args.check)
         print(f"/* lgamma(2 + e) / e, {dtype.__name__}, |e| <= 1/2, degree {degree}: largest relative error {worst:.3g} */")
         print(c_lines("g", coefficients, "e", dtype))
     terms = erf_taylor(18)
     print(f"/* erf(x) / x in z = x^2 <= 1, float64: Taylor series to z^17 (next term {float(erf_taylor(19)[-1]):.3g}) */")
     print(c_lines("p", terms, "z", np.float64))
+    print(double_double("KK_LDD_2_SQRTPI", 2 / mp.sqrt(mp.pi)))   # (the series' first term, kept apart in C)
+    print(double_double("KK_LDD_LGAMMA2_C0", 1 - mp.euler))      # (G(0), kept apart in C)
     print(double_double("KK_LDD_LOG_PI", mp.log(mp.pi)))
     print(double_double("KK_LDD_HALF_LOG_2PI", mp.log(2 * mp.pi) / 2))
     coefficients, worst = erf_small_fit(1, 7, np.float32, args.check)
