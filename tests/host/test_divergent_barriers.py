@@ -278,3 +278,13 @@ def test_every_corpus_barrier_kernel_has_a_model():
 def test_corpus_barrier_kernels_at_non_multiple_sizes(name):
     for n, local in CORPUS_SIZES:
         CORPUS_MODELS[name]("-O2", n, local)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_builds_for_avx512_cpus(level):
+    """Every kernel of the file compiles for an AVX-512 CPU on any host: LLVM's own assertions are the
+    oracle (llvmlite's LLVM is an assertions build). At -O0 the cancellation flag's monotonic load, put in
+    the region loops' parallel access group, made LLVM 22's loop vectoriser assert ("underlying
+    instruction may write to memory") for x86-64-v4/znver4 only; it ran the kernels on AVX2 CPUs."""
+    prog = kernelkit.Program(SOURCE, ["-cl-std=CL2.0", level]).build("host", cpu="x86-64-v4")
+    assert {"sgemm_guarded", "reduce_guarded", "skip_but_reach"} <= set(prog.kernel_names)

@@ -473,11 +473,21 @@ _MEMORY_ACCESSES = (I.LoadInst, I.StoreInst, I.CallInst, I.AtomicRMWInst, I.CmpX
 
 def mark_parallel_accesses(f: Function, group: MDNode) -> None:
     """Put every memory access of (fully inlined) kernel ``f`` in access group ``group``, but volatile
-    ones: a volatile access is not independent between iterations (and LLVM 22's loop vectoriser
-    asserts on a volatile load it is told is parallel), so it keeps the loop's own dependence checks."""
+    and atomic loads and stores (ordering other than unordered, e.g. the cancellation flag's monotonic
+    load): LLVM counts those as writing memory, and its loop vectoriser, told they are parallel,
+    admits them and then asserts ("underlying instruction may write to memory": LLVM 22, on AVX-512
+    targets; llvm-project issue 107854 for the volatile case). Without the group the loop keeps
+    LLVM's own dependence checks, which refuse such loads."""
     for inst in f.instructions():
-        if isinstance(inst, _MEMORY_ACCESSES) and not getattr(inst, "volatile", False):
+        if isinstance(inst, _MEMORY_ACCESSES) and not _ordered(inst):
             inst.metadata.setdefault("llvm.access.group", group)
+
+
+def _ordered(inst) -> bool:
+    """A volatile load or store, or an atomic one stronger than unordered."""
+    if getattr(inst, "volatile", False):
+        return True
+    return isinstance(inst, I.LoadInst | I.StoreInst) and inst.atomic and inst.ordering != "unordered"
 
 
 def _md_int(ty: T.Type, value: int) -> ValueAsMetadata:
