@@ -167,6 +167,26 @@ def test_correctly_rounded_option_never_and_the_default_without_avx512_turn_it_o
 
 
 @pytest.mark.skipif(not AVX512, reason="this CPU has no AVX-512")
+@pytest.mark.parametrize("n", [4, 8, 16])
+def test_avx512_forms_of_opencl_vector_types(n):
+    """float4 / float8 / float16 sites of a kernel that is not vectorised across work-items: the 128-,
+    256- and 512-bit forms, on random positive floats, the specials and denormals."""
+    src = f"""
+kernel void inv_sqrt(global const float{n} *x, global float{n} *y) {{
+  size_t i = get_global_id(0);
+  y[i] = 1.0f / sqrt(x[i]);
+}}"""
+    rng = np.random.default_rng(n)
+    x = np.concatenate([rng.integers(0, 0x7F800000, 1 << 16, dtype=np.uint32).view(np.float32), special_inputs()])
+    x = np.resize(x, (x.size + 256 * n - 1) // (256 * n) * (256 * n))
+    prog = kernelkit.Program(src, ["-cl-std=CL1.2", "-cl-wfv=never", NO_BRANCH]).build()
+    y = np.zeros_like(x)
+    prog.kernel("inv_sqrt")(x, y, global_size=(x.size // n,), local_size=(256,))
+    check_specials(x, y, nan_bits=True)
+    assert (y[x > 0] != (np.float32(1.0) / np.sqrt(x[x > 0]))).any()
+
+
+@pytest.mark.skipif(not AVX512, reason="this CPU has no AVX-512")
 def test_the_default_takes_the_avx512_form_of_vector_sites():
     rng = np.random.default_rng(11)
     x = rng.random(1 << 14, dtype=np.float32) * np.float32(100.0) + np.float32(1e-3)
