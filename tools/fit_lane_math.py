@@ -8,7 +8,9 @@ by Horner's rule in that type (numpy) at 20000 points against mpmath, and its la
 - erfc(z) for z >= 0 as t exp(P(s) - z^2) with t = 2 / (2 + z), u = (z - 2) / (z + 2), s = u scaled from
   [-1, u(zmax)] (the form of Numerical Recipes' erfcc): P fits log(erfc(z) / t) + z^2 (float: P / (1 + s));
 - lgamma(2 + e) = e G(e) for |e| <= 1/2: G fits lgamma(2 + e) / e (its Taylor series converges only as 2^-k);
-- erf(x) / x: its Taylor series for |x| <= 1 (double), a fit in x^2 for |x| <= 1 (float).
+- erf(x) / x: its Taylor series for |x| <= 1 (double), a fit in x^2 for |x| <= 1 (float);
+- the zeros of lgamma in (-18, -2) (two in each (-k-1, -k)) as double-doubles with the Taylor coefficients of
+  R = lgamma(x) + log|x + k| + log|x + k + 1| there (lgamma = R(z + d) - R(z) - log1p(d / (z + k)) - log1p(d / (z + k + 1))).
 """
 
 from __future__ import annotations
@@ -138,6 +140,44 @@ def double_double(name: str, value) -> str:
     return f"#define {name} {hi.hex()}\n#define {name}_LO {float(value - mp.mpf(hi)).hex()}"
 
 
+def _r_derivative(n: int, x, k: int):
+    """The n-th derivative (n >= 1) of R(x) = lgamma(x) + log|x + k| + log|x + k + 1| (the poles at the ends of
+    (-k-1, -k) taken out) as lgamma(x + k + 2) - sum_{j < k} log|x + j|: no cancellation next to the poles."""
+    v = mp.polygamma(n - 1, x + k + 2)
+    for j in range(k):
+        v -= (-1) ** (n - 1) * mp.factorial(n - 1) / (x + j) ** n
+    return v
+
+
+def _reach(lg, z, direction: int, limit, threshold):
+    """How far from z towards limit |lg| stays below threshold (all the way: the distance to limit)."""
+    h = abs(limit - z) * (1 - mp.mpf(10) ** -9)
+    f = lambda t: abs(lg(z + direction * t)) - threshold   # noqa: E731
+    return h if f(h) < 0 else mp.findroot(f, (mp.mpf(0), h), solver="anderson")
+
+
+def lgamma_zeros(kmax: int, threshold, degree: int):
+    """For each interval (-k-1, -k), 2 <= k <= kmax: the minimum m of |Gamma| (a zero of digamma) and the zeros of
+    lgamma either side, each with z as a double-double and R's Taylor coefficients R^(n)(z) / n!,
+    n = 1..degree; the largest relative error the truncation makes where |lgamma| < threshold."""
+    lg = lambda x: mp.re(mp.loggamma(x))   # noqa: E731
+    mids, rows, worst = [], [], mp.mpf(0)
+    for k in range(2, kmax + 1):
+        m = mp.findroot(mp.digamma, -k - mp.mpf(0.5))
+        mids.append(m)
+        for lo, hi in ((-k - 1, m), (m, -k)):
+            z = mp.findroot(lg, (lo + (mp.mpf(10) ** -40 if lo == -k - 1 else 0), hi - (mp.mpf(10) ** -40 if hi == -k else 0)),
+                            solver="anderson")
+            coefficients = [_r_derivative(n, z, k) / mp.factorial(n) for n in range(1, degree + 12)]
+
+            for d in (-_reach(lg, z, -1, lo, threshold), _reach(lg, z, 1, hi, threshold)):
+                tail = abs(mp.fsum(c * d ** (n + 1) for n, c in enumerate(coefficients) if n + 1 > degree))
+                worst = max(worst, tail / abs(lg(z + d)))
+            hi_part = float(z)
+            rows.append([hi_part, float(z - mp.mpf(hi_part))] + [float(c) for c in coefficients[:degree]])
+    return mids, rows, worst
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", type=int, default=20000)
@@ -159,6 +199,12 @@ def main() -> None:
     print(double_double("KK_LDD_LGAMMA2_C0", 1 - mp.euler))      # (G(0), kept apart in C)
     print(double_double("KK_LDD_LOG_PI", mp.log(mp.pi)))
     print(double_double("KK_LDD_HALF_LOG_2PI", mp.log(2 * mp.pi) / 2))
+    mids, rows, worst = lgamma_zeros(17, 1, 22)
+    print(f"/* lgamma's zeros in (-18, -2): truncation error where |lgamma| < 1 at most {float(worst):.3g} (relative) */")
+    print("static __constant double kk_ldd_lgamma_mids[16] = {" + ", ".join(float(m).hex() for m in mids) + "};")
+    print("static __constant double kk_ldd_lgamma_zeros[32 * 24] = {")
+    print(",\n".join("  " + ", ".join(x.hex() for x in row) for row in rows))
+    print("};")
     coefficients, worst = erf_small_fit(1, 7, np.float32, args.check)
     print(f"/* erf(x) / x in z = x^2 <= 1, float32, degree 7: largest relative error {worst:.3g} */")
     print(c_lines("p", coefficients, "z", np.float32))

@@ -10,7 +10,7 @@ library. Three groups, one switch kernel each:
 - erf, erfc, tgamma, lgamma and lgamma_r, its value and its sign (clc_lanes_double_gamma_erf.h): no library call
   at all.
 Oracles: mpmath at 120 bits (largest error in ulp within OpenCL C 3.0 s7.4's bounds; lgamma has none there: our
-own 4 ulp, measured left of -2 in ulp of max(|lgamma x|, 1)), the C library's exact fmod and remainder (math.fmod,
+own 4 ulp, next to its zeros left of -2 too), the C library's exact fmod and remainder (math.fmod,
 math.remainder: bit-equal), rational arithmetic for remquo's quotient bits, numpy's or the C library's float64
 for special values (glibc's erf, erfc, tgamma and lgamma: C99 F.9.5's values, signed zeros and infinities), the
 sign of Gamma for lgamma_r's sign, and the scalar build of the same kernel (bit-equal results).
