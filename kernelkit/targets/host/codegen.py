@@ -123,9 +123,11 @@ def link_builtin_library(ir_text: str, options: list[str] | tuple[str, ...] = ()
 
 class _PrivateModules:
     """llvmlite modules in an LLVM context of their own (in the global one, a struct type name
-    another module already used comes back renamed, ``%struct.S.0``, and checked mode names struct
-    types in its messages); on exit every module is disposed of, then the context (a garbage
-    collector finalising them in the other order would crash LLVM)."""
+    another module already used comes back renamed, ``%struct.S.0``, then ``%struct.S.10.15``...:
+    every LLVM step of a build parses in one, so that a process's tenth build gives the text, and
+    checked mode's messages, which name struct types, and so the object, its first gives); on exit
+    every module is disposed of, then the context (a garbage collector finalising them in the other
+    order would crash LLVM)."""
 
     def __init__(self) -> None:
         self.context = llvm().create_context()
@@ -225,13 +227,14 @@ def _parse(text: str, stage: str, context=None):
 def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     """Step 4: inline every alwaysinline function into the kernels and drop the dead ones."""
     b = llvm()
-    m = _parse(text, "host lowering")
-    pm = b.create_new_module_pass_manager()
-    pm.add_always_inliner_pass()
-    pm.add_global_dead_code_eliminate_pass()
-    pb = b.create_pass_builder(codegen_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0))
-    pm.run(m, pb)
-    return str(m)
+    with _PrivateModules() as modules:
+        m = modules.parse(text, "host lowering")
+        pm = b.create_new_module_pass_manager()
+        pm.add_always_inliner_pass()
+        pm.add_global_dead_code_eliminate_pass()
+        pb = b.create_pass_builder(codegen_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0))
+        pm.run(m, pb)
+        return str(m)
 
 
 def lower_kernels(module: ir.Module, kernels: list[str],
@@ -327,13 +330,14 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
 
 def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
     b = llvm()
-    m = _parse(text, stage)
-    pto = b.create_pipeline_tuning_options(speed_level=3)
-    pto.loop_vectorization = True
-    pto.slp_vectorization = True
-    pb = b.create_pass_builder(codegen_machine(cpu=cpu), pto)
-    pb.getModulePassManager().run(m, pb)
-    return str(m)
+    with _PrivateModules() as modules:
+        m = modules.parse(text, stage)
+        pto = b.create_pipeline_tuning_options(speed_level=3)
+        pto.loop_vectorization = True
+        pto.slp_vectorization = True
+        pb = b.create_pass_builder(codegen_machine(cpu=cpu), pto)
+        pb.getModulePassManager().run(m, pb)
+        return str(m)
 
 
 # C library functions the generated code may call; the JIT resolves them in the process
@@ -380,15 +384,16 @@ def check_unresolved(module) -> None:
 def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
     b = llvm()
-    m = _parse(text, "work-item loops")
-    check_unresolved(m)
-    tm = codegen_machine(cpu=cpu)
-    pto = b.create_pipeline_tuning_options(speed_level=3)
-    pto.loop_vectorization = True
-    pto.slp_vectorization = True
-    pb = b.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(m, pb)
-    return tm.emit_object(m)
+    with _PrivateModules() as modules:
+        m = modules.parse(text, "work-item loops")
+        check_unresolved(m)
+        tm = codegen_machine(cpu=cpu)
+        pto = b.create_pipeline_tuning_options(speed_level=3)
+        pto.loop_vectorization = True
+        pto.slp_vectorization = True
+        pb = b.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(m, pb)
+        return tm.emit_object(m)
 
 
 def _wrapper_loops(kernels: list[str], widths: dict[str, tuple[str, int]],

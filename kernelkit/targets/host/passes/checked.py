@@ -65,7 +65,7 @@ def inline_into_kernels(text: str) -> str:
     """Every function becomes ``alwaysinline`` (``noinline``/``optnone`` go) and LLVM's always
     inliner puts them into the kernels, so that the origin of each pointer is visible there."""
     from kernelkit.llvm_binding import llvm
-    from kernelkit.targets.host.codegen import target_machine
+    from kernelkit.targets.host.codegen import _PrivateModules, codegen_machine
 
     module = parse(text)
     for group in module.attribute_groups:
@@ -75,11 +75,12 @@ def inline_into_kernels(text: str) -> str:
         if not f.is_declaration and not _is_kernel(f) and "alwaysinline" not in f.all_attributes():
             f.attributes.append("alwaysinline")
     b = llvm()
-    m = b.parse_assembly(str(module))
-    pm = b.create_new_module_pass_manager()
-    pm.add_always_inliner_pass()
-    pm.run(m, b.create_pass_builder(target_machine(), b.create_pipeline_tuning_options(speed_level=0)))
-    return str(m)
+    with _PrivateModules() as modules:   # (in the global context struct types come back renamed)
+        m = modules.parse(str(module), "checked-mode inlining")
+        pm = b.create_new_module_pass_manager()
+        pm.add_always_inliner_pass()
+        pm.run(m, b.create_pass_builder(codegen_machine(), b.create_pipeline_tuning_options(speed_level=0)))
+        return str(m)
 
 
 def _lifetime_marker(inst: I.Instruction) -> bool:
