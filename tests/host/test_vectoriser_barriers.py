@@ -103,3 +103,35 @@ def test_scan_with_remainder_groups(local, total):
         block = data[start:start + local].astype(np.int64)
         ref[start:start + len(block)] = np.cumsum(block) - block + np.arange(len(block))
     np.testing.assert_array_equal(out, ref)
+
+
+# values live across barriers in every work-item of a 3-D group: packets of different rows (y, z)
+# keep theirs in frames of their own
+ROWS = """
+kernel void rows(global const int *in, global int *out, local int *tmp) {
+  size_t nx = get_local_size(0), ny = get_local_size(1), n = nx * ny * get_local_size(2);
+  size_t l = (get_local_id(2) * ny + get_local_id(1)) * nx + get_local_id(0);
+  size_t g = get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2));
+  int mine = in[g];
+  tmp[l] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int other = tmp[n - 1 - l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tmp[l] = other * 3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = tmp[n - 1 - l] + mine * 7 + (int)l;
+}"""
+
+
+@pytest.mark.parametrize("local,groups", [((W, 3, 2), (2, 2, 3)), ((2 * W, 2, 1), (3, 1, 2)), ((W // 2, 3, 1), (2, 2, 1))],
+                         ids=str)
+def test_packets_of_every_row_keep_their_values(local, groups):
+    prog = program(ROWS, "auto")
+    assert prog._binary.kernel("rows").vector_width == W and prog._binary.kernel("rows").coroutine
+    size = tuple(a * b for a, b in zip(local, groups, strict=True))
+    data = np.random.default_rng(sum(size)).integers(-999, 999, size[::-1]).astype(np.int32)
+    out = np.zeros_like(data)
+    prog.kernel("rows")(data, out, kernelkit.LocalMemory(4 * int(np.prod(local))), global_size=size, local_size=local)
+    z, y, x = np.indices(size[::-1])
+    lin = ((z % local[2]) * local[1] + y % local[1]) * local[0] + x % local[0]
+    np.testing.assert_array_equal(out, data.astype(np.int64) * 10 + lin)

@@ -291,6 +291,9 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
     if alloc is not None and "noinline" in alloc.attributes:
         alloc.attributes = ["alwaysinline" if a == "noinline" else a for a in alloc.attributes]
     packet_kernels = {v[0] for v in (vectorised or {}).values() if v[0] in coroutines}
+    for fn, w, *_ in (vectorised or {}).values():
+        if fn in coroutines:
+            barriers.use_packet_frames(module, module.get_function(fn), w)
     infos = {name: resume_index.specialise_resume(module, name, coroutines[name]) for name in packet_kernels}
     soa_needed = False
     for name, count in coroutines.items():

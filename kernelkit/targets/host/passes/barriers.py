@@ -33,6 +33,7 @@ CORO_FUNCTIONS = (
     ("llvm.coro.done", T.i1, (T.ptr,)))
 
 FRAME_ALIGN = 64  # coroutine frames may hold spilled 512-bit vectors
+PACKET_FRAME_ALIGN = 128
 
 
 def _wg_field(b: IRBuilder, wg, name: str, tag: str):
@@ -40,7 +41,7 @@ def _wg_field(b: IRBuilder, wg, name: str, tag: str):
 
 
 def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: int | None = None,
-                        inline: bool = False) -> Function:
+                        inline: bool = False, lanes: int = 1) -> Function:
     """Define ``@name(wi, wg, size)``: the work-item's frame in the thread's frame array.
 
     All work-items of a kernel have frames of the same size, so the array is (re)allocated only
@@ -48,7 +49,13 @@ def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: in
     Array of structures: frames ``round_up(size, 64)`` bytes apart, one per enqueued work-item.
     With ``row_items`` (see soa_frames): ``round_up(size, 8) * row_items`` bytes, work-item ``l``
     at ``8 * l``. ``noinline`` until the frames are laid out (``inline``: ``alwaysinline``).
+    With ``lanes`` = W (a power of two; the coroutines of W-lane packets, whose ``l`` are multiples
+    of W): one frame per packet, packet ``l / W`` at ``(l / W) * stride``, the stride a multiple of
+    PACKET_FRAME_ALIGN. (Frames ``W * stride`` apart would be a multiple of 4 KiB apart for most
+    frame sizes: every packet's frame in the same L1 sets, more of them than the cache has ways.)
     """
+    assert lanes & (lanes - 1) == 0 and (row_items is None or lanes == 1), lanes
+    shift = lanes.bit_length() - 1
     alloc = module.declare_function("aligned_alloc", T.FunctionType(T.ptr, (T.i64, T.i64)))
     free = module.declare_function("free", T.FunctionType(T.void, (T.ptr,)))
     f = module.declare_function(name, T.FunctionType(T.ptr, (T.ptr, T.ptr, T.i64)))
@@ -58,7 +65,9 @@ def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: in
     f.linkage, f.calling_conv = "internal", ""
     f.attributes = ["alwaysinline" if inline else "noinline", "nounwind"]
     entry, grow, have = (f.append_block(n) for n in ("entry", "grow", "have"))
-    align = FRAME_ALIGN if row_items is None else 8
+    # (a packet's frame may hold W-lane vectors of 64-bit values, 128 bytes at W = 16, which
+    # CoroSplit aligns to their size)
+    align = 8 if row_items is not None else PACKET_FRAME_ALIGN if shift else FRAME_ALIGN
     b = IRBuilder(entry)
     sp, fp = _wg_field(b, wg, "frame_stride", "sp"), _wg_field(b, wg, "frames", "fp")
     stride = b.load(T.i64, sp, "stride")
@@ -70,10 +79,12 @@ def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: in
         en = _wg_field(b, wg, "enqueued_local_size", "ep")
         counts = [b.load(T.i64, en if d == 0 else b.gep(T.i8, en, [const(T.i64, 8 * d)], f"e{d}p", ["inbounds"]),
                          f"e{d}") for d in range(3)]
+        if shift:   # whole packets along x
+            counts[0] = b.lshr(b.add(counts[0], const(T.i64, lanes - 1), "e0r"), const(T.i64, shift), "e0p")
         items = b.mul(b.mul(counts[0], counts[1], "e01"), counts[2], "items")
     else:
         items = const(T.i64, row_items)
-    new = b.call(alloc, [const(T.i64, FRAME_ALIGN), b.mul(items, rounded, "bytes")], "new")
+    new = b.call(alloc, [const(T.i64, max(align, FRAME_ALIGN)), b.mul(items, rounded, "bytes")], "new")
     b.store(new, fp)
     b.store(rounded, sp)
     b.br(have)
@@ -81,10 +92,24 @@ def add_frame_allocator(module: Module, name: str = "kk_frame", *, row_items: in
     frames = b.load(T.ptr, fp, "frames")
     lin_off = WorkItemInfo.local_linear_id.offset
     lin = b.load(T.i64, b.gep(T.i8, wi, [const(T.i64, lin_off)], "lp", ["inbounds"]), "l")
+    if shift:
+        lin = b.lshr(lin, const(T.i64, shift), "lw")
     off = (b.mul(lin, b.load(T.i64, sp, "stride2"), "off") if row_items is None
            else b.shl(lin, const(T.i64, 3), "off"))
     b.ret(b.gep(T.i8, frames, [off], "f"))
     return f
+
+
+def use_packet_frames(module: Module, ramp: Function, lanes: int) -> None:
+    """Give the ramp of a W-lane packet coroutine (W = ``lanes``) its own allocator,
+    ``kk_frame.pW``: one frame per packet, packets' frames adjacent (see add_frame_allocator)."""
+    name = f"kk_frame.p{lanes}"
+    alloc = module.get_function(name) or add_frame_allocator(module, name, lanes=lanes)
+    for inst in ramp.instructions():
+        if isinstance(inst, I.CallInst) and inst.called_function is not None \
+                and inst.called_function.name == "kk_frame":
+            inst.set_operand(0, alloc)
+            inst.calling_conv = ""
 
 
 def has_barriers(f: Function) -> bool:

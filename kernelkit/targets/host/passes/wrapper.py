@@ -435,9 +435,12 @@ def _region_rounds(e: _Entry, r: ResumeInfo, prefix: str, loop_md: MDNode | None
     ix = b.load(T.IntType(int(r.index_type[1:])), b.gep(i8, h0, [const(i64, r.index_offset)], prefix + "ixp"),
                 prefix + "ix")
     ix32 = b.int_resize(ix, i32, name=prefix + "ix32")
-    # frames are frame_stride apart in the thread's frame array (see barriers.add_frame_allocator)
+    # frames are frame_stride apart in the thread's frame array (see barriers.add_frame_allocator);
+    # packets (step W) have one each, packet ri / W's at (ri / W) * frame_stride (use_packet_frames)
     frames = b.load(ptr, e.frp, prefix + "rframes")
     stride = const(i64, 8) if r.soa else b.load(i64, e.fsp, prefix + "rstride")
+    shift = step.bit_length() - 1 if step > 1 and not r.soa else 0
+    assert step & (step - 1) == 0, step
     resume = e.module.get_function(r.function)
     # the suspend index of a work-item that has not finished is one of its barriers': with a region
     # per barrier, no other index reaches the switch (the generic region, a whole copy of the resume
@@ -453,7 +456,8 @@ def _region_rounds(e: _Entry, r: ResumeInfo, prefix: str, loop_md: MDNode | None
         idx = ix32 if k == "any" else const(i32, int(k))
         if r.values is None:
             def item(ri: Value, idx: Value = idx) -> None:
-                at = b.gep(i8, frames, [b.mul(ri, stride, prefix + "roff")], prefix + "rh")
+                frame = b.lshr(ri, const(i64, shift), prefix + "rp") if shift else ri
+                at = b.gep(i8, frames, [b.mul(frame, stride, prefix + "roff")], prefix + "rh")
                 b.call(resume, [at, idx])
             e.counted_loop(f"{prefix}region.{k}.loop", f"{prefix}ri.{k}", step, e.items, round_, item, loop_md)
             continue
