@@ -134,3 +134,15 @@ def test_a_launch_proven_in_bounds_is_remembered_only_for_its_sizes_and_scalars(
         k(np.zeros(60, np.int32), np.int32(4), global_size=16)
     with pytest.raises(LaunchError, match=r"argument 0 'a' .* needs 260 bytes \(4 more\)"):
         k(a, np.int32(4), global_size=17)
+
+
+def test_idle_workers_stop_watching_for_launches_and_sleep():
+    """After a launch the workers watch for the next one for about 50 microseconds (SPIN_CYCLES), then
+    sleep on the pool's futex: half a second of idleness costs the process next to no CPU."""
+    x = np.ones(1000, np.float32)
+    for _ in range(20):
+        prog().kernel("saxpy")(np.float32(1.0), x, x.copy(), global_size=1000, local_size=8, threads=3)
+    time.sleep(0.1)
+    before = time.process_time()
+    time.sleep(0.5)
+    assert time.process_time() - before < 0.05
