@@ -135,3 +135,22 @@ def test_packets_of_every_row_keep_their_values(local, groups):
     z, y, x = np.indices(size[::-1])
     lin = ((z % local[2]) * local[1] + y % local[1]) * local[0] + x % local[0]
     np.testing.assert_array_equal(out, data.astype(np.int64) * 10 + lin)
+
+
+# uint local ids: under `lid >= off` the lanes below off compute lid - off as `sub nuw` (poison there,
+# 2^32 - k if computed): the packet's contiguous masked load takes its base from the first active lane
+UINT_SCAN = SCAN.replace("size_t lid = get_local_id(0), n = get_local_size(0), gid",
+                         "uint lid = get_local_id(0), n = get_local_size(0); size_t gid").replace(
+    "for (size_t off", "for (uint off")
+
+
+@pytest.mark.parametrize("local,total", [(256, 1024), (2 * W, 6 * W), (W, 3 * W)])
+def test_scan_with_uint_ids(local, total):
+    prog = program(UINT_SCAN, "auto")
+    assert "uint lid" in UINT_SCAN and prog._binary.kernel("scan").vector_width == W
+    data = np.random.default_rng(total).integers(-9, 9, total).astype(np.int32)
+    out = np.zeros(total, np.int32)
+    prog.kernel("scan")(data, out, kernelkit.LocalMemory(4 * local), global_size=(total,), local_size=(local,))
+    block = data.reshape(-1, local).astype(np.int64)
+    ref = np.cumsum(block, axis=1) - block + np.arange(local)
+    np.testing.assert_array_equal(out, ref.reshape(-1))
