@@ -6,7 +6,8 @@ time of a few runs, kernelkit's throughput (GB/s or GFLOP/s) and, per peer, the 
 kernelkit time; the geometric mean of each peer's speedups closes the table. Times are wall-clock
 times of one launch as a program sees it (enqueue to completion for the peers; the kernel call,
 argument checks and threads included, for kernelkit), the best of ``--repeat`` rounds after a
-warm-up run; each round runs kernelkit and every peer once, one after the other, so that on a
+warm-up (one run for a peer, whose first enqueue compiles its work-group function; for kernelkit as
+many as its runtime takes to run the kernel specialised for its local size); each round runs kernelkit and every peer once, one after the other, so that on a
 shared machine they meet the same load. The launch row (``--launch``) runs 100 launches per round
 and takes their median (see ``_launch_bench``).
 
@@ -248,7 +249,12 @@ def prepare_kernelkit(b: Bench, wfv: str = "auto", loop_barriers: str = "auto"):
             kern(*call_args, global_size=b.global_size, local_size=b.local_size)
             times.append(time.perf_counter() - t0)
         return statistics.median(times)
-    go()
+    # warm-up: the runtime runs a kernel specialised for its local size from its HOT_LAUNCHES-th launch
+    # on (built on that launch), as a peer compiles its work-group function at the first enqueue
+    from kernelkit.runtime.program import HOT_LAUNCHES
+
+    for _ in range(HOT_LAUNCHES):
+        go()
     return go, lambda: bool(b.check(args))
 
 
