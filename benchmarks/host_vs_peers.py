@@ -302,12 +302,18 @@ def prepare_peer(platform, b: Bench):
     return go, check
 
 
+# pause before each runner's run: the worker threads of the runner before it (Intel's TBB workers,
+# kernelkit's and PoCL's) stop spinning for the next launch and sleep, and do not share the cores
+SETTLE_SECONDS = 0.02
+
+
 def best_times(runners: dict, repeat: int) -> dict:
     """Best time of each runner over ``repeat`` rounds; a round runs every runner once, one after
     the other, so that all of them meet the same load of a shared machine."""
     best = dict.fromkeys(runners, math.inf)
     for _ in range(repeat):
         for label, go in runners.items():
+            time.sleep(SETTLE_SECONDS)
             best[label] = min(best[label], go())
     return best
 
