@@ -355,8 +355,12 @@ class _Server:
         job, worker.job = worker.job, None
         if said == DONE:
             worker.served += 1
-            if worker.generation != self.generation or len(self.workers) > _MAX_WORKERS:
+            if worker.generation != self.generation:
                 self._retire(worker)
+            elif len(self.workers) > _MAX_WORKERS:
+                # more workers than kept (forked while all were busy): the idle one that has served least
+                # goes, not this one, which is warm (a client's next request often comes before the DONE)
+                self._retire(min((w for w in self.workers.values() if w.job is None), key=lambda w: w.served))
             if job is not None:
                 self._done(job[0])
                 self._warm(job[1])

@@ -31,7 +31,10 @@ def served(monkeypatch):
     monkeypatch.setattr(server, "_SPAWNED", set())
     pool.shutdown()
     path = server.socket_path()
-    build(KERNEL, "gfx90a", filename="twice.cl", use_cache=False)      # no server yet: starts one
+    # no server yet: starts one. A host build: an AMDGPU build makes the server index the device
+    # libraries it linked whole in the background, and adopting an index (seconds later) retires the
+    # workers forked before it, which these tests would see as workers gone between two requests
+    build(KERNEL, "host", filename="twice.cl", use_cache=False)
     deadline = time.monotonic() + 90
     while server.connect(path) is None:
         assert time.monotonic() < deadline, (path.parent / (path.name + ".log")).read_text()
@@ -92,18 +95,21 @@ PROBE = "(__import__('os').getpid(), __import__('os').getenv('KK_WORKER_MARK'), 
 def test_a_request_environment_and_folder_stay_its_own(served, monkeypatch, tmp_path):
     monkeypatch.setenv("KK_WORKER_MARK", "first")
     monkeypatch.chdir(tmp_path)
-    pool.shutdown()
-    pid, mark, folder = in_worker(eval, PROBE, target="host")
-    assert (mark, folder) == ("first", str(tmp_path))
+    marked = set()                       # the workers that served a request with the mark and folder
+    for _ in range(3):
+        pool.shutdown()
+        pid, mark, folder = in_worker(eval, PROBE, target="host")
+        assert (mark, folder) == ("first", str(tmp_path))
+        marked.add(pid)
     monkeypatch.delenv("KK_WORKER_MARK")
     monkeypatch.chdir("/")
     seen = []
-    for _ in range(6):                   # (a request may go to the spare: until the first worker serves one)
+    for _ in range(6):                   # (a request may go to the spare: until one of those serves one)
         pool.shutdown()
         seen.append(in_worker(eval, PROBE, target="host"))
-        if seen[-1][0] == pid:
+        if seen[-1][0] in marked:
             break
-    assert seen[-1][0] == pid                                   # the same worker ...
+    assert seen[-1][0] in marked, (marked, seen)               # a worker that served a marked request ...
     assert all(probe[1:] == (None, "/") for probe in seen)      # ... without the last request's
 
 
