@@ -2,7 +2,7 @@
 the way ``kernelkit inspect`` (and ``--json``) does.
 
 A target passes when reading raises nothing but ``kernelkit.FormatError``. Seeds come from the reference
-data: ``$KERNELKIT_REFERENCE``, else ``tests/reference`` in the repository, else ``../shared/reference``.
+data: ``$KERNELKIT_REFERENCE``, else ``tests/reference`` in the repository.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ __kernel void scale(__global float *x, float a, __local float *tmp) {
 
 def reference_root() -> Path | None:
     env = os.environ.get("KERNELKIT_REFERENCE")
-    for candidate in ([Path(env)] if env else []) + [ROOT / "tests" / "reference",
-                                                      ROOT.parent / "shared" / "reference"]:
+    for candidate in ([Path(env)] if env else []) + [ROOT / "tests" / "reference"]:
         if (candidate / "amdgpu").is_dir():
             return candidate
     return None

@@ -206,10 +206,10 @@ def lower_to_host_ir(ir_text: str, *, check: bool = False, parsed: ir.Module | N
 
 def _helper_names() -> set[str]:
     """Runtime helpers the printf/checked passes call (they take the scheduling parameters)."""
-    from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER
+    from kernelkit.targets.host.passes.checked_helper import HELPERS as CHECK_HELPERS
     from kernelkit.targets.host.passes.printf import HELPERS as PRINTF_HELPERS
 
-    return {HELPER, ARG_BOUNDS} | set(PRINTF_HELPERS)
+    return set(CHECK_HELPERS) | set(PRINTF_HELPERS)
 
 
 def _parse(text: str, stage: str, context=None):
@@ -226,14 +226,20 @@ def _parse(text: str, stage: str, context=None):
 
 def inline_all(text: str, cpu: HostCPU | None = None) -> str:
     """Step 4: inline every alwaysinline function into the kernels and drop the dead ones."""
+    return always_inline(text, "host lowering", drop_dead=True, cpu=cpu)
+
+
+def always_inline(text: str, stage: str, *, drop_dead: bool, cpu: HostCPU | None = None) -> str:
+    """LLVM's always inliner over module ``text`` (then its global dead-code elimination when
+    ``drop_dead``), parsed in an LLVM context of its own."""
     b = llvm()
     with _PrivateModules() as modules:
-        m = modules.parse(text, "host lowering")
+        m = modules.parse(text, stage)
         pm = b.create_new_module_pass_manager()
         pm.add_always_inliner_pass()
-        pm.add_global_dead_code_eliminate_pass()
-        pb = b.create_pass_builder(codegen_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0))
-        pm.run(m, pb)
+        if drop_dead:
+            pm.add_global_dead_code_eliminate_pass()
+        pm.run(m, b.create_pass_builder(codegen_machine(cpu=cpu), b.create_pipeline_tuning_options(speed_level=0)))
         return str(m)
 
 
@@ -332,15 +338,20 @@ def add_region_drivers(module: ir.Module, coroutines: dict[str, int], local_mem:
 
 
 def optimize(text: str, stage: str, cpu: HostCPU | None = None) -> str:
-    b = llvm()
     with _PrivateModules() as modules:
         m = modules.parse(text, stage)
-        pto = b.create_pipeline_tuning_options(speed_level=3)
-        pto.loop_vectorization = True
-        pto.slp_vectorization = True
-        pb = b.create_pass_builder(codegen_machine(cpu=cpu), pto)
-        pb.getModulePassManager().run(m, pb)
+        _run_o3(m, codegen_machine(cpu=cpu))
         return str(m)
+
+
+def _run_o3(m, tm) -> None:
+    """LLVM's -O3 pipeline, loop and SLP vectorisers on, over llvmlite module ``m`` for machine ``tm``."""
+    b = llvm()
+    pto = b.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pb = b.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(m, pb)
 
 
 # C library functions the generated code may call; the JIT resolves them in the process
@@ -386,16 +397,11 @@ def check_unresolved(module) -> None:
 
 def optimize_and_emit(text: str, cpu: HostCPU | None = None) -> bytes:
     """Step 6."""
-    b = llvm()
     with _PrivateModules() as modules:
         m = modules.parse(text, "work-item loops")
         check_unresolved(m)
         tm = codegen_machine(cpu=cpu)
-        pto = b.create_pipeline_tuning_options(speed_level=3)
-        pto.loop_vectorization = True
-        pto.slp_vectorization = True
-        pb = b.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(m, pb)
+        _run_o3(m, tm)
         return tm.emit_object(m)
 
 

@@ -43,10 +43,9 @@ from kernelkit.ir.module import Function, GlobalVariable, Module
 from kernelkit.ir.parser import parse
 from kernelkit.ir.values import ConstantAggregate, ConstantBytes, ConstantExpr, ConstantInt, Value
 from kernelkit.mux.mangling import try_demangle
-from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, check_definition
+from kernelkit.targets.host.passes.checked_helper import ARG_BOUNDS, HELPER, HELPERS, check_definition
 from kernelkit.targets.host.passes.private_bounds import UNKNOWN, PrivateObjects, Provenance, size_of
 
-HELPERS = (HELPER, ARG_BOUNDS)   # (codegen._helper_names reads them from checked_helper)
 GLOBALS_TABLE = "kk.checked.globals"
 SITES_TABLE = "kk.checked.sites"
 __all__ = ["GLOBALS_TABLE", "HELPERS", "SITES_TABLE", "check_definition", "inline_into_kernels", "instrument"]
@@ -64,8 +63,7 @@ def _is_kernel(f: Function) -> bool:
 def inline_into_kernels(text: str) -> str:
     """Every function becomes ``alwaysinline`` (``noinline``/``optnone`` go) and LLVM's always
     inliner puts them into the kernels, so that the origin of each pointer is visible there."""
-    from kernelkit.llvm_binding import llvm
-    from kernelkit.targets.host.codegen import _PrivateModules, codegen_machine
+    from kernelkit.targets.host.codegen import always_inline
 
     module = parse(text)
     for group in module.attribute_groups:
@@ -74,13 +72,7 @@ def inline_into_kernels(text: str) -> str:
         f.attributes = [a for a in f.attributes if a not in ("noinline", "optnone")]
         if not f.is_declaration and not _is_kernel(f) and "alwaysinline" not in f.all_attributes():
             f.attributes.append("alwaysinline")
-    b = llvm()
-    with _PrivateModules() as modules:   # (in the global context struct types come back renamed)
-        m = modules.parse(str(module), "checked-mode inlining")
-        pm = b.create_new_module_pass_manager()
-        pm.add_always_inliner_pass()
-        pm.run(m, b.create_pass_builder(codegen_machine(), b.create_pipeline_tuning_options(speed_level=0)))
-        return str(m)
+    return always_inline(str(module), "checked-mode inlining", drop_dead=False)
 
 
 def _lifetime_marker(inst: I.Instruction) -> bool:

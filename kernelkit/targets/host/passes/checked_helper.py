@@ -29,6 +29,7 @@ from kernelkit.targets.host.sched import CheckTable
 
 HELPER = "kk_check"
 ARG_BOUNDS = "kk_arg_bounds"
+HELPERS = (HELPER, ARG_BOUNDS)   # the runtime helpers checked code calls (they take the scheduling parameters)
 GENERIC_SPACE = 4
 RED_ZONE = 128   # x86-64 System V ABI 3.2.2: a leaf function may keep its locals below the stack pointer
 _GLOBAL = T.pointer(1)
